@@ -1,0 +1,87 @@
+/**
+ * The two seams between the pipeline stages (docs/architecture.md: `pull` and `report` can run apart).
+ *
+ *   extract ──pages──► SnapshotWriter  (Postgres snapshot, or a spool under the output folder with --no-db)
+ *   ReportSource ──rows──► reconcile + sinks  (the same snapshot, read back in a stable order)
+ *
+ * A live `export` pulls into the snapshot and then reports from it, so `payexport report` over the
+ * same window rebuilds byte-identical files by construction.
+ */
+import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../normalize/rows.js';
+import type { Finding } from '../reconcile/results.js';
+
+/** A half-open interval of instants [from, to) in UTC; `tz` is the reporting zone it came from. */
+export interface Window {
+  from: UtcInstant;
+  to: UtcInstant;
+  tz: string;
+}
+
+/**
+ * One resumable position of one stream of one run. `run_key` identifies "the same arguments"
+ * (command, window, organization, scope, shard), so a killed run started again resumes; `stream`
+ * names the stream, e.g. `payments:wallet:<uuid>`, `ledger:wallet:<uuid>`, `summary:env:<uuid>`.
+ */
+export interface Checkpoint {
+  run_key: string;
+  stream: string;
+  /** opaque to the store: a cursor, an offset, a time-slice bound — JSON text */
+  position: string;
+  pages: number;
+  rows: number;
+  done: boolean;
+}
+
+export interface RunInfo {
+  run_id: string;
+  run_key: string;
+  command: string;
+  organization_id: string;
+  window: Window | null;
+  /** parameters without secrets */
+  parameters: Record<string, unknown>;
+  started_at: UtcInstant;
+}
+
+export type RunStatus = 'running' | 'succeeded' | 'exceptions' | 'failed';
+
+export interface WriteStats {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+export interface SnapshotWriter {
+  /** Records the run; returns the checkpoints left by an unfinished run with the same run_key. */
+  beginRun(run: RunInfo): Promise<Checkpoint[]>;
+  upsertWallets(rows: readonly WalletRow[]): Promise<WriteStats>;
+  upsertAssets(rows: readonly AssetRow[]): Promise<WriteStats>;
+  /** One atomic step: the page's rows are upserted AND its checkpoint saved, or neither. */
+  writePaymentsPage(rows: readonly PaymentRow[], checkpoint: Checkpoint): Promise<WriteStats>;
+  writeLedgerPage(rows: readonly LedgerRow[], checkpoint: Checkpoint): Promise<WriteStats>;
+  writeSummaries(run_id: string, rows: readonly SummaryBucketRow[], checkpoint: Checkpoint): Promise<void>;
+  /** Findings of the report stage, kept per run for history. */
+  writeFindings(run_id: string, findings: readonly Finding[]): Promise<void>;
+  /** Ends the run; a succeeded run clears its run_key's checkpoints so the next run pulls afresh. */
+  finishRun(run_id: string, status: RunStatus, counts: Record<string, number>): Promise<void>;
+}
+
+export interface PaymentQuery {
+  organization_id: string;
+  wallet_id: string;
+  window: Window;
+}
+
+export interface ReportSource {
+  /** Wallets in scope, sorted by wallet_id (inactive included). */
+  wallets(organization_id: string, wallet_ids?: readonly string[]): Promise<WalletRow[]>;
+  assets(): Promise<AssetRow[]>;
+  /** Summary buckets stored for the newest run that pulled exactly this window, or [] if none. */
+  summaries(organization_id: string, window: Window): Promise<SummaryBucketRow[]>;
+  /** Payments of one wallet created in the window, sorted by (created_at, payment_id), in batches. */
+  payments(query: PaymentQuery): AsyncIterable<PaymentRow[]>;
+  /** Every ledger entry of one wallet (all time), sorted by (effective_time, entry_type, entry_id), in batches. */
+  ledger(organization_id: string, wallet_id: string): AsyncIterable<LedgerRow[]>;
+  /** Which of these payment ids the snapshot holds at all (any window): for "ledger entry of an unknown payment". */
+  knownPaymentIds(organization_id: string, payment_ids: readonly string[]): Promise<Set<string>>;
+}
