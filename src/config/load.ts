@@ -1,0 +1,255 @@
+/**
+ * Loads the configuration once, at the edge: defaults < `--config` file < env < flags.
+ * The only module that reads environment variables (they are passed in, never read globally).
+ * Every problem is an AppError: exit 78 for the file and env, with the offending key's path.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { z } from 'zod';
+import { AppError, configError } from '../util/errors.js';
+import { configSchema, type Config, type ConfigInput } from './schema.js';
+import { databaseUrlPassword, findSecretKeys, readSecretFile, redactDatabaseUrl, secretFromEnv } from './secrets.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+export type Source = 'default' | 'file' | 'env' | 'flag';
+
+/** A credential for one environment (or `*`: the single-environment default). */
+export interface Credential {
+  scheme: 'api_key' | 'bearer';
+  value: string;
+}
+
+export interface Secrets {
+  /** by environment id; `*` = PAYEXPORT_API_KEY / PAYEXPORT_BEARER_TOKEN for every environment without its own */
+  credentials: ReadonlyMap<string, Credential>;
+  databaseUrl: string | undefined;
+  /** every secret value loaded, for the scrubber */
+  values: readonly string[];
+}
+
+export interface LoadedConfig {
+  config: Config;
+  secrets: Secrets;
+  /** where each top-level key's value came from (for --print-config) */
+  sources: Readonly<Record<string, Source>>;
+  configFile: string | undefined;
+}
+
+export interface LoadInput {
+  /** only the flags the user actually gave (an absent flag never overrides) */
+  flags: Partial<ConfigInput> & { config?: string | undefined };
+  env: Env;
+  cwd: string;
+}
+
+/** Env variables that map onto config keys (contracts.md "Common options"). */
+const ENV_KEYS: ReadonlyArray<[string, keyof ConfigInput, (v: string) => unknown]> = [
+  ['PAYEXPORT_BASE_URL', 'baseUrl', (v) => v],
+  ['PAYEXPORT_ORGANIZATION_ID', 'organization', (v) => v],
+  ['PAYEXPORT_TZ', 'tz', (v) => v],
+  ['PAYEXPORT_OUT', 'out', (v) => v],
+  ['PAYEXPORT_LOG_FORMAT', 'logFormat', (v) => v],
+  ['PAYEXPORT_LOG_LEVEL', 'logLevel', (v) => v],
+  ['PAYEXPORT_SHARD', 'shard', (v) => v],
+  ['PAYEXPORT_CONCURRENCY', 'concurrency', (v) => Number(v)],
+];
+
+export function loadConfig(input: LoadInput): LoadedConfig {
+  const { flags, env, cwd } = input;
+  const sources: Record<string, Source> = {};
+  const merged: Record<string, unknown> = {};
+
+  const configFile = flags.config ?? env.PAYEXPORT_CONFIG;
+  if (configFile !== undefined) {
+    const fromFile = readConfigFile(resolve(cwd, configFile), configFile);
+    for (const [key, value] of Object.entries(fromFile)) {
+      merged[key] = value;
+      sources[key] = 'file';
+    }
+  }
+
+  for (const [name, key, convert] of ENV_KEYS) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') {
+      merged[key] = convert(raw);
+      sources[key] = 'env';
+    }
+  }
+  // A Kubernetes Indexed Job gives each pod JOB_COMPLETION_INDEX; PAYEXPORT_SHARDS says N.
+  if (env.JOB_COMPLETION_INDEX !== undefined && env.PAYEXPORT_SHARDS !== undefined && merged.shard === undefined) {
+    merged.shard = `${env.JOB_COMPLETION_INDEX}/${env.PAYEXPORT_SHARDS}`;
+    sources.shard = 'env';
+  }
+
+  for (const [key, value] of Object.entries(flags)) {
+    if (key === 'config' || value === undefined) continue;
+    merged[key] = value;
+    sources[key] = 'flag';
+  }
+
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) throw fromZodError(parsed.error, sources, configFile);
+  const config = parsed.data;
+  for (const key of Object.keys(configSchema.shape)) sources[key] ??= 'default';
+
+  const secrets = loadSecrets(config, env, cwd);
+  return { config: Object.freeze(config), secrets, sources: Object.freeze(sources), configFile };
+}
+
+function readConfigFile(path: string, shown: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw configError('config_file_unreadable', `config file '${shown}' cannot be read`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw configError('config_file_invalid', `config file '${shown}' is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw configError('config_file_invalid', `config file '${shown}' must hold a JSON object`);
+  }
+  const secretKeys = findSecretKeys(value);
+  if (secretKeys.length > 0) {
+    throw configError(
+      'secret_in_config',
+      `config file '${shown}' holds a secret at '${secretKeys[0]}': secrets come from env (PAYEXPORT_API_KEY, DATABASE_URL) or a file named by apiKeyFile / apiKeyEnv`,
+    );
+  }
+  const { $schema: _schema, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+function fromZodError(error: z.ZodError, sources: Record<string, Source>, configFile: string | undefined): AppError {
+  const issue = error.issues[0];
+  if (!issue) return configError('config_invalid', 'invalid configuration');
+  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  const top = String(issue.path[0] ?? '');
+  const origin = describeSource(sources[top], configFile);
+  if (issue.code === 'unrecognized_keys') {
+    const keys = (issue as unknown as { keys: string[] }).keys;
+    const key = keys[0] ?? '';
+    const at = path ? `${path}.${key}` : key;
+    const known = knownKeysAt(issue.path);
+    const hint = didYouMean(key, known);
+    return configError('config_unknown_key', `unknown configuration key '${at}'${origin}${hint ? ` (did you mean '${hint}'?)` : ''}`, { key: at });
+  }
+  return configError('config_invalid', `invalid configuration '${path || top}'${origin}: ${issue.message}`, { key: path });
+}
+
+function describeSource(source: Source | undefined, configFile: string | undefined): string {
+  if (source === 'file' && configFile) return ` in config file '${configFile}'`;
+  if (source === 'env') return ' from the environment';
+  if (source === 'flag') return ' from the command line';
+  return '';
+}
+
+function knownKeysAt(path: readonly PropertyKey[]): string[] {
+  let shape: Record<string, unknown> = configSchema.shape;
+  for (const part of path) {
+    if (typeof part === 'number') continue;
+    const next = unwrap(shape[String(part)]);
+    if (!next) return [];
+    shape = next;
+  }
+  return Object.keys(shape);
+}
+
+function unwrap(schema: unknown): Record<string, unknown> | undefined {
+  let s = schema as { shape?: Record<string, unknown>; unwrap?: () => unknown; element?: unknown; def?: { innerType?: unknown } } | undefined;
+  for (let i = 0; i < 5 && s; i++) {
+    if (s.shape) return s.shape;
+    if (s.element) s = s.element as typeof s;
+    else if (s.def?.innerType) s = s.def.innerType as typeof s;
+    else return undefined;
+  }
+  return undefined;
+}
+
+/** The closest known key within edit distance 3, for "did you mean". */
+export function didYouMean(key: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 4;
+  for (const candidate of candidates) {
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+function loadSecrets(config: Config, env: Env, cwd: string): Secrets {
+  const credentials = new Map<string, Credential>();
+  const values: string[] = [];
+  const add = (id: string, scheme: Credential['scheme'], value: string | undefined): void => {
+    if (value === undefined) return;
+    credentials.set(id, { scheme, value });
+    values.push(value);
+  };
+
+  for (const environment of config.environments) {
+    if (environment.apiKeyEnv) add(environment.id, 'api_key', requiredEnv(env, environment.apiKeyEnv, `environments[${environment.id}].apiKeyEnv`));
+    else if (environment.apiKeyFile) add(environment.id, 'api_key', readSecretFile(resolve(cwd, environment.apiKeyFile), 'API key'));
+    else if (environment.bearerTokenEnv) add(environment.id, 'bearer', requiredEnv(env, environment.bearerTokenEnv, `environments[${environment.id}].bearerTokenEnv`));
+    else if (environment.bearerTokenFile) add(environment.id, 'bearer', readSecretFile(resolve(cwd, environment.bearerTokenFile), 'bearer token'));
+  }
+  const apiKey = secretFromEnv(env, 'PAYEXPORT_API_KEY');
+  const bearer = secretFromEnv(env, 'PAYEXPORT_BEARER_TOKEN');
+  if (apiKey !== undefined) add('*', 'api_key', apiKey);
+  else if (bearer !== undefined) add('*', 'bearer', bearer);
+  else if (env.PAYEXPORT_API_KEY_FILE) add('*', 'api_key', readSecretFile(resolve(cwd, env.PAYEXPORT_API_KEY_FILE), 'API key'));
+
+  let databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== '' ? env.DATABASE_URL.trim() : undefined;
+  if (config.databaseUrl !== undefined) {
+    if (databaseUrlPassword(config.databaseUrl) !== undefined && !env.DATABASE_URL) {
+      throw configError('secret_in_config', `databaseUrl '${redactDatabaseUrl(config.databaseUrl)}' holds a password: put it in DATABASE_URL or databaseUrlFile`);
+    }
+    databaseUrl = config.databaseUrl;
+  }
+  if (config.databaseUrlFile !== undefined) databaseUrl = readSecretFile(resolve(cwd, config.databaseUrlFile), 'database URL');
+  if (databaseUrl !== undefined) {
+    const password = databaseUrlPassword(databaseUrl);
+    if (password !== undefined) values.push(password);
+  }
+  return { credentials, databaseUrl, values };
+}
+
+function requiredEnv(env: Env, name: string, where: string): string {
+  const value = secretFromEnv(env, name);
+  if (value === undefined) throw new AppError('noPerm', 'missing_credentials', `no credentials: ${where} names ${name}, which is not set`);
+  return value;
+}
+
+/** The effective configuration for `--print-config`: values with their source, secrets redacted. */
+export function describeConfig(loaded: LoadedConfig): Record<string, { value: unknown; source: Source }> {
+  const out: Record<string, { value: unknown; source: Source }> = {};
+  for (const [key, value] of Object.entries(loaded.config)) {
+    const shown = key === 'databaseUrl' && typeof value === 'string' ? redactDatabaseUrl(value) : value;
+    out[key] = { value: shown, source: loaded.sources[key] ?? 'default' };
+  }
+  out.credentials = {
+    value: [...loaded.secrets.credentials.entries()].map(([id, c]) => ({ environment: id, scheme: c.scheme, value: '***' })),
+    source: 'env',
+  };
+  if (loaded.secrets.databaseUrl) out.databaseUrl = { value: redactDatabaseUrl(loaded.secrets.databaseUrl), source: loaded.sources.databaseUrl === 'default' ? 'env' : (loaded.sources.databaseUrl ?? 'env') };
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * The configuration schema: defaults < config file < env < flags, validated once into a readonly
+ * object (style.md rule 5). Secrets are NOT part of this schema: they come from env variables or
+ * files named here (see secrets.ts), so a committed config file can never hold one.
+ */
+import { z } from 'zod';
+
+const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
+const envVarName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'expected an environment variable name such as PAYEXPORT_API_KEY_STAGING');
+const baseUrl = z
+  .string()
+  .url('expected a URL such as https://voltageapi.com/v1')
+  .refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+export const ENVIRONMENT_KINDS = ['production', 'staging'] as const;
+
+/** One environment of the organization; API keys are scoped to one environment. */
+export const environmentSchema = z.strictObject({
+  id: uuid,
+  name: z.string().optional(),
+  kind: z.enum(ENVIRONMENT_KINDS).default('production'),
+  /** staging lives at its own base URL */
+  baseUrl: baseUrl.optional(),
+  /** the env variable that holds this environment's API key (or bearer token) */
+  apiKeyEnv: envVarName.optional(),
+  apiKeyFile: z.string().optional(),
+  bearerTokenEnv: envVarName.optional(),
+  bearerTokenFile: z.string().optional(),
+});
+
+export const configSchema = z.strictObject({
+  baseUrl: baseUrl.default('https://voltageapi.com/v1'),
+  organization: uuid.optional(),
+  environments: z.array(environmentSchema).default([]),
+  wallets: z.array(uuid).default([]),
+  tz: z.string().default('UTC'),
+  out: z.string().default('reports'),
+  formats: z.array(z.enum(['csv', 'xlsx'])).min(1).default(['csv', 'xlsx']),
+  /** Postgres URL without a password (a password belongs in DATABASE_URL or databaseUrlFile) */
+  databaseUrl: z.string().optional(),
+  databaseUrlFile: z.string().optional(),
+  /** false = `--no-db`: no snapshot, checkpoints in a state file under the output folder */
+  db: z.boolean().default(true),
+  dbSchema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier').default('payexport'),
+  /** where the embedded database lives when no URL is given */
+  dataDir: z.string().default('data'),
+  concurrency: z.number().int().min(1).max(64).default(8),
+  pageSize: z.number().int().min(1).max(1000).default(100),
+  lookbackDays: z.number().int().min(0).max(366).default(7),
+  requestTimeoutMs: z.number().int().min(100).default(30_000),
+  retry: z
+    .strictObject({
+      maxAttempts: z.number().int().min(1).max(20).default(6),
+      runBudget: z.number().int().min(0).default(1000),
+      maxDelayMs: z.number().int().min(0).default(30_000),
+    })
+    .default({ maxAttempts: 6, runBudget: 1000, maxDelayMs: 30_000 }),
+  csv: z
+    .strictObject({
+      /** UTF-8 BOM so Excel on Windows reads UTF-8 on double-click */
+      bom: z.boolean().default(true),
+      eol: z.enum(['lf', 'crlf']).default('lf'),
+    })
+    .default({ bom: true, eol: 'lf' }),
+  logFormat: z.enum(['pretty', 'json']).optional(),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** `K/N`: this worker pulls the wallets whose stable hash falls in shard K of N */
+  shard: z
+    .string()
+    .regex(/^\d+\/\d+$/, 'expected K/N such as 0/3')
+    .refine((s) => {
+      const [k, n] = s.split('/').map(Number) as [number, number];
+      return n >= 1 && k >= 0 && k < n;
+    }, 'expected 0 <= K < N')
+    .optional(),
+});
+
+export type Config = Readonly<z.infer<typeof configSchema>>;
+export type EnvironmentConfig = Readonly<z.infer<typeof environmentSchema>>;
+/** What a file, env or flags may contribute before defaults are applied. */
+export type ConfigInput = z.input<typeof configSchema>;
