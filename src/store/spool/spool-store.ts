@@ -1,0 +1,259 @@
+/**
+ * The snapshot when there is no database (`--no-db`): JSON-lines files under a state folder,
+ * implementing the same seams as Postgres (src/store/ports.ts).
+ *
+ * Durability: a page is appended to its stream's file and fsynced, THEN the checkpoint file is
+ * replaced atomically (write temp, fsync, rename). A run killed between the two leaves rows past the
+ * checkpoint; `beginRun` truncates every stream file back to its checkpointed length, so a resumed
+ * run re-fetches that page and nothing is doubled. Reads de-duplicate by natural key (last write wins),
+ * which is what the database's upsert does.
+ *
+ * Memory: reads hold one wallet's rows at a time (they are sorted per wallet, like the database).
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../normalize/rows.js';
+import type { Finding } from '../../reconcile/results.js';
+import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, Window, WriteStats } from '../ports.js';
+import { decodeRow, encodeRow } from './row-codec.js';
+
+interface StreamState {
+  checkpoint: Checkpoint;
+  /** byte length of the stream's file at this checkpoint */
+  length: number;
+  file: string;
+  /** wallets whose rows the file holds */
+  wallets: string[];
+}
+
+interface SpoolState {
+  run_key: string | null;
+  run_id: string | null;
+  status: RunStatus | null;
+  window: Window | null;
+  streams: Record<string, StreamState>;
+  summaries_window: Window | null;
+}
+
+const BATCH = 1000;
+
+export class SpoolStore implements SnapshotWriter, ReportSource {
+  private state: SpoolState = { run_key: null, run_id: null, status: null, window: null, streams: {}, summaries_window: null };
+  private knownIds: Set<string> | undefined;
+
+  constructor(private readonly dir: string) {
+    mkdirSync(join(dir, 'streams'), { recursive: true });
+    const statePath = join(dir, 'state.json');
+    if (existsSync(statePath)) this.state = JSON.parse(readFileSync(statePath, 'utf8')) as SpoolState;
+  }
+
+  // --- SnapshotWriter ---------------------------------------------------------------------
+
+  async beginRun(run: RunInfo): Promise<Checkpoint[]> {
+    const resumable = this.state.run_key === run.run_key && this.state.status === 'running';
+    if (!resumable) {
+      this.reset();
+      this.state = { run_key: run.run_key, run_id: run.run_id, status: 'running', window: run.window, streams: {}, summaries_window: null };
+      this.saveState();
+      return [];
+    }
+    for (const stream of Object.values(this.state.streams)) {
+      const path = join(this.dir, 'streams', stream.file);
+      if (existsSync(path) && statSync(path).size > stream.length) truncateSync(path, stream.length);
+    }
+    this.state.run_id = run.run_id;
+    this.saveState();
+    return Object.values(this.state.streams).map((s) => s.checkpoint);
+  }
+
+  async upsertWallets(rows: readonly WalletRow[]): Promise<WriteStats> {
+    return this.replaceKeyed('wallets.jsonl', rows, (r) => r.wallet_id);
+  }
+
+  async upsertAssets(rows: readonly AssetRow[]): Promise<WriteStats> {
+    return this.replaceKeyed('assets.jsonl', rows, (r) => r.currency);
+  }
+
+  async writePaymentsPage(rows: readonly PaymentRow[], checkpoint: Checkpoint): Promise<WriteStats> {
+    this.knownIds = undefined;
+    return this.appendPage(rows, checkpoint, (r) => r.wallet_id);
+  }
+
+  async writeLedgerPage(rows: readonly LedgerRow[], checkpoint: Checkpoint): Promise<WriteStats> {
+    return this.appendPage(rows, checkpoint, (r) => r.wallet_id);
+  }
+
+  async writeSummaries(_run_id: string, rows: readonly SummaryBucketRow[], checkpoint: Checkpoint): Promise<void> {
+    this.state.summaries_window = this.state.window;
+    await this.appendPage(rows, checkpoint, () => '');
+  }
+
+  async writeFindings(_run_id: string, findings: readonly Finding[]): Promise<void> {
+    writeAtomically(join(this.dir, 'findings.jsonl'), findings.map(encodeRow).join('\n'));
+  }
+
+  async finishRun(_run_id: string, status: RunStatus, _counts: Record<string, number>): Promise<void> {
+    this.state.status = status;
+    this.saveState();
+    // A finished run leaves nothing to resume; the next run with the same key pulls afresh.
+    if (status !== 'failed') this.reset();
+  }
+
+  // --- ReportSource -----------------------------------------------------------------------
+
+  async wallets(_organization_id: string, wallet_ids?: readonly string[]): Promise<WalletRow[]> {
+    const all = this.readKeyed<WalletRow>('wallets.jsonl', (r) => r.wallet_id);
+    const wanted = wallet_ids && wallet_ids.length > 0 ? new Set(wallet_ids) : undefined;
+    return [...all.values()].filter((w) => !wanted || wanted.has(w.wallet_id)).sort((a, b) => cmp(a.wallet_id, b.wallet_id));
+  }
+
+  async assets(): Promise<AssetRow[]> {
+    return [...this.readKeyed<AssetRow>('assets.jsonl', (r) => r.currency).values()].sort((a, b) => cmp(a.currency, b.currency));
+  }
+
+  async summaries(_organization_id: string, window: Window): Promise<SummaryBucketRow[]> {
+    const w = this.state.summaries_window;
+    if (!w || w.from !== window.from || w.to !== window.to) return [];
+    const rows = this.streamRows<SummaryBucketRow>((s) => s.checkpoint.stream.startsWith('summary:'));
+    return rows;
+  }
+
+  async *payments(query: PaymentQuery): AsyncIterable<PaymentRow[]> {
+    const byId = new Map<string, PaymentRow>();
+    for (const row of this.streamRows<PaymentRow>((s) => s.checkpoint.stream.startsWith('payments') && s.wallets.includes(query.wallet_id))) {
+      if (row.wallet_id === query.wallet_id) byId.set(row.payment_id, row);
+    }
+    const rows = [...byId.values()]
+      .filter((p) => p.created_at >= query.window.from && p.created_at < query.window.to)
+      .sort((a, b) => cmp(a.created_at, b.created_at) || cmp(a.payment_id, b.payment_id));
+    yield* batches(rows);
+  }
+
+  async *ledger(_organization_id: string, wallet_id: string): AsyncIterable<LedgerRow[]> {
+    const byKey = new Map<string, LedgerRow>();
+    for (const row of this.streamRows<LedgerRow>((s) => s.checkpoint.stream.startsWith('ledger') && s.wallets.includes(wallet_id))) {
+      if (row.wallet_id === wallet_id) byKey.set(`${row.entry_type}\u0000${row.entry_id}`, row);
+    }
+    const rows = [...byKey.values()].sort(
+      (a, b) => cmp(a.effective_time, b.effective_time) || cmp(a.entry_type, b.entry_type) || cmp(a.entry_id, b.entry_id),
+    );
+    yield* batches(rows);
+  }
+
+  async knownPaymentIds(_organization_id: string, payment_ids: readonly string[]): Promise<Set<string>> {
+    if (!this.knownIds) {
+      this.knownIds = new Set();
+      for (const row of this.streamRows<PaymentRow>((s) => s.checkpoint.stream.startsWith('payments'))) this.knownIds.add(row.payment_id);
+    }
+    return new Set(payment_ids.filter((id) => this.knownIds!.has(id)));
+  }
+
+  // --- internals --------------------------------------------------------------------------
+
+  private async appendPage<T>(rows: readonly T[], checkpoint: Checkpoint, walletOf: (row: T) => string): Promise<WriteStats> {
+    const existing = this.state.streams[checkpoint.stream];
+    const file = existing?.file ?? fileNameFor(checkpoint.stream);
+    const path = join(this.dir, 'streams', file);
+    if (rows.length > 0) {
+      const fd = openSync(path, 'a');
+      try {
+        writeSync(fd, rows.map((r) => encodeRow(r) + '\n').join(''));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    const wallets = new Set(existing?.wallets ?? []);
+    for (const row of rows) wallets.add(walletOf(row));
+    this.state.streams[checkpoint.stream] = {
+      checkpoint,
+      length: existsSync(path) ? statSync(path).size : 0,
+      file,
+      wallets: [...wallets].sort(),
+    };
+    this.saveState();
+    // The spool cannot tell an insert from an update without reading back; reads de-duplicate.
+    return { inserted: rows.length, updated: 0, unchanged: 0 };
+  }
+
+  private streamRows<T>(select: (s: StreamState) => boolean): T[] {
+    const out: T[] = [];
+    const streams = Object.values(this.state.streams).filter(select).sort((a, b) => cmp(a.checkpoint.stream, b.checkpoint.stream));
+    for (const stream of streams) {
+      const path = join(this.dir, 'streams', stream.file);
+      if (!existsSync(path)) continue;
+      const text = readFileSync(path, 'utf8').slice(0, stream.length);
+      for (const line of text.split('\n')) if (line) out.push(decodeRow<T>(line));
+    }
+    return out;
+  }
+
+  private replaceKeyed<T>(name: string, rows: readonly T[], keyOf: (row: T) => string): WriteStats {
+    const all = this.readKeyed<T>(name, keyOf);
+    let inserted = 0;
+    let updated = 0;
+    let unchanged = 0;
+    for (const row of rows) {
+      const key = keyOf(row);
+      const before = all.get(key);
+      if (before === undefined) inserted++;
+      else if (encodeRow(before) === encodeRow(row)) unchanged++;
+      else updated++;
+      all.set(key, row);
+    }
+    const sorted = [...all.entries()].sort(([a], [b]) => cmp(a, b)).map(([, row]) => encodeRow(row));
+    writeAtomically(join(this.dir, name), sorted.join('\n'));
+    return { inserted, updated, unchanged };
+  }
+
+  private readKeyed<T>(name: string, keyOf: (row: T) => string): Map<string, T> {
+    const path = join(this.dir, name);
+    const map = new Map<string, T>();
+    if (!existsSync(path)) return map;
+    for (const line of readFileSync(path, 'utf8').split('\n')) {
+      if (!line) continue;
+      const row = decodeRow<T>(line);
+      map.set(keyOf(row), row);
+    }
+    return map;
+  }
+
+  private saveState(): void {
+    writeAtomically(join(this.dir, 'state.json'), JSON.stringify(this.state));
+  }
+
+  private reset(): void {
+    rmSync(join(this.dir, 'streams'), { recursive: true, force: true });
+    mkdirSync(join(this.dir, 'streams'), { recursive: true });
+    this.state.streams = {};
+    this.knownIds = undefined;
+  }
+}
+
+function writeAtomically(path: string, text: string): void {
+  const temp = `${path}.tmp`;
+  const fd = openSync(temp, 'w', 0o640);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, path);
+}
+
+/** Stream names hold colons and UUIDs; file names get a safe form plus a short hash against collisions. */
+function fileNameFor(stream: string): string {
+  const safe = stream.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 120);
+  const hash = createHash('sha256').update(stream).digest('hex').slice(0, 8);
+  return `${safe}.${hash}.jsonl`;
+}
+
+function* batches<T>(rows: T[]): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += BATCH) yield rows.slice(i, i + BATCH);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
