@@ -159,6 +159,11 @@ export interface ResponseFacts extends RequestLabel {
  * the envelope, a bare `{type, detail}`, HTML, nothing. Every string is scrubbed.
  */
 export function apiErrorFromResponse(facts: ResponseFacts, scrubber: SecretScrubber): ApiError {
+  if (facts.status >= 300 && facts.status < 400) {
+    // Never followed: a redirect to another host would carry the key there (NET-15).
+    const fields = { ...facts, path: scrubber.scrub(facts.path), type: 'redirect_not_followed', context: undefined, code: undefined };
+    return new ApiRequestError({ ...fields, detail: `HTTP ${facts.status} redirect; redirects are never followed` }, 'unavailable');
+  }
   const envelope = readEnvelope(facts.bodyText);
   const type = sanitizeToken(envelope.type) ?? `http_${facts.status}`;
   const detail = scrubber.scrub(envelope.detail ?? fallbackDetail(facts.status, facts.bodyText));
