@@ -14,7 +14,7 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, call: { n: number; request: RecordedRequest }) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, call: { n: number; request: RecordedRequest }) => unknown;
 
 export interface FakeApiServer {
   /** http://127.0.0.1:PORT/v1 */
