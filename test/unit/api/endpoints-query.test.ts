@@ -59,7 +59,7 @@ describe('query builders', () => {
     expect(() => dateParam('start_date', value)).toThrow(expect.objectContaining({ type: 'invalid_date_time', exitCode: 64 }));
   });
 
-  it.each([{ 'a]': 'x' }, { '': 'x' }, { 'a[b': 'x' }])('refuses metadata key %j', (metadata) => {
+  it.each<Record<string, string>>([{ 'a]': 'x' }, { '': 'x' }, { 'a[b': 'x' }])('refuses metadata key %j', (metadata) => {
     expect(() => paymentFilterQuery({ metadata })).toThrow(expect.objectContaining({ type: 'invalid_metadata_filter' }));
   });
 

@@ -21,7 +21,7 @@ describe('logger', () => {
     expect(memory.records().map((r) => r.msg)).toEqual(['shown']);
   });
 
-  it.each<LogLevel>(['trace', 'debug', 'info', 'warn', 'error'])('never writes a planted key at level %s (by key and by value, child loggers too)', (level) => {
+  it.each<Exclude<LogLevel, 'fatal' | 'silent'>>(['trace', 'debug', 'info', 'warn', 'error'])('never writes a planted key at level %s (by key and by value, child loggers too)', (level) => {
     const memory = createMemoryLogger({ scrubber: new SecretScrubber([KEY]), level: 'trace' });
     const log = memory.log.child({ component: 'api', note: `child binding ${KEY}` });
     const fields = {
