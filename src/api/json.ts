@@ -47,8 +47,12 @@ export function hasLongIntegerLiteral(text: string): boolean {
   let index = 0;
   while (index < text.length) {
     const quote = text.indexOf('"', index);
-    const structural = quote === -1 ? text.slice(index) : text.slice(index, quote);
-    if (LONG_DIGIT_RUN.test(structural) && structuralHasLongInteger(structural)) return true;
+    const end = quote === -1 ? text.length : quote;
+    // a 16-digit literal needs 16 characters: most gaps between strings are `": ` or `, `
+    if (end - index >= 16) {
+      const structural = text.slice(index, end);
+      if (LONG_DIGIT_RUN.test(structural) && structuralHasLongInteger(structural)) return true;
+    }
     if (quote === -1) return false;
     index = endOfString(text, quote);
     if (index === -1) return false; // unterminated string: let the parser report it

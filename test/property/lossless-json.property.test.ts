@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { isInteger, parse as losslessParse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json.js';
+import { hasLongIntegerLiteral, parseExact, parseJson } from '../../src/api/json.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -59,6 +59,15 @@ describe('parseJson vs lossless-json', () => {
         const value = (parseJson(`{"amount": ${n}}`) as { amount: number | bigint }).amount;
         expect(BigInt(value)).toBe(n);
         expect(typeof value).toBe(n > MAX_SAFE || n < -MAX_SAFE ? 'bigint' : 'number');
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('takes the JSON.parse fast path only when that is exact', () => {
+    fc.assert(
+      fc.property(jsonText, (text) => {
+        if (!hasLongIntegerLiteral(text)) expect(JSON.parse(text)).toEqual(parseExact(text));
       }),
       { numRuns: 2_000 },
     );
