@@ -45,6 +45,8 @@ export interface ApiClientOptions {
   now?: () => number;
   /** default: a keep-alive Agent owned (and closed) by the client */
   dispatcher?: Dispatcher;
+  /** counters shared by the run's clients (createApiStats()); default: this client's own */
+  stats?: ApiStats;
   /** the run's cancellation (SIGINT/SIGTERM): aborts in-flight requests, never retried */
   signal?: AbortSignal;
   userAgent?: string;
@@ -66,6 +68,11 @@ export interface ApiStats {
   bytes: number;
   /** responses by status code; transport failures by reason */
   byOutcome: Record<string, number>;
+}
+
+/** Fresh counters, to share between the clients of one run. */
+export function createApiStats(): ApiStats {
+  return { requests: 0, retries: 0, bytes: 0, byOutcome: {} };
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -95,7 +102,7 @@ export class ApiClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
-  private readonly counters: ApiStats = { requests: 0, retries: 0, bytes: 0, byOutcome: {} };
+  private readonly counters: ApiStats;
 
   constructor(private readonly options: ApiClientOptions) {
     const base = parseBaseUrl(options.baseUrl);
@@ -118,6 +125,7 @@ export class ApiClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
+    this.counters = options.stats ?? createApiStats();
   }
 
   /** GET `path` (below the base URL) and parse the body losslessly, retrying per the policy. */

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
+import { ApiClient, createApiStats } from '../../../src/api/client.js';
 import { createMemoryLogger } from '../../../src/util/log.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
 import { caught, makeClient, PLANTED_KEY } from '../../support/api-client-harness.js';
@@ -20,12 +20,15 @@ describe('the run limiter', () => {
   it('never lets more than N requests be in flight at the server, across every caller', async () => {
     const server = await serve((_req, res, { n }) => setTimeout(() => (n % 7 === 0 ? sendError(res, 503, 'busy') : sendJson(res, 200, { n })), 15));
     const limiter = pLimit(3);
-    const { client } = makeClient(server.baseUrl, { limiter });
-    const { client: second } = makeClient(server.baseUrl, { limiter }); // another environment's client, same run
+    const stats = createApiStats();
+    const { client } = makeClient(server.baseUrl, { limiter, stats });
+    const { client: second } = makeClient(server.baseUrl, { limiter, stats }); // another environment's client, same run
     const results = await Promise.all(Array.from({ length: 40 }, (_v, i) => (i % 2 === 0 ? client : second).get(`/r/${i}`)));
     expect(results).toHaveLength(40);
     expect(server.maxInFlight).toBe(3);
     expect(server.requests.length).toBeGreaterThan(40); // the 503s were retried
+    expect(stats.requests).toBe(server.requests.length); // one set of counters for the run
+    expect(stats.retries).toBe(server.requests.length - 40);
     await Promise.all([client.close(), second.close()]);
   });
 
