@@ -207,19 +207,21 @@ function readEnvelope(bodyText: string): Envelope {
   const inner = isRecord(parsed.error) ? parsed.error : parsed;
   return {
     type: inner.type,
-    detail: typeof inner.detail === 'string' ? inner.detail.slice(0, MAX_ERROR_BODY_CHARS) : undefined,
+    detail: typeof inner.detail === 'string' ? oneLine(inner.detail).slice(0, MAX_ERROR_BODY_CHARS) : undefined,
     code: inner.code,
     context: isRecord(inner.context) ? inner.context : undefined,
   };
 }
 
 function fallbackDetail(status: number, bodyText: string): string {
-  const text = bodyText
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 200);
+  const text = oneLine(bodyText.replace(/<[^>]*>/g, ' ')).slice(0, 200);
   return text === '' ? `HTTP ${status} with no error envelope` : `HTTP ${status}: ${text}`;
+}
+
+/** The server's text on one line, without control characters (no terminal escapes reach stderr). */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** Machine-readable tokens only: anything else in `type`/`code` is not trusted as an identifier. */

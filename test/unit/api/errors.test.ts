@@ -60,6 +60,14 @@ describe('apiErrorFromResponse (the one factory)', () => {
   });
 });
 
+describe('server text in messages', () => {
+  it('is kept on one line without control characters (no terminal escapes)', () => {
+    const error = apiErrorFromResponse(facts(500, JSON.stringify({ error: { type: 'x', detail: 'line1\nline2\u001b[31mred\u0007' } })), scrubber);
+    expect(error.detail).toBe('line1 line2 [31mred');
+    expect(error.message.includes('\n') || error.message.includes('\u001b')).toBe(false);
+  });
+});
+
 describe('classifyTransportError', () => {
   const withCode = (code: string, message = code): Error => Object.assign(new Error(message), { code });
   it.each<[Error, TransportReason]>([
