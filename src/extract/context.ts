@@ -1,0 +1,51 @@
+/**
+ * What every extraction stream receives (side effects passed in: docs/architecture.md).
+ */
+import type { ApiReader } from '../api/endpoints.js';
+import type {
+  WireEnvironmentSummary,
+  WireLedgerEvent,
+  WireNamedAsset,
+  WirePayment,
+  WireWallet,
+  WireWalletSummary,
+} from '../api/wire.js';
+import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../normalize/rows.js';
+import type { SnapshotWriter } from '../store/ports.js';
+import type { Logger } from '../util/log.js';
+import type { ResumeMap } from './streams.js';
+
+/** The pure normalizers, bound to the run's context (assets, wallets) by the job. */
+export interface Normalizers {
+  payment(raw: WirePayment): PaymentRow;
+  ledger(raw: WireLedgerEvent, wallet: WalletRow): LedgerRow;
+  wallet(raw: WireWallet): WalletRow;
+  asset(raw: WireNamedAsset): AssetRow;
+  environmentSummary(raw: WireEnvironmentSummary, environmentId: string): SummaryBucketRow[];
+  walletSummary(raw: WireWalletSummary, wallet: WalletRow): SummaryBucketRow[];
+}
+
+/** Progress of one stream, for the operator's bars and the manifest. */
+export interface StreamProgress {
+  stream: string;
+  pages: number;
+  rows: number;
+  duplicates: number;
+  done: boolean;
+}
+
+export interface ExtractContext {
+  organizationId: string;
+  /** the API client holding the credential of this environment */
+  apiFor(environmentId: string): ApiReader;
+  writer: SnapshotWriter;
+  normalize: Normalizers;
+  log: Logger;
+  runKey: string;
+  runId: string;
+  /** checkpoints left by an unfinished run with the same run key */
+  resume: ResumeMap;
+  pageSize: number;
+  onProgress?: (progress: StreamProgress) => void;
+  signal?: AbortSignal;
+}

@@ -1,0 +1,43 @@
+/**
+ * Payment summaries (counts, not money) for the window, asked with the same filters as the lists:
+ * created in the window, inactive wallets included. The environment's counts prove that the
+ * per-wallet pulls missed no payment (e.g. of a wallet the wallet list did not return).
+ */
+import { environmentSummary, walletSummary } from '../api/endpoints.js';
+import type { WalletRow } from '../normalize/rows.js';
+import type { Window } from '../store/ports.js';
+import { apiDateBounds } from '../util/time.js';
+import type { ExtractContext, StreamProgress } from './context.js';
+import { streamName } from './streams.js';
+
+export async function pullEnvironmentSummary(ctx: ExtractContext, environmentId: string, window: Window): Promise<StreamProgress> {
+  const stream = streamName.environmentSummary(environmentId);
+  if (ctx.resume.get(stream)?.done) return { stream, pages: 1, rows: 0, duplicates: 0, done: true };
+  const bounds = apiDateBounds(window);
+  const raw = await environmentSummary(ctx.apiFor(environmentId), {
+    organizationId: ctx.organizationId,
+    environmentId,
+    filters: { includeInactive: true, startDate: bounds.start_date, endDate: bounds.end_date },
+  });
+  const rows = ctx.normalize.environmentSummary(raw, environmentId);
+  await ctx.writer.writeSummaries(ctx.runId, rows, { run_key: ctx.runKey, stream, position: '{}', pages: 1, rows: rows.length, done: true });
+  const progress = { stream, pages: 1, rows: rows.length, duplicates: 0, done: true };
+  ctx.onProgress?.(progress);
+  return progress;
+}
+
+export async function pullWalletSummary(ctx: ExtractContext, wallet: WalletRow, window: Window): Promise<StreamProgress> {
+  const stream = streamName.walletSummary(wallet.wallet_id);
+  if (ctx.resume.get(stream)?.done) return { stream, pages: 1, rows: 0, duplicates: 0, done: true };
+  const bounds = apiDateBounds(window);
+  const raw = await walletSummary(ctx.apiFor(wallet.environment_id), {
+    organizationId: ctx.organizationId,
+    walletId: wallet.wallet_id,
+    filters: { includeInactive: true, startDate: bounds.start_date, endDate: bounds.end_date },
+  });
+  const rows = ctx.normalize.walletSummary(raw, wallet);
+  await ctx.writer.writeSummaries(ctx.runId, rows, { run_key: ctx.runKey, stream, position: '{}', pages: 1, rows: rows.length, done: true });
+  const progress = { stream, pages: 1, rows: rows.length, duplicates: 0, done: true };
+  ctx.onProgress?.(progress);
+  return progress;
+}
