@@ -95,8 +95,10 @@ export function normalizeLedgerEvent(raw: unknown, ctx: LedgerContext): LedgerRo
   };
 }
 
+/** An unknown event type's own id: a known id key, else the first `*_id` that is not the payment's. */
 function firstId(e: WireObject): string {
-  for (const key of ['credit_id', 'hold_id', 'deposit_id', 'withdraw_id', 'id']) {
+  const keys = ['credit_id', 'hold_id', 'deposit_id', 'withdraw_id', 'id', ...Object.keys(e).filter((k) => k.endsWith('_id') && k !== 'payment_id').sort()];
+  for (const key of keys) {
     const value = e[key];
     if (typeof value === 'string' && value !== '') return value;
   }
