@@ -138,7 +138,12 @@ export function normalizePayment(raw: unknown, ctx: PaymentContext): PaymentRow 
   const amountInCurrency = inCurrency(modernAmount, target, quote, 'data.amount', flags);
   // The deprecated msat/sat fields are always Bitcoin values: on a BTC payment they are the same
   // figure as the Amount object; on a USD (cross-currency) payment they are the BTC rail (api-notes).
-  let amount = btcPayment ? preferModern(amountInCurrency, legacy.amount?.value, legacy.amount?.path ?? '', legacy.amount?.tolerance ?? 0n, flags) : (amountInCurrency ?? null);
+  // An older cross-currency record with only the BTC fields: converted at its quote (flagged), when it has one.
+  const fromRail = (value: LegacyValue | undefined): bigint | null | undefined =>
+    btcPayment || value === undefined || value.value === null || !quote?.rate ? undefined : inCurrency({ currency: 'btc', base: value.value }, target, quote, value.path, flags);
+  let amount = btcPayment
+    ? preferModern(amountInCurrency, legacy.amount?.value, legacy.amount?.path ?? '', legacy.amount?.tolerance ?? 0n, flags)
+    : (amountInCurrency ?? fromRail(legacy.amount) ?? null);
   if (amount === null && btcPayment && modernAmount === undefined && legacy.amount === undefined && refs.receipts_msats !== null) {
     amount = refs.receipts_msats;
     flags.add('principal_from_receipts');
@@ -148,10 +153,10 @@ export function normalizePayment(raw: unknown, ctx: PaymentContext): PaymentRow 
   const maxFeeModern = inCurrency(readAmount(data['max_fee'], 'data.max_fee', flags), target, quote, 'data.max_fee', flags);
   const max_fee_base = btcPayment
     ? preferModern(maxFeeModern, legacy.maxFee?.value, legacy.maxFee?.path ?? '', legacy.maxFee?.tolerance ?? 0n, flags)
-    : (maxFeeModern ?? null);
+    : (maxFeeModern ?? fromRail(legacy.maxFee) ?? null);
 
   const feesModern = inCurrency(readAmount(data['fees'], 'data.fees', flags), target, quote, 'data.fees', flags);
-  let reportedFees: bigint | null | undefined = feesModern;
+  let reportedFees: bigint | null | undefined = feesModern ?? fromRail(legacy.fee);
   if (btcPayment && (feesModern !== undefined || legacy.fee !== undefined)) {
     reportedFees = preferModern(feesModern, legacy.fee?.value, legacy.fee?.path ?? '', legacy.fee?.tolerance ?? 0n, flags);
   }

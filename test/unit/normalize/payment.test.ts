@@ -391,6 +391,16 @@ describe('normalizePayment — cross-currency', () => {
     expect(row.quote_rate).toBe('6500000e0');
   });
 
+  it('books an older USD record that has only the BTC fields by converting them at its quote', () => {
+    const p = usdWalletBolt11Send();
+    for (const key of ['amount', 'fees', 'max_fee']) delete p.data[key];
+    delete p['payment_breakdown'];
+    delete p['processing_fee'];
+    const row = norm(p);
+    expect(row).toMatchObject({ principal_base: 650n, reported_fees_base: 7n, max_fee_base: 65n, network_fee_base: 7n, total_base: 657n, rail_amount_base: 10_000_000n, rail_fee_base: 107_692n });
+    expect(row.flags).toEqual(expect.arrayContaining(['converted_amount:data.amount_msats', 'converted_amount:data.fee_msats']));
+  });
+
   it('flags a malformed rate and keeps its text', () => {
     const p = usdWalletBolt11Send();
     (p.data['market_quote'] as Record<string, unknown>)['rate'] = '6.5e6';
