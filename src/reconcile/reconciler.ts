@@ -19,7 +19,8 @@
  * balance rows, summary counts, open items) — never the run's payments or ledger.
  *
  * A finding never stops the run. Misuse of the protocol (a batch of another wallet, ledger after
- * payments) is a bug and throws.
+ * payments, a wallet not in `wallets`, finish() with a wallet of `wallets` never reconciled) is a
+ * bug and throws.
  */
 import { flagKind } from '../normalize/flags.js';
 import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../normalize/rows.js';
@@ -42,8 +43,9 @@ export interface ReconcilerOptions {
   window: Window;
   /** the run's clock reading (open-item ages) */
   now: UtcInstant;
-  /** every wallet in scope (environment and line of credit of each) */
+  /** every wallet in scope: each must go through startWallet … endWallet before finish() */
   wallets: readonly WalletRow[];
+  /** the assets list; its normalization flags are reported */
   assets: readonly AssetRow[];
   /** the API summary rows pulled for exactly this window; [] when none were pulled (summary checks skipped) */
   summaries: readonly SummaryBucketRow[];
@@ -77,6 +79,7 @@ export class Reconciler {
   private readonly openItems: OpenItemRow[] = [];
   private readonly summaries: SummaryComparison;
   private readonly started = new Set<string>();
+  private readonly inScope: ReadonlySet<string>;
   private current: WalletState | null = null;
   private finished = false;
 
@@ -87,7 +90,8 @@ export class Reconciler {
     }
     this.window = window;
     this.nowMs = dateFromInstant(options.now).getTime();
-    this.summaries = new SummaryComparison(options.summaries);
+    this.inScope = new Set(options.wallets.map((w) => w.wallet_id));
+    this.summaries = new SummaryComparison(options.summaries, options.wallets);
     for (const row of options.summaries) {
       const subjectId = [row.scope, row.scope_id, row.direction, row.status, row.currency, row.kind].filter((x) => x !== null).join(':');
       // Unknown enum values in a bucket repeat what the payments themselves report: only a broken summary is news.
@@ -103,6 +107,7 @@ export class Reconciler {
     this.assertOpen();
     if (this.current) throw new Error(`startWallet(${wallet.wallet_id}) before endWallet(${this.current.wallet.wallet_id})`);
     if (this.started.has(wallet.wallet_id)) throw new Error(`wallet ${wallet.wallet_id} started twice`);
+    if (!this.inScope.has(wallet.wallet_id)) throw new Error(`wallet ${wallet.wallet_id} is not among the Reconciler's wallets`);
     this.started.add(wallet.wallet_id);
     this.current = {
       wallet,
@@ -203,6 +208,9 @@ export class Reconciler {
   finish(): ReconcileResult {
     this.assertOpen();
     if (this.current) throw new Error(`finish() before endWallet(${this.current.wallet.wallet_id})`);
+    const skipped = [...this.inScope].filter((id) => !this.started.has(id));
+    // Summaries and control totals would silently miss a wallet: every wallet in scope must be reconciled.
+    if (skipped.length > 0) throw new Error(`finish() with wallets never reconciled: ${skipped.sort(compareText).join(', ')}`);
     this.finished = true;
     this.summaries.finish(this.started);
     this.count('summary.total', this.summaries.evaluatedTotals);
@@ -211,7 +219,7 @@ export class Reconciler {
     const findings = [...this.findings].sort(compareFindings);
     const perCheck = new Map<string, number>();
     for (const f of findings) perCheck.set(f.check_id, (perCheck.get(f.check_id) ?? 0) + 1);
-    const skipped = this.summaries.available ? null : 'no payment summaries were pulled for this window';
+    const summariesSkipped = this.summaries.available ? null : 'no payment summaries were pulled for this window';
     const checks: CheckResult[] = CHECKS.map((check) => {
       const count = perCheck.get(check.id) ?? 0;
       return {
@@ -221,7 +229,7 @@ export class Reconciler {
         findings: count,
         passed: count === 0,
         evaluated: this.evaluated.get(check.id) ?? 0,
-        skipped_reason: check.id.startsWith('summary.') ? skipped : null,
+        skipped_reason: check.id.startsWith('summary.') ? summariesSkipped : null,
       };
     });
     return {

@@ -43,8 +43,12 @@ export class SummaryComparison {
   evaluatedTotals = 0;
   evaluatedBuckets = 0;
 
-  constructor(summaries: readonly SummaryBucketRow[]) {
+  constructor(summaries: readonly SummaryBucketRow[], wallets: readonly WalletRow[]) {
     this.available = summaries.length > 0;
+    for (const wallet of wallets) {
+      this.environmentOf.set(scopeKey('environment', wallet.environment_id), wallet.environment_id);
+      if (wallet.line_of_credit_id) this.environmentOf.set(scopeKey('line_of_credit', wallet.line_of_credit_id), wallet.environment_id);
+    }
     for (const row of summaries) {
       const key = scopeKey(row.scope, row.scope_id);
       let scope = this.api.get(key);
@@ -76,12 +80,7 @@ export class SummaryComparison {
       );
     }
     this.walletScopes = [scopeKey('environment', wallet.environment_id)];
-    if (wallet.line_of_credit_id) {
-      const line = scopeKey('line_of_credit', wallet.line_of_credit_id);
-      this.walletScopes.push(line);
-      this.environmentOf.set(line, wallet.environment_id);
-    }
-    this.environmentOf.set(scopeKey('environment', wallet.environment_id), wallet.environment_id);
+    if (wallet.line_of_credit_id) this.walletScopes.push(scopeKey('line_of_credit', wallet.line_of_credit_id));
   }
 
   count(payment: PaymentRow): void {

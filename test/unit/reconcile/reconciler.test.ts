@@ -74,8 +74,14 @@ describe('Reconciler protocol', () => {
     expect(() => r.finish()).toThrow(/before endWallet/);
     await r.endWallet(async () => new Set());
     expect(() => r.startWallet(w)).toThrow(/twice/);
+    expect(() => r.startWallet(wallet('stranger'))).toThrow(/not among/);
     r.finish();
     expect(() => r.finish()).toThrow(/finished/);
+  });
+
+  it('refuses to finish with a wallet in scope never reconciled', () => {
+    const r = new Reconciler({ window, now: NOW, wallets: [wallet('a'), wallet('b')], assets: [], summaries: [] });
+    expect(() => r.finish()).toThrow(/never reconciled: a, b/);
   });
 
   it('an empty run passes every check', async () => {
