@@ -94,7 +94,9 @@ function readBalance(item: unknown, path: string, flags: Flags): WalletBalanceRo
     if (amount?.currency && currency && amount.currency !== currency) flags.add('currency_mismatch', at(path, key));
   }
   const effective_time = readInstant(b, 'effective_time', path, flags, true);
-  if (currency === null || available?.base == null || total?.base == null || effective_time === null) return null;
-  if (available.currency !== currency || total.currency !== currency) return null;
-  return { currency, unit: unitOf(currency), available_base: available.base, total_base: total.base, effective_time };
+  const availableBase = available?.base ?? null;
+  const totalBase = total?.base ?? null;
+  if (currency === null || availableBase === null || totalBase === null || effective_time === null) return null;
+  if (available?.currency !== currency || total?.currency !== currency) return null;
+  return { currency, unit: unitOf(currency), available_base: availableBase, total_base: totalBase, effective_time };
 }

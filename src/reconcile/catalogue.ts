@@ -28,6 +28,15 @@ export const CHECKS = [
       "ledger_id of the payment's receipts, outflows and exchanges (= hold_id / credit_id) and by payment_id.",
   },
   {
+    id: 'payment.ledger_breakdown',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: "The ledger's own fee breakdown agrees with the payment",
+    rule:
+      'When every capture/credit tied to a completed payment carries a payment_breakdown: the sum of their network fees equals ' +
+      "network_fee_base and the sum of their processing fees equals processing_fee_base. Historical entries without one are not tested.",
+  },
+  {
     id: 'completeness.payment_without_ledger',
     severity: 'error',
     subject_kind: 'payment',

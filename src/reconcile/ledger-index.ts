@@ -13,6 +13,9 @@ export interface CompactEntry {
   currency: string;
   amount_base: bigint | null;
   effective_time: UtcInstant;
+  /** the entry's own payment_breakdown fees, when it carries one */
+  network_fee_base: bigint | null;
+  processing_fee_base: bigint | null;
 }
 
 export class LedgerIndex {
@@ -31,6 +34,8 @@ export class LedgerIndex {
       currency: row.currency,
       amount_base: row.amount_base,
       effective_time: row.effective_time,
+      network_fee_base: row.network_fee_base,
+      processing_fee_base: row.processing_fee_base,
     };
     if (row.payment_id) push(this.byPayment, row.payment_id, entry);
     if (row.entry_id) push(this.byEntryId, row.entry_id, entry);

@@ -91,6 +91,7 @@ function checkLedger(p: PaymentRow, direction: 'send' | 'receive', entries: read
     report('payment.ledger_match', { expected: p.total_base, message: `${type} entry amount unknown (${list(booked)}): the payment cannot be tied` });
     return;
   }
+  checkLedgerBreakdown(p, booked, report, evaluated);
   if (p.total_base === null) return; // reported by payment.fee_unknown
   const ledger = booked.reduce((acc, e) => acc + (e.amount_base ?? 0n), 0n);
   if (ledger !== p.total_base) {
@@ -102,6 +103,24 @@ function checkLedger(p: PaymentRow, direction: 'send' | 'receive', entries: read
       message: `${what} = ${p.total_base} ${p.unit}, but the ledger ${type} ${ledger} (${list(booked)})`,
     });
   }
+}
+
+/** The fees the ledger entries state in their own payment_breakdown (when every entry has one) vs the payment's. */
+function checkLedgerBreakdown(p: PaymentRow, booked: readonly CompactEntry[], report: Report, evaluated: CheckId[]): void {
+  if (!booked.every((e) => e.network_fee_base !== null && e.processing_fee_base !== null)) return; // historical entries omit it
+  evaluated.push('payment.ledger_breakdown');
+  const network = booked.reduce((acc, e) => acc + (e.network_fee_base ?? 0n), 0n);
+  const processing = booked.reduce((acc, e) => acc + (e.processing_fee_base ?? 0n), 0n);
+  const parts: string[] = [];
+  if (p.network_fee_base !== null && network !== p.network_fee_base) parts.push(`network fee ${network} vs ${p.network_fee_base}`);
+  if (p.processing_fee_base !== null && processing !== p.processing_fee_base) parts.push(`processing fee ${processing} vs ${p.processing_fee_base}`);
+  if (parts.length === 0) return;
+  report('payment.ledger_breakdown', {
+    expected: p.processing_fee_base,
+    actual: processing,
+    difference: p.processing_fee_base === null ? null : processing - p.processing_fee_base,
+    message: `the ledger's own breakdown (${list(booked)}) disagrees with the payment: ${parts.join(', ')} ${p.unit}`,
+  });
 }
 
 function checkFees(p: PaymentRow, direction: 'send' | 'receive', report: Report, evaluated: CheckId[]): void {

@@ -63,14 +63,21 @@ const w1Payments: WireObject[] = [
   send(W1, { id: 'p19', created: oct(19), amount: 100_000n, terms: { bps: 20, amount: 200n }, settled: { network: 100n, processing: 200n }, fees: 400n, ledgerId: 'h19' }), // data.fees ≠ network + processing
   receive(W1, { id: 'p21', created: oct(21), amount: 40_000n, settled: { network: 300n, processing: 0n }, ledgerId: 'c21' }), // network fee on a receive
   send(W1, { id: 'p22', created: oct(22), amount: 50_000n, fees: 0n, ledgerId: 'h22', extra: (p) => { p.data['amount_msats'] = 50_001; } }), // legacy twin disagrees
+  send(W1, { id: 'p33', created: oct(23), amount: 300_000n, settled: { network: 50n, processing: 600n }, fees: 650n, ledgerId: 'h33' }), // the capture's own breakdown disagrees
 ];
+
+/** A ledger event's own payment_breakdown (OpenAPI WalletPaymentBreakdown). */
+const withBreakdown = (event: WireObject, principal: bigint, network: bigint, processing: bigint, bps: number): WireObject => ({
+  ...event,
+  payment_breakdown: { principal: btc(principal), network_fee: btc(network), processing_fee: { amount: btc(processing), basis_points: bps, payment_classification: { kind: 'bolt11', route: 'direct' } } },
+});
 
 const w1Ledger: WireObject[] = [
   L.deposited('d01', 10_000_000_000n, '2026-09-15T00:00:00Z'),
   L.held('h00', 'p00', 2_000n, '2026-09-30T23:00:00Z'), // p00 was created in September: known to the snapshot
   L.captured('h00', 'p00', 2_000n, '2026-10-01T00:30:00Z'),
   L.held('h01', 'p01', 1_020_000n, oct(2, 0)),
-  { ...L.captured('h01', 'p01', 1_012_000n, oct(2, 1)), foo: 1 }, // planted: undocumented ledger field
+  { ...withBreakdown(L.captured('h01', 'p01', 1_012_000n, oct(2, 1)), 1_000_000n, 2_000n, 10_000n, 100), foo: 1 }, // planted: undocumented ledger field
   L.credited('c02', 'p02', 500_000n, oct(3, 1)),
   L.legacyCaptured('h03', 'p03', 302_000n, oct(4, 1)), // the legacy ledger shape, uppercase BTC
   L.credited('c04', 'p04', 2_000_000n, oct(5, 1)),
@@ -86,6 +93,7 @@ const w1Ledger: WireObject[] = [
   L.captured('h19', 'p19', 100_300n, oct(19, 1)),
   L.credited('c21', 'p21', 40_000n, oct(21, 1)),
   L.captured('h22', 'p22', 50_000n, oct(22, 1)),
+  withBreakdown(L.captured('h33', 'p33', 300_650n, oct(23, 1)), 300_000n, 0n, 650n, 20),
   L.deposited('d99', 1_000n, '2026-11-01T08:00:00Z'), // after the window: closing excludes it, the API balance includes it
 ];
 
@@ -258,6 +266,7 @@ async function reconcile(): Promise<ReconcileResult> {
 
 const PLANTED = [
   'payment.ledger_match|p10',
+  'payment.ledger_breakdown|p33',
   'completeness.payment_without_ledger|p11',
   'completeness.ledger_without_payment|x12',
   'payment.failed_moved_money|p13',
@@ -311,7 +320,7 @@ describe('Reconciler over a dataset with planted anomalies', () => {
     const byKey = new Map(findings.map((f) => [`${f.check_id}|${f.subject_id}`, f]));
     expect(byKey.get('payment.ledger_match|p10')).toMatchObject({ severity: 'error', wallet_id: W1, currency: 'btc', expected: '200100', actual: '200101', difference: '1' });
     expect(byKey.get('balance.api_total|w1-btc')).toMatchObject({ difference: '-7' });
-    expect(byKey.get('summary.total|environment:env-1')).toMatchObject({ expected: String(29 + 1), actual: '29', difference: '-1' });
+    expect(byKey.get('summary.total|environment:env-1')).toMatchObject({ expected: String(30 + 1), actual: '30', difference: '-1' });
     expect(byKey.get('payment.quote_conversion|p23')).toMatchObject({ expected: '650', actual: '700', severity: 'warning' });
     expect(byKey.get('completeness.ledger_without_payment|x12')?.message).toContain('2 ledger entries');
     expect(byKey.get('balance.rollforward|w3-node')?.message).toContain('2 ledger entries');
@@ -334,8 +343,8 @@ describe('Reconciler over a dataset with planted anomalies', () => {
   it('rolls fees up by environment × wallet × currency × kind × category × direction over completed payments', async () => {
     const { fees } = await reconcile();
     const w1Sends = fees.find((f) => f.wallet_id === W1 && f.kind === 'bolt11' && f.category === 'standard' && f.direction === 'send')!;
-    // p01, p10, p18, p19, p22
-    expect(w1Sends).toMatchObject({ payments: 5, processing_fee_base: 10_000n + 0n + 999n + 200n + 0n, network_fee_base: 2_000n + 100n + 0n + 100n + 0n, settled_count: 4, none_count: 1, unknown_fee_count: 0 });
+    // p01, p10, p18, p19, p22, p33
+    expect(w1Sends).toMatchObject({ payments: 6, processing_fee_base: 10_000n + 0n + 999n + 200n + 0n + 600n, network_fee_base: 2_000n + 100n + 0n + 100n + 0n + 50n, settled_count: 5, none_count: 1, unknown_fee_count: 0 });
     const w3Sends = fees.find((f) => f.wallet_id === W3 && f.category === 'standard' && f.direction === 'send')!;
     expect(w3Sends).toMatchObject({ payments: 3, unknown_fee_count: 1, principal_base: 200_000n });
     expect(fees.find((f) => f.wallet_id === W3 && f.category === 'treasury')).toMatchObject({ processing_fee_base: 100n, network_fee_base: 50n, terms_count: 1 });
@@ -348,7 +357,7 @@ describe('Reconciler over a dataset with planted anomalies', () => {
       ['wallet', W1, 'completed'],
       ['wallet', W1, 'sending'],
     ]);
-    expect(summaryChecks.some((s) => s.scope === 'line_of_credit' && s.direction === null && s.computed_count === 20n && s.ok)).toBe(true);
+    expect(summaryChecks.some((s) => s.scope === 'line_of_credit' && s.direction === null && s.computed_count === 21n && s.ok)).toBe(true);
     expect(openItems.map((o) => [o.payment_id, o.status_class])).toEqual([
       ['p07', 'open'],
       ['p30', 'unknown'],
