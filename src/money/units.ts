@@ -2,6 +2,7 @@
  * Base units per currency (spec "Conventions"): btc in millisatoshis, usd in cents, assets in the
  * asset's smallest unit with `decimal_display` digits for display (assets endpoint).
  */
+import { divRound, type Rounding } from './rounding.js';
 
 /** The `unit` string the service uses for a currency (note the space in `base units`). */
 export function unitOf(currency: string): 'msats' | 'cents' | 'base units' {
@@ -27,4 +28,34 @@ export function displayCurrency(currency: string, assetNames?: ReadonlyMap<strin
   if (currency === 'btc') return 'BTC';
   if (currency === 'usd') return 'USD';
   return assetNames?.get(currency) ?? currency;
+}
+
+/** Whole sats → msats (exact). The deprecated on-chain fields and receipts carry WHOLE sats (api-notes). */
+export function satsToMsats(sats: bigint): bigint {
+  return sats * MSATS_PER_SAT;
+}
+
+/** msats → whole sats, with the rounding named by the caller (a sat-precision display or a comparison). */
+export function msatsToSats(msats: bigint, rounding: Rounding): bigint {
+  return divRound(msats, MSATS_PER_SAT, rounding);
+}
+
+/**
+ * `asset:` + 66 hex digits (the group key) per the OpenAPI `Currency` pattern; its prose says 64,
+ * so both lengths are accepted. Lowercase is the canonical spelling here.
+ */
+export const ASSET_CURRENCY = /^asset:(?:[0-9a-f]{64}|[0-9a-f]{66})$/;
+
+export function isAssetCurrency(currency: string): boolean {
+  return ASSET_CURRENCY.test(currency);
+}
+
+/** A currency we can book: `btc`, `usd` or a well-formed lowercase asset currency. */
+export function isKnownCurrency(currency: string): boolean {
+  return currency === 'btc' || currency === 'usd' || isAssetCurrency(currency);
+}
+
+/** `asset:<hex>` for an asset id (group key), lowercased. */
+export function assetCurrency(assetHex: string): string {
+  return `asset:${assetHex.toLowerCase()}`;
 }

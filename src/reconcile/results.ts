@@ -3,6 +3,7 @@
  * comparison and control totals. Sinks and the store consume these; field names are column names.
  * Amounts are bigint base units; `null` = unknown.
  */
+import type { StatusClass, UtcInstant } from '../normalize/rows.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -32,6 +33,10 @@ export interface CheckResult {
   severity: Severity;
   findings: number;
   passed: boolean;
+  /** how many subjects (payments, entries, buckets, balances) the check looked at */
+  evaluated?: number;
+  /** why the check could not run (e.g. no summaries were pulled for this window); null when it ran */
+  skipped_reason?: string | null;
 }
 
 /** fees.csv: environment × wallet × currency × kind × category, completed payments only. */
@@ -67,10 +72,20 @@ export interface BalanceRow {
   debits_base: bigint;
   closing_base: bigint;
   entries: number;
-  /** the wallet's API balance `total`, compared only when the window reaches the present */
+  /**
+   * the wallet's API balance `total` in this currency (null when the API lists none). It is compared
+   * with the ledger summed up to the balance's own `effective_time` (all entries, any window), which
+   * equals `closing_base` when the window reaches the present.
+   */
   api_balance_base: bigint | null;
-  /** closing − api balance, when compared */
+  /** ledger sum at the API balance's effective_time − api balance, when compared */
   difference_base: bigint | null;
+  /** the ledger sum at the API balance's effective_time (extension) */
+  ledger_at_api_time_base?: bigint | null;
+  /** the API balance's effective_time (extension) */
+  api_balance_time?: UtcInstant | null;
+  /** entries up to the window's end whose amount or effect is unknown: while > 0 the roll-forward is not proven */
+  unknown_entries?: number;
 }
 
 /** summary-check.csv: one summary bucket, API count vs count of listed payments. */
@@ -99,8 +114,53 @@ export interface CurrencyControlTotals {
   ledger_entries: number;
   ledger_credits_base: bigint;
   ledger_debits_base: bigint;
-  /** hash total: sha256 over the sorted ids, catches a substituted record with equal count and sum */
+  /**
+   * hash total over the payment ids: the sum of SHA-256(id) modulo 2^256, as 64 hex digits. Order
+   * independent (so it streams in constant memory) and catches a substituted record with equal
+   * count and sum. The amount sums above are over `completed` payments, each column summing its
+   * non-null values; counts are over all payments of the currency created in the window.
+   */
   id_hash: string;
+  // --- extensions
+  failed_payments?: number;
+  open_payments?: number;
+  /** completed payments with an unknown principal or fee (left out of the sums of those columns) */
+  unknown_fee_payments?: number;
+  /** the same hash total over the window's ledger entries, each id spelled `<entry_type>:<entry_id>` */
+  ledger_id_hash?: string;
 }
 
 export type ControlTotals = Record<string, CurrencyControlTotals>;
+
+/** open-items.csv: a payment created in the window that is not terminal (status_class open or unknown). */
+export interface OpenItemRow {
+  payment_id: string;
+  environment_id: string;
+  wallet_id: string;
+  direction: string;
+  kind: string;
+  category: string;
+  status: string;
+  status_class: StatusClass;
+  created_at: UtcInstant;
+  updated_at: UtcInstant;
+  currency: string;
+  unit: string;
+  principal_base: bigint | null;
+  total_base: bigint | null;
+  /** whole seconds from created_at to the run's `now` */
+  age_seconds: number;
+}
+
+/** What Reconciler.finish() returns (src/reconcile/reconciler.ts). */
+export interface ReconcileResult {
+  /** sorted by check_id, wallet_id, subject_kind, subject_id, currency, message */
+  findings: Finding[];
+  /** one per catalogue check, in catalogue order */
+  checks: CheckResult[];
+  fees: FeeRow[];
+  balances: BalanceRow[];
+  summaryChecks: SummaryCheckRow[];
+  controlTotals: ControlTotals;
+  openItems: OpenItemRow[];
+}

@@ -1,0 +1,282 @@
+/**
+ * The catalogue of reconciliation checks: id, severity, what it looks at, and the rule it applies.
+ * The report's Definitions sheet, the README and docs/reconciliation.md list exactly these.
+ * Severity `error` makes the job exit 65 (hasErrors in findings.ts); `warning` and `info` do not.
+ */
+import type { Severity, SubjectKind } from './results.js';
+
+export interface CheckDefinition {
+  id: string;
+  severity: Severity;
+  subject_kind: SubjectKind;
+  /** one line for the Overview sheet */
+  description: string;
+  /** the rule, precise enough for an accountant to re-perform it */
+  rule: string;
+}
+
+export const CHECKS = [
+  // --- a payment against the wallet ledger ---------------------------------------------------------
+  {
+    id: 'payment.ledger_match',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'A completed payment ties to its ledger entry',
+    rule:
+      'For every completed payment created in the window: total_base (send: principal + network fee + processing fee; receive: principal) ' +
+      'equals the sum of its ledger entries — captures for a send, credits for a receive — in the same currency. Entries are joined by the ' +
+      "ledger_id of the payment's receipts, outflows and exchanges (= hold_id / credit_id) and by payment_id.",
+  },
+  {
+    id: 'payment.ledger_breakdown',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: "The ledger's own fee breakdown agrees with the payment",
+    rule:
+      'When every capture/credit tied to a completed payment carries a payment_breakdown: the sum of their network fees equals ' +
+      "network_fee_base and the sum of their processing fees equals processing_fee_base. Historical entries without one are not tested.",
+  },
+  {
+    id: 'completeness.payment_without_ledger',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'A completed payment has a ledger entry',
+    rule: 'Every completed send has at least one capture and every completed receive at least one credit, found as in payment.ledger_match.',
+  },
+  {
+    id: 'completeness.ledger_without_payment',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'A ledger entry belongs to a known payment',
+    rule:
+      "Every ledger entry effective in the window that names a payment_id names a payment that is either among this window's payments " +
+      'of the wallet or already in the snapshot (created earlier). Deposits and withdrawals name no payment and are not tested.',
+  },
+  {
+    id: 'payment.failed_moved_money',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'A failed or expired payment moved no money',
+    rule: 'A failed send has no capture and a failed or expired receive has no credit. A hold followed by its release is fine.',
+  },
+  {
+    id: 'payment.failed_hold_open',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'A failed send released its hold',
+    rule: 'Every hold of a failed send is followed by a release or a capture with the same hold_id; otherwise the funds stay reserved.',
+  },
+  // --- fees -------------------------------------------------------------------------------------------
+  {
+    id: 'payment.fee_unknown',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'The fees of a completed payment are known',
+    rule:
+      'A completed payment whose principal, network fee or processing fee cannot be determined is left out of the fee rollup sums ' +
+      '(unknown is never 0). Typical cause: a send with neither payment_breakdown nor data.fees.',
+  },
+  {
+    id: 'payment.max_fee_exceeded',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'The network fee stayed within max_fee',
+    rule: 'For a send: network_fee_base ≤ max_fee_base (processing fees do not count against max_fee, per the API).',
+  },
+  {
+    id: 'payment.processing_fee_rate',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'The processing fee matches its rate',
+    rule:
+      'processing_fee_base equals principal_base × basis_points / 10,000 rounded to a whole base unit in either direction (floor or ceil): ' +
+      '|fee × 10,000 − principal × bps| < 10,000. One more base unit is allowed when the payment went through a quote (cross-currency).',
+  },
+  {
+    id: 'payment.fee_terms_vs_settled',
+    severity: 'info',
+    subject_kind: 'payment',
+    description: 'The settled processing fee equals the terms',
+    rule: 'payment_breakdown.processing_fee − processing_fee.amount = 0 when both exist (they may differ; the settled fee is booked).',
+  },
+  {
+    id: 'payment.reported_fees',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: "The payment's reported fees agree with its breakdown",
+    rule:
+      'Send with a settled breakdown: data.fees = network fee + processing fee. Receive: data.fees = processing fee. ' +
+      'Send without a breakdown: data.fees ≥ the terms fee (else the derived network fee is negative).',
+  },
+  {
+    id: 'payment.treasury_processing_fee',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'A treasury movement carries no processing fee',
+    rule: 'category = treasury ⇒ no processing fee (terms or settled) above zero; the service says none is assessed. The stated fee is still booked.',
+  },
+  {
+    id: 'payment.receive_network_fee',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'A receive reports no network fee',
+    rule: 'A receive is credited its principal; a non-zero payment_breakdown.network_fee on a receive is reported for review.',
+  },
+  {
+    id: 'payment.legacy_disagreement',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'Deprecated amount fields agree with the Amount objects',
+    rule:
+      'amount_msats / fee_msats / max_fee_msats equal the Amount object; whole-sat amount_sats / fee_sats / max_fee_sats are within one sat ' +
+      '(|msats − sats × 1,000| < 1,000). The Amount object is booked. Applies to BTC payments and ledger events.',
+  },
+  {
+    id: 'payment.quote_conversion',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'The BTC rail amount converts to the principal at the quote',
+    rule:
+      'Cross-currency payment: |rail msats × rate (half-even) − principal_base| ≤ 1 base unit, with rate = coefficient / 10^scale base units per BTC.',
+  },
+  {
+    id: 'payment.frozen_funds',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'A receive has no frozen funds',
+    rule: 'A receive listing `frozen` entries (compliance holds) is reported for review.',
+  },
+  // --- summaries --------------------------------------------------------------------------------------
+  {
+    id: 'summary.total',
+    severity: 'error',
+    subject_kind: 'summary_bucket',
+    description: "A summary's total count equals the payments listed",
+    rule:
+      'For the environment, each line of credit and each wallet: the API total_count (asked with the same filters: created in the window, ' +
+      'include_inactive) equals the number of payments listed for that scope.',
+  },
+  {
+    id: 'summary.bucket',
+    severity: 'error',
+    subject_kind: 'summary_bucket',
+    description: "A summary bucket's count equals the payments listed",
+    rule: 'For every (direction, status, currency, kind) bucket of a line of credit or wallet: API count = count of listed payments (an absent bucket counts 0).',
+  },
+  {
+    id: 'summary.missing',
+    severity: 'warning',
+    subject_kind: 'wallet',
+    description: 'Every wallet has a summary',
+    rule: 'When summaries were pulled for the window, every wallet in scope has a wallet summary.',
+  },
+  // --- balances ---------------------------------------------------------------------------------------
+  {
+    id: 'balance.rollforward',
+    severity: 'error',
+    subject_kind: 'wallet',
+    description: 'The balance rolls forward over the window',
+    rule:
+      'Per wallet and currency: opening (ledger before the window) + credits − debits (in the window) = closing (ledger before the window end), ' +
+      'and no entry up to the window end has an unknown amount or effect.',
+  },
+  {
+    id: 'balance.api_total',
+    severity: 'error',
+    subject_kind: 'wallet',
+    description: "The ledger sums to the wallet's API balance",
+    rule:
+      "Per wallet and currency: the sum of all ledger effects (credits − debits, any window) up to the API balance's effective_time equals " +
+      'the API balance `total`; a currency the API does not list must sum to zero.',
+  },
+  // --- data that cannot be booked ---------------------------------------------------------------------
+  {
+    id: 'data.malformed_amount',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'Amounts follow the strict integer grammar',
+    rule: 'Every amount is an integer in base units (safe JSON integer, big integer or canonical digit string) within u64; anything else is null and reported with its field path.',
+  },
+  {
+    id: 'data.missing_field',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'Required fields are present',
+    rule: 'id, wallet_id, direction, type, status, currency, created_at, updated_at, data (payments); the event id, payment_id, amount and effective_time (ledger).',
+  },
+  {
+    id: 'data.malformed_value',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'Non-amount fields are well formed',
+    rule: 'Instants are RFC 3339 with an offset; ids are strings; basis_points is an integer 0–10,000; quote rates match <coefficient>e<scale>; counts are integers.',
+  },
+  {
+    id: 'data.currency_mismatch',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'Amounts are in the currency and unit of their record and wallet',
+    rule:
+      "An amount's currency equals its payment's (or converts through the payment's quote), its unit belongs to its currency " +
+      "(msats/cents/base units), and a payment's currency is one of its wallet's balance currencies.",
+  },
+  {
+    id: 'data.unknown_currency',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'Currencies are btc, usd or asset:<hex>',
+    rule: 'Any other currency code cannot be booked (kept lowercased in the row).',
+  },
+  {
+    id: 'data.unknown_direction',
+    severity: 'error',
+    subject_kind: 'payment',
+    description: 'Direction is send or receive',
+    rule: 'A payment of another direction cannot be totalled (kept verbatim, totals null).',
+  },
+  {
+    id: 'data.unknown_entry_type',
+    severity: 'error',
+    subject_kind: 'ledger_entry',
+    description: 'Ledger event types are known',
+    rule: 'credited, captured, held, released, deposited, withdrawn. Another type has an unknown effect on the balance.',
+  },
+  {
+    id: 'data.unknown_enum',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'Enum values are known',
+    rule: 'status, kind, category, route, network, receipt type and swap step values outside the OpenAPI lists are kept verbatim and reported.',
+  },
+  {
+    id: 'data.negative_amount',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'Amounts are positive where the API says so',
+    rule: 'Payment amounts and ledger event amounts are non-negative; a negative one (negative: true) is booked as signed and reported.',
+  },
+  {
+    id: 'data.context_mismatch',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'Records belong to the scope they were listed under',
+    rule: 'A record naming another organization, environment or wallet than the one it was listed for is reported.',
+  },
+  {
+    id: 'data.unknown_field',
+    severity: 'info',
+    subject_kind: 'run',
+    description: 'Fields are documented',
+    rule: 'A field the OpenAPI document does not list is kept in the raw record; reported once per field path with the number of records.',
+  },
+] as const satisfies readonly CheckDefinition[];
+
+export type CheckId = (typeof CHECKS)[number]['id'];
+
+const BY_ID: ReadonlyMap<string, CheckDefinition> = new Map(CHECKS.map((check) => [check.id, check]));
+
+export function checkDefinition(id: CheckId): CheckDefinition {
+  const check = BY_ID.get(id);
+  if (!check) throw new Error(`unknown check ${id}`);
+  return check;
+}

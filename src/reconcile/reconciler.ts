@@ -1,0 +1,349 @@
+/**
+ * The streaming, per-wallet reconciliation driver. The report stage calls it exactly like this:
+ *
+ *   const r = new Reconciler({ window, now, wallets, assets, summaries }); // summaries: the API's SummaryBucketRow[] for this window
+ *   for (const wallet of wallets) {                                         // sorted by wallet_id
+ *     r.startWallet(wallet);
+ *     for await (const batch of source.ledger(org, wallet.wallet_id)) r.addLedger(batch);   // ALL the wallet's entries (any window)
+ *     for await (const batch of source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window }))
+ *       r.addPayments(batch);                                                              // the wallet's payments CREATED in the window
+ *     await r.endWallet((ids) => source.knownPaymentIds(org, ids));                        // which unknown payment ids the snapshot holds
+ *   }
+ *   const result = r.finish();   // findings (sorted), checks, fees, balances, summaryChecks, controlTotals, openItems
+ *   process.exitCode = hasErrors(result.findings) ? 65 : 0;
+ *
+ * Protocol: per wallet, every ledger batch comes before the first payment batch (each payment is
+ * checked on arrival against the complete ledger index); order within the batches does not matter.
+ * Memory is one wallet's compact state (its ledger entries since the window start, the ids of
+ * in-window entries whose payment is not yet seen) plus what the run returns (findings, fee and
+ * balance rows, summary counts, open items) — never the run's payments or ledger.
+ *
+ * A finding never stops the run. Misuse of the protocol (a batch of another wallet, ledger after
+ * payments, a wallet not in `wallets`, finish() with a wallet of `wallets` never reconciled) is a
+ * bug and throws.
+ */
+import { flagKind } from '../normalize/flags.js';
+import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../normalize/rows.js';
+import type { Window } from '../store/ports.js';
+import { dateFromInstant, toUtcInstant } from '../util/instant.js';
+import { CHECKS, type CheckId } from './catalogue.js';
+import { ControlTotalsAccumulator, FeeRollup } from './controls.js';
+import { findingsFromFlags, UnknownFieldTally, type FlagSubject } from './data-checks.js';
+import { compareFindings, compareText, finding } from './findings.js';
+import { LedgerIndex } from './ledger-index.js';
+import { checkPayment } from './payment-checks.js';
+
+export { hasErrors } from './findings.js';
+export { CHECKS, type CheckDefinition, type CheckId } from './catalogue.js';
+import type { BalanceRow, CheckResult, Finding, OpenItemRow, ReconcileResult, SummaryCheckRow } from './results.js';
+import { Rollforward } from './rollforward.js';
+import { SummaryComparison } from './summary-checks.js';
+
+export interface ReconcilerOptions {
+  window: Window;
+  /** the run's clock reading (open-item ages) */
+  now: UtcInstant;
+  /** every wallet in scope: each must go through startWallet … endWallet before finish() */
+  wallets: readonly WalletRow[];
+  /** the assets list; its normalization flags are reported */
+  assets: readonly AssetRow[];
+  /** the API summary rows pulled for exactly this window; [] when none were pulled (summary checks skipped) */
+  summaries: readonly SummaryBucketRow[];
+}
+
+/** Resolves which of these payment ids the snapshot holds at all (ReportSource.knownPaymentIds). */
+export type KnownPaymentIds = (ids: readonly string[]) => Promise<Set<string>>;
+
+const RESOLVE_CHUNK = 1_000;
+const SUMMARY_FLAG_KINDS: ReadonlySet<string> = new Set(['malformed_value', 'missing_field', 'context_mismatch', 'unknown_field']);
+
+interface WalletState {
+  wallet: WalletRow;
+  currencies: ReadonlySet<string>;
+  ledger: LedgerIndex;
+  rollforward: Rollforward;
+  /** in-window ledger entries naming a payment not (yet) among this window's payments */
+  pending: Map<string, { count: number; sample: string[] }>;
+  phase: 'ledger' | 'payments';
+}
+
+export class Reconciler {
+  private readonly window: Window;
+  private readonly nowMs: number;
+  private readonly findings: Finding[] = [];
+  private readonly evaluated = new Map<CheckId, number>();
+  private readonly unknownFields = new UnknownFieldTally();
+  private readonly controls = new ControlTotalsAccumulator();
+  private readonly fees = new FeeRollup();
+  private readonly balances: BalanceRow[] = [];
+  private readonly openItems: OpenItemRow[] = [];
+  private readonly summaries: SummaryComparison;
+  private readonly started = new Set<string>();
+  private readonly inScope: ReadonlySet<string>;
+  private current: WalletState | null = null;
+  private finished = false;
+
+  constructor(options: ReconcilerOptions) {
+    const { window } = options;
+    if (toUtcInstant(window.from) !== window.from || toUtcInstant(window.to) !== window.to || !(window.from < window.to)) {
+      throw new RangeError(`window must be canonical UTC instants with from < to, got [${window.from}, ${window.to})`);
+    }
+    this.window = window;
+    this.nowMs = dateFromInstant(options.now).getTime();
+    this.inScope = new Set(options.wallets.map((w) => w.wallet_id));
+    this.summaries = new SummaryComparison(options.summaries, options.wallets);
+    for (const row of options.summaries) {
+      const subjectId = [row.scope, row.scope_id, row.direction, row.status, row.currency, row.kind].filter((x) => x !== null).join(':');
+      // Unknown enum values in a bucket repeat what the payments themselves report: only a broken summary is news.
+      const flags = (row.flags ?? []).filter((f) => SUMMARY_FLAG_KINDS.has(flagKind(f)));
+      this.flagFindings(flags, { subject_kind: 'summary_bucket', subject_id: subjectId, wallet_id: row.scope === 'wallet' ? row.scope_id : null, currency: row.currency }, 'summary');
+    }
+    for (const asset of options.assets) {
+      this.flagFindings(asset.flags ?? [], { subject_kind: 'run', subject_id: asset.currency, wallet_id: null, currency: asset.currency }, 'asset');
+    }
+  }
+
+  startWallet(wallet: WalletRow): void {
+    this.assertOpen();
+    if (this.current) throw new Error(`startWallet(${wallet.wallet_id}) before endWallet(${this.current.wallet.wallet_id})`);
+    if (this.started.has(wallet.wallet_id)) throw new Error(`wallet ${wallet.wallet_id} started twice`);
+    if (!this.inScope.has(wallet.wallet_id)) throw new Error(`wallet ${wallet.wallet_id} is not among the Reconciler's wallets`);
+    this.started.add(wallet.wallet_id);
+    this.current = {
+      wallet,
+      currencies: new Set(wallet.balances.map((b) => b.currency).filter((c) => c === 'btc' || c === 'usd')),
+      ledger: new LedgerIndex(this.window.from),
+      rollforward: new Rollforward(wallet, this.window),
+      pending: new Map(),
+      phase: 'ledger',
+    };
+    this.summaries.startWallet(wallet);
+    if (this.summaries.available) this.count('summary.missing');
+    this.flagFindings(wallet.flags, { subject_kind: 'wallet', subject_id: wallet.wallet_id, wallet_id: wallet.wallet_id, currency: null }, 'wallet');
+  }
+
+  addLedger(batch: readonly LedgerRow[]): void {
+    const state = this.wallet('addLedger');
+    if (state.phase !== 'ledger') throw new Error('addLedger after addPayments: the whole ledger must come before the payments');
+    for (const row of batch) {
+      if (row.wallet_id !== state.wallet.wallet_id) throw new Error(`ledger entry of wallet ${row.wallet_id} while reconciling ${state.wallet.wallet_id}`);
+      state.ledger.add(row);
+      state.rollforward.add(row);
+      const t = row.effective_time;
+      // Entries after the window end cannot change this window's books: their data quirks wait for their window.
+      if (t !== '' && t >= this.window.to) continue;
+      const subjectId = `${row.entry_type}:${row.entry_id}`;
+      this.flagFindings(row.flags, { subject_kind: 'ledger_entry', subject_id: subjectId, wallet_id: row.wallet_id, currency: row.currency || null }, 'ledger');
+      if ((row.currency === 'btc' || row.currency === 'usd') && state.currencies.size > 0) {
+        this.count('data.currency_mismatch');
+        if (!state.currencies.has(row.currency)) {
+          this.findings.push(
+            finding('data.currency_mismatch', {
+              subject_kind: 'ledger_entry',
+              subject_id: subjectId,
+              wallet_id: row.wallet_id,
+              currency: row.currency,
+              message: `ledger entry in ${row.currency}, but the wallet holds ${[...state.currencies].sort().join(', ')}`,
+            }),
+          );
+        }
+      }
+      if (t < this.window.from) continue;
+      this.controls.addLedger(row);
+      if (row.payment_id) {
+        const pending = state.pending.get(row.payment_id) ?? { count: 0, sample: [] };
+        pending.count += 1;
+        if (pending.sample.length < 3) pending.sample.push(subjectId);
+        state.pending.set(row.payment_id, pending);
+      }
+    }
+  }
+
+  addPayments(batch: readonly PaymentRow[]): void {
+    const state = this.wallet('addPayments');
+    state.phase = 'payments';
+    for (const p of batch) {
+      if (p.wallet_id !== state.wallet.wallet_id) throw new Error(`payment of wallet ${p.wallet_id} while reconciling ${state.wallet.wallet_id}`);
+      state.pending.delete(p.payment_id);
+      this.summaries.count(p);
+      this.controls.addPayment(p);
+      this.fees.add(p);
+      this.flagFindings(p.flags, { subject_kind: 'payment', subject_id: p.payment_id, wallet_id: p.wallet_id, currency: p.currency || null }, 'payment');
+      if (p.status_class === 'completed') this.count('payment.fee_unknown');
+      if (p.category === 'treasury') this.count('payment.treasury_processing_fee');
+      const outcome = checkPayment(p, state.ledger.entriesFor(p.payment_id, p.ledger_ids), { walletCurrencies: state.currencies });
+      this.findings.push(...outcome.findings);
+      for (const check of outcome.evaluated) this.count(check);
+      if (p.status_class === 'open' || p.status_class === 'unknown') this.openItems.push(this.openItem(p));
+    }
+  }
+
+  async endWallet(resolveKnown: KnownPaymentIds): Promise<void> {
+    const state = this.wallet('endWallet');
+    const walletId = state.wallet.wallet_id;
+    const ids = [...state.pending.keys()].sort(compareText);
+    this.count('completeness.ledger_without_payment', ids.length);
+    const known = new Set<string>();
+    for (let i = 0; i < ids.length; i += RESOLVE_CHUNK) {
+      for (const id of await resolveKnown(ids.slice(i, i + RESOLVE_CHUNK))) known.add(id);
+    }
+    for (const id of ids) {
+      if (known.has(id)) continue;
+      const { count, sample } = state.pending.get(id) ?? { count: 0, sample: [] };
+      this.findings.push(
+        finding('completeness.ledger_without_payment', {
+          subject_kind: 'payment',
+          subject_id: id,
+          wallet_id: walletId,
+          actual: BigInt(count),
+          message: `${count} ledger entr${count === 1 ? 'y' : 'ies'} in the window (${sample.join(', ')}${count > sample.length ? ', ...' : ''}) name payment ${id}, which is neither among this window's payments nor in the snapshot`,
+        }),
+      );
+    }
+    this.closeBalances(state);
+    this.summaries.endWallet();
+    this.current = null;
+  }
+
+  finish(): ReconcileResult {
+    this.assertOpen();
+    if (this.current) throw new Error(`finish() before endWallet(${this.current.wallet.wallet_id})`);
+    const skipped = [...this.inScope].filter((id) => !this.started.has(id));
+    // Summaries and control totals would silently miss a wallet: every wallet in scope must be reconciled.
+    if (skipped.length > 0) throw new Error(`finish() with wallets never reconciled: ${skipped.sort(compareText).join(', ')}`);
+    this.finished = true;
+    this.summaries.finish(this.started);
+    this.count('summary.total', this.summaries.evaluatedTotals);
+    this.count('summary.bucket', this.summaries.evaluatedBuckets);
+    this.findings.push(...this.summaries.findings, ...this.unknownFields.findings());
+    const findings = [...this.findings].sort(compareFindings);
+    const perCheck = new Map<string, number>();
+    for (const f of findings) perCheck.set(f.check_id, (perCheck.get(f.check_id) ?? 0) + 1);
+    const summariesSkipped = this.summaries.available ? null : 'no payment summaries were pulled for this window';
+    const checks: CheckResult[] = CHECKS.map((check) => {
+      const count = perCheck.get(check.id) ?? 0;
+      return {
+        check_id: check.id,
+        description: check.description,
+        severity: check.severity,
+        findings: count,
+        passed: count === 0,
+        evaluated: this.evaluated.get(check.id) ?? 0,
+        skipped_reason: check.id.startsWith('summary.') ? summariesSkipped : null,
+      };
+    });
+    return {
+      findings,
+      checks,
+      fees: this.fees.result(),
+      balances: [...this.balances].sort((a, b) => compareText(a.wallet_id, b.wallet_id) || compareText(a.currency, b.currency)),
+      summaryChecks: [...this.summaries.rows].sort(compareSummaryRows),
+      controlTotals: this.controls.result(),
+      openItems: [...this.openItems].sort((a, b) => compareText(a.wallet_id, b.wallet_id) || compareText(a.created_at, b.created_at) || compareText(a.payment_id, b.payment_id)),
+    };
+  }
+
+  private closeBalances(state: WalletState): void {
+    const wallet = state.wallet;
+    for (const row of state.rollforward.rows()) {
+      this.balances.push(row);
+      const subject = { subject_kind: 'wallet' as const, subject_id: wallet.wallet_id, wallet_id: wallet.wallet_id, currency: row.currency };
+      this.count('balance.rollforward');
+      const rolled = row.opening_base + row.credits_base - row.debits_base;
+      if (rolled !== row.closing_base) {
+        this.findings.push(
+          finding('balance.rollforward', {
+            ...subject,
+            expected: rolled,
+            actual: row.closing_base,
+            difference: row.closing_base - rolled,
+            message: `opening ${row.opening_base} + credits ${row.credits_base} − debits ${row.debits_base} = ${rolled}, but the ledger closes at ${row.closing_base} ${row.unit}`,
+          }),
+        );
+      }
+      if ((row.unknown_entries ?? 0) > 0) {
+        this.findings.push(
+          finding('balance.rollforward', {
+            ...subject,
+            actual: BigInt(row.unknown_entries ?? 0),
+            message: `${row.unknown_entries} ledger entr${row.unknown_entries === 1 ? 'y' : 'ies'} up to the window end with an unknown amount, time or effect: the roll-forward is not proven`,
+          }),
+        );
+      }
+      // A wallet listing no balances at all says nothing about them; otherwise an absent currency is zero.
+      if (wallet.balances.length === 0) continue;
+      this.count('balance.api_total');
+      const ledger = row.ledger_at_api_time_base ?? 0n;
+      const api = row.api_balance_base ?? 0n;
+      if (ledger !== api) {
+        this.findings.push(
+          finding('balance.api_total', {
+            ...subject,
+            expected: api,
+            actual: ledger,
+            difference: ledger - api,
+            message:
+              row.api_balance_base === null
+                ? `the API lists no ${row.currency} balance, but the ledger sums to ${ledger} ${row.unit}`
+                : `the ledger sums to ${ledger} ${row.unit} at ${row.api_balance_time}, the API balance total is ${api}`,
+          }),
+        );
+      }
+    }
+  }
+
+  private openItem(p: PaymentRow): OpenItemRow {
+    const created = p.created_at === '' ? Number.NaN : dateFromInstant(p.created_at).getTime();
+    return {
+      payment_id: p.payment_id,
+      environment_id: p.environment_id,
+      wallet_id: p.wallet_id,
+      direction: p.direction,
+      kind: p.kind,
+      category: p.category,
+      status: p.status,
+      status_class: p.status_class,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+      currency: p.currency,
+      unit: p.unit,
+      principal_base: p.principal_base,
+      total_base: p.total_base,
+      age_seconds: Number.isFinite(created) ? Math.max(0, Math.floor((this.nowMs - created) / 1000)) : 0,
+    };
+  }
+
+  private flagFindings(flags: readonly string[], subject: FlagSubject, recordKind: string): void {
+    if (flags.length === 0) return;
+    const { findings, unknownFields } = findingsFromFlags(flags, subject);
+    this.findings.push(...findings);
+    this.unknownFields.add(unknownFields, recordKind, subject.subject_id);
+  }
+
+  private count(check: CheckId, n = 1): void {
+    this.evaluated.set(check, (this.evaluated.get(check) ?? 0) + n);
+  }
+
+  private wallet(operation: string): WalletState {
+    this.assertOpen();
+    if (!this.current) throw new Error(`${operation} outside startWallet/endWallet`);
+    return this.current;
+  }
+
+  private assertOpen(): void {
+    if (this.finished) throw new Error('the Reconciler has finished');
+  }
+}
+
+const SCOPE_ORDER: Readonly<Record<string, number>> = { environment: 0, line_of_credit: 1, wallet: 2 };
+
+function compareSummaryRows(a: SummaryCheckRow, b: SummaryCheckRow): number {
+  return (
+    (SCOPE_ORDER[a.scope] ?? 9) - (SCOPE_ORDER[b.scope] ?? 9) ||
+    compareText(a.scope_id, b.scope_id) ||
+    compareText(a.direction ?? '', b.direction ?? '') ||
+    compareText(a.status ?? '', b.status ?? '') ||
+    compareText(a.currency ?? '', b.currency ?? '') ||
+    compareText(a.kind ?? '', b.kind ?? '')
+  );
+}
