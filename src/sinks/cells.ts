@@ -11,7 +11,8 @@
  * - XML: XLSX text cannot hold C0 controls other than TAB/LF/CR (exceljs silently drops them, so a
  *   NUL would vanish without a trace). They become the visible Control Pictures U+2400–U+241F
  *   (NUL → `␀`), lone surrogates become U+FFFD, and text over Excel's 32,767-character cell limit is
- *   cut with a marker. The CSV keeps the original text.
+ *   cut with a marker, and CR / CRLF line breaks become LF (XML end-of-line handling would do it on
+ *   reading anyway). The CSV keeps the original text.
  * - Numbers: Excel keeps 15 significant digits. An amount becomes a numeric cell only when its
  *   digits fit; otherwise it is a text cell holding the exact digits.
  */
@@ -47,7 +48,9 @@ export interface XlsxText {
 
 /** Text as an XLSX cell can hold it (see file comment); call on already-neutralized text. */
 export function xlsxText(text: string): XlsxText {
-  let out = text;
+  // XML end-of-line handling turns a raw CR (and CRLF) into LF on reading, and exceljs writes CR
+  // raw: normalise here so what is written is what every reader sees.
+  let out = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
   let replaced = false;
   if (XML_UNSAFE.test(out)) {
     replaced = true;

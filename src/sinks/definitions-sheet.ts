@@ -21,7 +21,7 @@ export function readingRules(tz: string): string[] {
     'Amounts with more than 15 digits are written as text holding the exact digits (Excel keeps only 15 significant digits); such cells carry a note.',
     `Text that starts with ${triggers} is prefixed with an apostrophe (') so that no spreadsheet reads it as a formula.`,
     'Characters that an XLSX file cannot hold (NUL and other control characters) are shown as the symbols ␀ ␁ … (Unicode Control Pictures); the CSV files keep the original text.',
-    'Text longer than 32,767 characters is cut in the workbook; the CSV files keep the full text.',
+    'Text longer than 32,767 characters is cut in the workbook, and CR / CRLF line breaks become LF; the CSV files keep the text as received.',
     'Sheets longer than 1,048,576 rows continue on a sheet with the same name and " (2)", " (3)", ...',
   ];
 }

@@ -20,8 +20,8 @@ describe('xlsxText', () => {
     expect(xlsxText('a\u0000b\u0007c')).toEqual({ text: 'a\u2400b\u2407c', replaced: true, truncated: false });
   });
 
-  it('keeps TAB, LF and CR, which XML can hold', () => {
-    expect(xlsxText('a\tb\nc\rd')).toEqual({ text: 'a\tb\nc\rd', replaced: false, truncated: false });
+  it('keeps TAB and LF; CR and CRLF become LF as every XML reader would see them', () => {
+    expect(xlsxText('a\tb\nc\rd\r\ne')).toEqual({ text: 'a\tb\nc\nd\ne', replaced: false, truncated: false });
   });
 
   it('replaces lone surrogates but keeps pairs', () => {
