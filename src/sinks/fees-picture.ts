@@ -55,6 +55,10 @@ export function totalFees(bar: FeeBar): bigint {
 }
 
 const BAR_MAX_PX = 360n;
+const NETWORK_COLOR = '#93c5fd';
+const PROCESSING_COLOR = '#2563eb';
+// presentation attributes rather than CSS classes: the SVG stays correct when copied out of the page
+const TEXT_ATTRS = 'font-size="12" fill="#374151" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace"';
 
 /** `value / max` of the bar width in whole pixels (floor), 0 for max ≤ 0. */
 export function barPixels(value: bigint, max: bigint): number {
@@ -81,7 +85,7 @@ export function renderFeesHtml(picture: FeePicture, meta: FeesHtmlMeta, ctx: Spe
     const max = bars.reduce((m, b) => (totalFees(b) > m ? totalFees(b) : m), 0n);
     const sum = bars.reduce((s, b) => s + totalFees(b), 0n);
     const rowHeight = 26;
-    const labelWidth = 330;
+    const labelWidth = 200;
     const height = bars.length * rowHeight + 8;
     const rows = bars
       .map((b, i) => {
@@ -91,10 +95,10 @@ export function renderFeesHtml(picture: FeePicture, meta: FeesHtmlMeta, ctx: Spe
         const label = `${b.wallet_id.slice(0, 8)}… · ${b.rail}`;
         return [
           `<g><title>${escapeHtml(`wallet ${b.wallet_id}, rail ${b.rail}: ${b.payments} payments, network fee ${show(b.network_fee_base)} ${code}, processing fee ${show(b.processing_fee_base)} ${code}`)}</title>`,
-          `<text x="0" y="${y + 16}" class="label">${escapeHtml(label)}</text>`,
-          `<rect x="${labelWidth}" y="${y + 3}" width="${net}" height="16" class="net"/>`,
-          `<rect x="${labelWidth + net}" y="${y + 3}" width="${proc}" height="16" class="proc"/>`,
-          `<text x="${labelWidth + net + proc + 6}" y="${y + 16}" class="value">${escapeHtml(`${show(totalFees(b))} ${code}`)}</text></g>`,
+          `<text x="0" y="${y + 16}" ${TEXT_ATTRS}>${escapeHtml(label)}</text>`,
+          `<rect x="${labelWidth}" y="${y + 3}" width="${net}" height="16" fill="${NETWORK_COLOR}"/>`,
+          `<rect x="${labelWidth + net}" y="${y + 3}" width="${proc}" height="16" fill="${PROCESSING_COLOR}"/>`,
+          `<text x="${labelWidth + net + proc + 6}" y="${y + 16}" ${TEXT_ATTRS}>${escapeHtml(`${show(totalFees(b))} ${code}`)}</text></g>`,
         ].join('');
       })
       .join('\n');
@@ -118,14 +122,13 @@ export function renderFeesHtml(picture: FeePicture, meta: FeesHtmlMeta, ctx: Spe
     'body{font-family:-apple-system,"Segoe UI",Roboto,"DejaVu Sans",Arial,sans-serif;margin:2rem;color:#1f2937}',
     'h1{font-size:1.4rem;margin:0}p.sub{color:#6b7280;margin:.3rem 0 1.5rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}',
     '.sum{font-weight:normal;color:#6b7280;font-size:.9rem;margin-left:.5rem}',
-    '.label,.value{font-size:12px;fill:#374151;font-family:ui-monospace,"DejaVu Sans Mono",monospace}',
-    '.net{fill:#93c5fd}.proc{fill:#2563eb}.legend span{display:inline-block;width:12px;height:12px;margin:0 .3rem 0 1rem;vertical-align:middle}',
+    '.legend span{display:inline-block;width:12px;height:12px;margin:0 .3rem 0 1rem;vertical-align:middle}',
     '</style>',
     '</head>',
     '<body>',
     `<h1>${escapeHtml(meta.title)}</h1>`,
     `<p class="sub">${escapeHtml(meta.subtitle)}</p>`,
-    '<p class="legend">Fees of completed payments by wallet and rail:<span style="background:#93c5fd"></span>network fee<span style="background:#2563eb"></span>processing fee</p>',
+    `<p class="legend">Fees of completed payments by wallet and rail:<span style="background:${NETWORK_COLOR}"></span>network fee<span style="background:${PROCESSING_COLOR}"></span>processing fee</p>`,
     body,
     '</body>',
     '</html>',

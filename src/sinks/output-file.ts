@@ -12,8 +12,8 @@ export const FILE_MODE = 0o640;
 export const DIR_MODE = 0o750;
 
 /** A write stream for a new file in the report's temp folder (fails if it exists). */
-export function createOutputStream(path: string): WriteStream {
-  return createWriteStream(path, { flags: 'wx', mode: FILE_MODE, flush: true });
+export function createOutputStream(path: string, highWaterMark?: number): WriteStream {
+  return createWriteStream(path, { flags: 'wx', mode: FILE_MODE, flush: true, ...(highWaterMark === undefined ? {} : { highWaterMark }) });
 }
 
 /** Passes bytes through while hashing and counting them. */

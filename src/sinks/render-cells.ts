@@ -134,7 +134,13 @@ function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, stats: Xls
     case 'json': {
       const toJson = (row: Row): string | null => {
         const v = col.get(row, ctx);
-        return v === null || v === undefined ? null : JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+        if (v === null || v === undefined) return null;
+        try {
+          return JSON.stringify(v);
+        } catch {
+          // a bigint somewhere inside (JSON.stringify refuses them): the slower path with a replacer
+          return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+        }
       };
       return {
         csv: (row) => {
