@@ -5,7 +5,7 @@
  */
 import { COLUMN_TYPE_INFO, type AnyTableSpec } from './column-spec.js';
 import { FORMULA_TRIGGER_CHARS } from './cells.js';
-import { HEADER_STYLE, putRow, textCell, WRAP_STYLE, BOLD_STYLE, SECTION_STYLE } from './xlsx-cells.js';
+import { HEADER_STYLE, putRow, textCell, BOLD_STYLE, SECTION_STYLE } from './xlsx-cells.js';
 import { tableSheetOptions, columnLetter } from './xlsx-table-sheets.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
 
@@ -28,13 +28,13 @@ export function readingRules(tz: string): string[] {
 
 export async function writeDefinitionsSheet(workbook: StreamingWorkbook, tables: readonly AnyTableSpec[], tz: string, extraNotes: readonly string[]): Promise<void> {
   const sheet = workbook.addSheet(DEFINITIONS_SHEET, { ...tableSheetOptions(), pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '1:1', paperSize: 9 } });
-  sheet.columns = [{ width: 16 }, { width: 30 }, { width: 24 }, { width: 38 }, { width: 44 }, { width: 80 }];
+  sheet.columns = [{ width: 16 }, { width: 30 }, { width: 26 }, { width: 50 }, { width: 66 }, { width: 110 }];
   putRow(sheet, ['sheet', 'column', 'type', 'CSV', 'XLSX', 'description'].map((h) => textCell(h, HEADER_STYLE)));
   let last = 1;
   for (const table of tables) {
     for (const col of table.columns) {
       const info = COLUMN_TYPE_INFO[col.type];
-      last = putRow(sheet, [textCell(table.sheet), textCell(col.name, BOLD_STYLE), textCell(info.label), textCell(info.csv), textCell(info.xlsx), textCell(col.description, WRAP_STYLE)]);
+      last = putRow(sheet, [textCell(table.sheet), textCell(col.name, BOLD_STYLE), textCell(info.label), textCell(info.csv), textCell(info.xlsx), textCell(col.description)]);
     }
   }
   sheet.autoFilter = `A1:${columnLetter(6)}${last}`;

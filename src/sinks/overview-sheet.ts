@@ -1,7 +1,7 @@
 /**
  * The Overview sheet: the first tab, written last (xlsx-workbook.ts (3)). A working paper's cover:
  * what was run over which window, whether every check passed, the control totals per currency,
- * fees by wallet and rail with in-cell data bars, and the rows of every file. It holds nothing
+ * fees by wallet and rail with in-cell data bars, and the rows of every table. It holds nothing
  * run-specific (no run id, no clock time) so that the same input gives the same bytes; those live
  * in manifest.json.
  */
@@ -17,6 +17,8 @@ import {
   countCell,
   FAIL_STYLE,
   GOOD_STYLE,
+  HEADER_INDENT_STYLE,
+  HEADER_RIGHT_STYLE,
   HEADER_STYLE,
   INDENT_STYLE,
   PASS_STYLE,
@@ -38,12 +40,13 @@ export interface OverviewData {
   parameters: readonly (readonly [string, string])[];
   checks: readonly CheckResult[];
   controlTotals: ControlTotals;
-  files: readonly { path: string; rows: number }[];
+  /** each table: its sheet, its CSV file (null when CSV was not written) and its data rows */
+  tables: readonly { sheet: string; file: string | null; rows: number }[];
   fees: FeePicture;
   notes: readonly string[];
 }
 
-const WIDTHS = [38, 14, 12, 20, 20, 22, 20, 14, 20, 20, 66];
+const WIDTHS = [38, 14, 14, 24, 24, 24, 24, 16, 24, 24, 66];
 const SHARE_STYLE = { numFmt: '0.0%' };
 
 /** part / whole as a fraction rounded to 4 decimals in bigint (a display ratio, not money). */
@@ -53,8 +56,9 @@ function shareCell(part: bigint, whole: bigint): Cell {
   return { value: Number(tenThousandths) / 10_000, style: SHARE_STYLE };
 }
 
-function header(labels: readonly string[]): Cell[] {
-  return labels.map((l) => textCell(l, HEADER_STYLE));
+/** A header row; labels of number columns (from index `numbersFrom`, except `textAt`) are right-aligned over their numbers. */
+function header(labels: readonly string[], numbersFrom = labels.length, textAt: readonly number[] = []): Cell[] {
+  return labels.map((l, i) => textCell(l, textAt.includes(i) ? HEADER_INDENT_STYLE : i >= numbersFrom ? HEADER_RIGHT_STYLE : HEADER_STYLE));
 }
 
 function section(sheet: Worksheet, title: string): void {
@@ -79,13 +83,13 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
   section(sheet, 'Checks');
   const failed = data.checks.filter((c) => !c.passed).length;
   putRow(sheet, [textCell(data.checks.length === 0 ? 'No checks were run.' : failed === 0 ? `All ${data.checks.length} checks passed.` : `${failed} of ${data.checks.length} checks failed — see the Exceptions sheet.`, failed === 0 ? GOOD_STYLE : ALERT_STYLE)]);
-  putRow(sheet, header(['check', 'result', 'severity', 'findings', 'description']));
+  putRow(sheet, header(['check', 'result', 'severity', 'findings', 'description'], 3, [4]));
   for (const c of data.checks) {
     putRow(sheet, [textCell(c.check_id), textCell(c.passed ? 'PASS' : 'FAIL', c.passed ? PASS_STYLE : FAIL_STYLE), textCell(c.severity), countCell(c.findings), textCell(c.description, INDENT_STYLE)]);
   }
 
   section(sheet, 'Control totals (display units)');
-  putRow(sheet, header(['currency', 'payments', 'completed', 'principal', 'network fee', 'processing fee', 'total', 'ledger entries', 'ledger credits', 'ledger debits', 'id hash (sha256 of sorted ids)']));
+  putRow(sheet, header(['currency', 'payments', 'completed', 'principal', 'network fee', 'processing fee', 'total', 'ledger entries', 'ledger credits', 'ledger debits', 'id hash (sha256 of sorted ids)'], 1, [10]));
   for (const currency of Object.keys(data.controlTotals).sort()) {
     const t = data.controlTotals[currency];
     if (t === undefined) continue;
@@ -100,7 +104,7 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
       countCell(t.ledger_entries),
       amountCell(t.ledger_credits_base, currency, ctx),
       amountCell(t.ledger_debits_base, currency, ctx),
-      textCell(t.id_hash),
+      textCell(t.id_hash, INDENT_STYLE),
     ]);
   }
 
@@ -109,7 +113,7 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
   if (groups.length === 0) putRow(sheet, [textCell('No completed payments with fees in this window.')]);
   for (const { currency, bars } of groups) {
     const code = displayCurrency(currency, ctx.assetNames);
-    putRow(sheet, header(['wallet', 'rail', 'payments', `network fee (${code})`, `processing fee (${code})`, `total fees (${code})`, 'share']));
+    putRow(sheet, header(['wallet', 'rail', 'payments', `network fee (${code})`, `processing fee (${code})`, `total fees (${code})`, 'share'], 2));
     const sum = bars.reduce((s, b) => s + totalFees(b), 0n);
     let firstRow = 0;
     let lastRow = 0;
@@ -139,9 +143,9 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
     });
   }
 
-  section(sheet, 'Files');
-  putRow(sheet, header(['file', 'rows']));
-  for (const f of data.files) putRow(sheet, [textCell(f.path), countCell(f.rows)]);
+  section(sheet, 'Tables');
+  putRow(sheet, header(['sheet', 'rows', 'CSV file'], 1, [2]));
+  for (const t of data.tables) putRow(sheet, [textCell(t.sheet), countCell(t.rows), textCell(t.file ?? '—', INDENT_STYLE)]);
 
   if (data.notes.length > 0) {
     section(sheet, 'Notes');

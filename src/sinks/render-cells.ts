@@ -51,7 +51,7 @@ const TEXT_STYLE: Partial<Style> = {};
 const TEXT_AMOUNT_STYLE: Partial<Style> = { numFmt: '@', alignment: { horizontal: 'right' } };
 const INTEGER_STYLE: Partial<Style> = { numFmt: '#,##0' };
 const PLAIN_INTEGER_STYLE: Partial<Style> = { numFmt: '0' };
-const DATE_STYLE: Partial<Style> = { numFmt: 'yyyy-mm-dd hh:mm:ss' };
+const DATE_STYLE: Partial<Style> = { numFmt: 'yyyy-mm-dd hh:mm:ss', alignment: { horizontal: 'left' } };
 const decimalStyles = new Map<number, Partial<Style>>();
 
 /** `#,##0.00…` with `scale` decimals; one shared object per scale. */

@@ -269,7 +269,7 @@ class ReportFolderImpl implements ReportFolder {
             parameters: overviewParameters(this.options, parameters),
             checks: input.checks,
             controlTotals: input.controlTotals,
-            files: ordered.map((o) => ({ path: o.spec.file, rows: o.rows })),
+            tables: ordered.map((o) => ({ sheet: o.spec.sheet, file: o.csv === null ? null : o.spec.file, rows: o.rows })),
             fees: this.fees,
             notes,
           },

@@ -19,7 +19,6 @@ export const SECTION_STYLE: Partial<Style> = {
   border: { bottom: { style: 'medium', color: { argb: 'FF1E3A8A' } } },
 };
 export const PLAIN_STYLE: Partial<Style> = {};
-export const WRAP_STYLE: Partial<Style> = { alignment: { wrapText: true, vertical: 'top' } };
 export const BOLD_STYLE: Partial<Style> = { font: { name: 'Calibri', family: 2, size: 11, bold: true } };
 export const COUNT_STYLE: Partial<Style> = { numFmt: '#,##0' };
 export const PASS_STYLE: Partial<Style> = {
@@ -34,7 +33,9 @@ export const FAIL_STYLE: Partial<Style> = {
 };
 export const ALERT_STYLE: Partial<Style> = { font: { name: 'Calibri', family: 2, size: 11, bold: true, color: { argb: 'FF9C0006' } } };
 export const GOOD_STYLE: Partial<Style> = { font: { name: 'Calibri', family: 2, size: 11, bold: true, color: { argb: 'FF006100' } } };
-export const INDENT_STYLE: Partial<Style> = { alignment: { indent: 1 } };
+export const INDENT_STYLE: Partial<Style> = { alignment: { horizontal: 'left', indent: 1 } };
+export const HEADER_INDENT_STYLE: Partial<Style> = { ...HEADER_STYLE, alignment: { ...HEADER_STYLE.alignment, horizontal: 'left', indent: 1 } };
+export const HEADER_RIGHT_STYLE: Partial<Style> = { ...HEADER_STYLE, alignment: { ...HEADER_STYLE.alignment, horizontal: 'right' } };
 const TEXT_AMOUNT_STYLE: Partial<Style> = { numFmt: '@', alignment: { horizontal: 'right' } };
 
 export { HEADER_STYLE };

@@ -60,12 +60,16 @@ export class ZonedClock {
     return `${local}.${p.micros}${formatOffset(p.offsetMinutes)}`;
   }
 
-  /** A Date whose UTC fields are the zone's wall-clock time (what an Excel date cell shows). */
+  /**
+   * A Date whose UTC fields are the zone's wall-clock time (what an Excel date cell shows),
+   * truncated to the second: a `hh:mm:ss` format rounds, so 23:59:59.999 would show as the next
+   * day. The exact instant is in the `_utc` column.
+   */
   wallClock(instant: UtcInstant | null): Date | null {
     if (instant === null) return null;
     const p = this.parts(instant);
     if (p === null) return null;
-    return new Date(p.utcSecondsMs + p.offsetMinutes * 60_000 + Math.trunc(Number(p.micros) / 1000));
+    return new Date(p.utcSecondsMs + p.offsetMinutes * 60_000);
   }
 }
 

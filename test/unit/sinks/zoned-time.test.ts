@@ -18,8 +18,10 @@ describe('ZonedClock', () => {
     expect(new ZonedClock('UTC').iso('2026-10-01T00:00:00.000000Z')).toBe('2026-10-01T00:00:00.000000+00:00');
   });
 
-  it('gives the wall-clock time as a Date for Excel date cells', () => {
-    expect(new ZonedClock('Europe/Berlin').wallClock('2026-07-01T10:00:00.250000Z')?.toISOString()).toBe('2026-07-01T12:00:00.250Z');
+  it('gives the wall-clock time as a Date for Excel date cells, truncated to the second', () => {
+    expect(new ZonedClock('Europe/Berlin').wallClock('2026-07-01T10:00:00.250000Z')?.toISOString()).toBe('2026-07-01T12:00:00.000Z');
+    // a hh:mm:ss format would round .999999 up into the next day
+    expect(new ZonedClock('Europe/Berlin').wallClock('2026-10-31T22:59:59.999999Z')?.toISOString()).toBe('2026-10-31T23:59:59.000Z');
   });
 
   it('passes null through and refuses text that is not an instant', () => {
