@@ -160,7 +160,10 @@ function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, stats: Xls
       };
     case 'instant_utc':
       return {
-        csv: (row) => col.get(row, ctx) ?? '',
+        csv: (row) => {
+          const v = col.get(row, ctx);
+          return v === null ? '' : safeText(v);
+        },
         xlsx: (row, out, i) => putText(out, i, col.get(row, ctx)),
       };
     case 'base':

@@ -6,11 +6,13 @@ import ExcelJS from 'exceljs';
 import { neutralizeFormula, xlsxText } from '../../../src/sinks/cells.js';
 import { openReportFolder } from '../../../src/sinks/report-folder.js';
 import { ALL_TABLES, PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
+import { toolInfo } from '../../../src/sinks/tool-info.js';
 import { verify } from '../../../src/sinks/verify.js';
 import { AppError } from '../../../src/util/errors.js';
 import { ALL_BITCOIN_MSATS, BEYOND_2_53, HOSTILE_TEXTS, paymentRow, smallFixture } from '../../fixtures/sinks/rows.js';
 import { dumpWorkbook, readCsv, readCsvObjects, readWorkbook, sheetObjects } from '../../fixtures/sinks/read-back.js';
 import { fixtureOptions, writeSmallReport } from '../../fixtures/sinks/write-report.js';
+import { zipEntries } from '../../fixtures/sinks/zip-entries.js';
 
 const GOLDEN = join(import.meta.dirname, '../../fixtures/sinks/golden');
 const CONTRACT_COLUMNS: Record<string, string[]> = {
@@ -90,7 +92,8 @@ describe('report folder: files and columns', () => {
       if (update) await writeFile(join(GOLDEN, spec.file), actual);
       expect(actual.equals(await readFile(join(GOLDEN, spec.file))), `${spec.file} differs from the golden file (UPDATE_GOLDEN=1 to accept)`).toBe(true);
     }
-    const dump = dumpWorkbook(await readWorkbook(join(dir, 'report.xlsx')));
+    // the tool version appears on the Overview; keep the golden file independent of releases
+    const dump = dumpWorkbook(await readWorkbook(join(dir, 'report.xlsx'))).replaceAll(`payexport ${toolInfo().version}`, 'payexport <version>');
     if (update) await writeFile(join(GOLDEN, 'report.xlsx.txt'), dump);
     expect(dump).toBe(await readFile(join(GOLDEN, 'report.xlsx.txt'), 'utf8'));
   });
@@ -100,7 +103,11 @@ describe('report folder: workbook', () => {
   it('puts Overview first and Definitions last, each table sheet frozen and filtered', async () => {
     const wb = await readWorkbook(join(dir, 'report.xlsx'));
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'Payments', 'Ledger', 'Fees', 'Balances', 'Summary check', 'Exceptions', 'Open items', 'Definitions']);
-    expect(wb.creator).toBe('payexport 0.1.0');
+    expect(wb.creator).toBe(`payexport ${toolInfo().version}`);
+    // every zip entry carries the document date (the window's end), written in UTC — never "now"
+    const entries = zipEntries(await readFile(join(dir, 'report.xlsx')));
+    expect(new Set(entries.map((e) => e.modified))).toEqual(new Set(['2026-10-31T23:00:00']));
+    expect(entries.map((e) => e.name)).toContain('docProps/core.xml');
     expect(wb.created.toISOString()).toBe('2026-10-31T23:00:00.000Z');
     const payments = wb.getWorksheet('Payments') as ExcelJS.Worksheet;
     expect(payments.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
@@ -152,11 +159,9 @@ describe('report folder: workbook', () => {
   });
 });
 
-/** The Overview sheet's XML (sheet1.xml), via exceljs's bundled unzip through a round trip. */
+/** The Overview sheet's XML: sheet1.xml (id 1 is reserved for the first tab). */
 async function overviewXml(path: string): Promise<string> {
-  const { default: JSZip } = (await import('jszip')) as unknown as { default: { loadAsync(data: Buffer): Promise<{ file(name: string): { async(kind: 'string'): Promise<string> } | null }> } };
-  const zip = await JSZip.loadAsync(await readFile(path));
-  return (await zip.file('xl/worksheets/sheet1.xml')?.async('string')) ?? '';
+  return zipEntries(await readFile(path)).find((e) => e.name === 'xl/worksheets/sheet1.xml')?.content().toString('utf8') ?? '';
 }
 
 describe('report folder: formula injection (SEC-05)', () => {
