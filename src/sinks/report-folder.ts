@@ -189,6 +189,7 @@ class ReportFolderImpl implements ReportFolder {
   private openTable<Row>(spec: TableSpec<Row>): TableHandle<Row> {
     if (this.current !== null) throw new Error(`a table is still open: close it before opening ${spec.id} (tables are written one after another)`);
     if (this.outcomes.some((o) => o.spec.id === spec.id)) throw new Error(`table ${spec.id} was already written`);
+    assertSafeName('table file', spec.file);
     const compiled = compileTable(spec, this.ctx);
     this.xlsxStats.push(compiled.xlsxStats);
     const csvPath = join(this.tempDir, spec.file);
@@ -253,8 +254,10 @@ class ReportFolderImpl implements ReportFolder {
       }
       const parameters = redactParameters(input.parameters) as Record<string, unknown>;
       const files: ManifestFile[] = [];
-      const ordered = ALL_TABLES.map((spec) => this.outcomes.find((o) => o.spec.id === spec.id)).filter((o): o is TableOutcome => o !== undefined);
-      for (const o of [...ordered, ...this.outcomes.filter((x) => !ordered.includes(x))]) {
+      // contract tables in contract order, then any extra table in the order it was written
+      const contract = ALL_TABLES.map((spec) => this.outcomes.find((o) => o.spec.id === spec.id)).filter((o): o is TableOutcome => o !== undefined);
+      const ordered = [...contract, ...this.outcomes.filter((x) => !contract.includes(x))];
+      for (const o of ordered) {
         if (o.csv !== null) files.push({ path: o.spec.file, rows: o.csv.rows, bytes: o.csv.bytes, sha256: o.csv.sha256 });
       }
       const stats = this.totalXlsxStats();
