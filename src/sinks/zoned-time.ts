@@ -25,6 +25,9 @@ export class ZonedClock {
   readonly tz: string;
   private lastMinute = '';
   private lastOffset = 0;
+  /** `lastMinute` in the zone (`YYYY-MM-DDTHH:MM`) and its offset text, for `iso` */
+  private lastLocalMinute = '';
+  private lastOffsetText = '+00:00';
 
   constructor(tz: string) {
     if (!isValidTimeZone(tz)) throw usageError('bad_time_zone', `unknown time zone "${tz}" (use an IANA name such as Europe/Berlin, or UTC)`);
@@ -47,6 +50,8 @@ export class ZonedClock {
     if (minute !== this.lastMinute) {
       this.lastOffset = this.tz === 'UTC' ? 0 : tzOffset(this.tz, new Date(utcSecondsMs));
       this.lastMinute = minute;
+      this.lastLocalMinute = new Date(utcSecondsMs + this.lastOffset * 60_000).toISOString().slice(0, 16);
+      this.lastOffsetText = formatOffset(this.lastOffset);
     }
     return { utcSecondsMs, micros: canonical.slice(20, 26), offsetMinutes: this.lastOffset };
   }
@@ -54,10 +59,11 @@ export class ZonedClock {
   /** ISO 8601 with the zone's offset: `2026-10-01T06:00:00.123456+02:00`; null passes through. */
   iso(instant: UtcInstant | null): string | null {
     if (instant === null) return null;
-    const p = this.parts(instant);
-    if (p === null) return null;
-    const local = new Date(p.utcSecondsMs + p.offsetMinutes * 60_000).toISOString().slice(0, 19);
-    return `${local}.${p.micros}${formatOffset(p.offsetMinutes)}`;
+    const canonical = CANONICAL.test(instant) ? instant : toUtcInstant(instant);
+    if (canonical === null) return null;
+    // offsets are whole minutes (every zone since 1972): seconds and fraction read the same in every zone
+    if (canonical.slice(0, 16) !== this.lastMinute) this.parts(canonical);
+    return `${this.lastLocalMinute}${canonical.slice(16, 26)}${this.lastOffsetText}`;
   }
 
   /**
