@@ -23,10 +23,11 @@ export interface CsvOptions {
 
 /**
  * Buffer per stage (stringifier output, hash tap, file). With Node's 16 KB default the writer
- * spends a fifth of its time idle, waiting on a disk-write round trip every few rows; 256 KB lets
- * the file write in large chunks while rows keep coming. Memory stays bounded (a few × 256 KB).
+ * spent a fifth of its time idle, waiting on a disk-write round trip every few rows; 64 KB removes
+ * most of that (bench: 96 % of bare csv-stringify), while 256 KB bought no speed and cost ~40 MB
+ * of RSS in garbage between collections.
  */
-const BUFFER_BYTES = 256 * 1024;
+const BUFFER_BYTES = 64 * 1024;
 
 export const DEFAULT_CSV_OPTIONS: CsvOptions = { bom: true, eol: 'crlf' };
 
