@@ -88,7 +88,9 @@ async function runVariant(variant: Variant, rows: number, dir: string): Promise<
     ws.commit();
     await wb.commit();
   } else {
-    const wb = StreamingWorkbook.open({ path, documentDate: new Date('2026-11-01T00:00:00Z'), creator: 'bench' });
+    // BENCH_IN_FLIGHT=<bytes> tries another bound on XML waiting for the compressor
+    const inFlight = process.env.BENCH_IN_FLIGHT === undefined ? {} : { maxBytesInFlight: Number(process.env.BENCH_IN_FLIGHT) };
+    const wb = StreamingWorkbook.open({ path, documentDate: new Date('2026-11-01T00:00:00Z'), creator: 'bench', ...inFlight });
     const sheets = new XlsxTableSheets(wb, compileTable(PAYMENTS_TABLE, ctx));
     for (const r of syntheticPayments(rows)) await sheets.write(r);
     await sheets.close();
