@@ -1,0 +1,172 @@
+/**
+ * One column spec per report (architecture.md "Column definitions live once"): name, type,
+ * description and how to read the value from the row. The same spec drives the CSV writer, the
+ * XLSX sheet, the Definitions sheet and docs/reports.md, so they cannot drift apart.
+ *
+ * Helpers expand the pairs every accountant-facing file needs: an amount becomes `<x>_base`
+ * (exact integer base units, the contract column) plus `<x>` (display units: BTC with 11
+ * decimals, USD with 2, an asset with its `decimal_display`), and an instant becomes `<x>` (ISO
+ * 8601 with the reporting zone's offset) plus `<x>_utc`.
+ */
+import type { UtcInstant } from '../normalize/rows.js';
+
+/** What a getter may need beyond the row: asset metadata and the report's as-of instant. */
+export interface SpecContext {
+  /** `asset:<hex>` → decimal_display */
+  readonly assetDecimals: ReadonlyMap<string, number>;
+  /** `asset:<hex>` → the asset's name */
+  readonly assetNames: ReadonlyMap<string, string>;
+  /** the end of the report window: what "now" means for ages of open items */
+  readonly asOf: UtcInstant;
+}
+
+/** How a column is rendered (see `render-cells.ts` and the Definitions sheet). */
+export type ColumnType =
+  | 'id'
+  | 'text'
+  | 'enum'
+  | 'currency'
+  | 'list'
+  | 'json'
+  | 'instant'
+  | 'instant_utc'
+  | 'base'
+  | 'display'
+  | 'count'
+  | 'bps'
+  | 'decimal'
+  | 'bool';
+
+interface ColumnBase {
+  /** the header, snake_case; a contract column keeps its contract name */
+  readonly name: string;
+  readonly description: string;
+  /** XLSX column width in characters (a sensible default per type otherwise) */
+  readonly width?: number;
+}
+
+export type TextColumn<Row> = ColumnBase & { readonly type: 'id' | 'text' | 'enum'; readonly get: (row: Row, ctx: SpecContext) => string | null };
+/** a currency code (`btc`, `asset:<hex>`) shown as its display code: BTC, USD or the asset's name */
+export type CurrencyColumn<Row> = ColumnBase & { readonly type: 'currency'; readonly get: (row: Row, ctx: SpecContext) => string | null };
+export type ListColumn<Row> = ColumnBase & { readonly type: 'list'; readonly get: (row: Row, ctx: SpecContext) => readonly string[] | null };
+export type JsonColumn<Row> = ColumnBase & { readonly type: 'json'; readonly get: (row: Row, ctx: SpecContext) => unknown };
+export type InstantColumn<Row> = ColumnBase & { readonly type: 'instant' | 'instant_utc'; readonly get: (row: Row, ctx: SpecContext) => UtcInstant | null };
+/** integer base units, and (for `display`) the currency that decides the decimals */
+export type AmountColumn<Row> = ColumnBase & {
+  readonly type: 'base' | 'display';
+  readonly get: (row: Row, ctx: SpecContext) => bigint | null;
+  readonly currency: (row: Row, ctx: SpecContext) => string | null;
+};
+export type CountColumn<Row> = ColumnBase & { readonly type: 'count' | 'bps'; readonly get: (row: Row, ctx: SpecContext) => number | bigint | null };
+/** an exact decimal as text (`-12.5`, `1500`), e.g. a finding's figures or a rate */
+export type DecimalColumn<Row> = ColumnBase & { readonly type: 'decimal'; readonly get: (row: Row, ctx: SpecContext) => string | null };
+export type BoolColumn<Row> = ColumnBase & { readonly type: 'bool'; readonly get: (row: Row, ctx: SpecContext) => boolean | null };
+
+export type ColumnSpec<Row> =
+  | TextColumn<Row>
+  | CurrencyColumn<Row>
+  | ListColumn<Row>
+  | JsonColumn<Row>
+  | InstantColumn<Row>
+  | AmountColumn<Row>
+  | CountColumn<Row>
+  | DecimalColumn<Row>
+  | BoolColumn<Row>;
+
+export interface TableSpec<Row> {
+  /** stable id, also the CSV file stem: `payments` → payments.csv */
+  readonly id: string;
+  readonly file: string;
+  /** the XLSX sheet name (≤ 31 characters; continuation sheets add " (2)") */
+  readonly sheet: string;
+  /** one line for the Definitions sheet and the docs: what one row is */
+  readonly rowIs: string;
+  readonly columns: readonly ColumnSpec<Row>[];
+}
+
+/**
+ * Any table, for code that reads only names, types and descriptions (Definitions, docs): a getter
+ * that accepts some row type is assignable to one that accepts `never`.
+ */
+export type AnyTableSpec = TableSpec<never>;
+
+/** What the Definitions sheet and the docs say about each type. */
+export const COLUMN_TYPE_INFO: Readonly<Record<ColumnType, { label: string; csv: string; xlsx: string }>> = {
+  id: { label: 'identifier', csv: 'text', xlsx: 'text cell' },
+  text: { label: 'text', csv: 'text, formula-neutralized', xlsx: 'text cell, formula-neutralized' },
+  enum: { label: 'code', csv: 'text', xlsx: 'text cell' },
+  currency: { label: 'display currency', csv: 'BTC, USD or the asset name', xlsx: 'text cell' },
+  list: { label: 'list', csv: 'values joined with ";"', xlsx: 'text cell' },
+  json: { label: 'JSON', csv: 'JSON text', xlsx: 'text cell' },
+  instant: { label: 'date-time (reporting zone)', csv: 'ISO 8601 with offset, microseconds', xlsx: 'date cell, yyyy-mm-dd hh:mm:ss, wall-clock time in the reporting zone' },
+  instant_utc: { label: 'date-time (UTC)', csv: 'ISO 8601 UTC (Z), microseconds', xlsx: 'text cell, exact' },
+  base: { label: 'amount in base units', csv: 'integer digits (msats, cents, asset base units)', xlsx: 'number #,##0 when ≤ 15 digits, else exact text' },
+  display: { label: 'amount in display units', csv: 'plain decimal: BTC 11 dp, USD 2 dp, asset decimal_display', xlsx: 'number with the currency\'s decimals when ≤ 15 digits, else exact text' },
+  count: { label: 'count', csv: 'integer', xlsx: 'number' },
+  bps: { label: 'basis points', csv: 'integer (100 = 1 %)', xlsx: 'number' },
+  decimal: { label: 'exact decimal', csv: 'plain decimal digits', xlsx: 'number when ≤ 15 digits, else exact text' },
+  bool: { label: 'yes/no', csv: 'true / false', xlsx: 'boolean cell' },
+};
+
+// --- helpers ------------------------------------------------------------------------------
+
+export function text<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => string | null, width?: number): TextColumn<Row> {
+  return { name, type: 'text', description, get, ...(width === undefined ? {} : { width }) };
+}
+
+export function id<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => string | null): TextColumn<Row> {
+  return { name, type: 'id', description, get };
+}
+
+export function code<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => string | null): TextColumn<Row> {
+  return { name, type: 'enum', description, get };
+}
+
+export function displayCurrencyColumn<Row>(get: (row: Row, ctx: SpecContext) => string | null): CurrencyColumn<Row> {
+  return { name: 'display_currency', type: 'currency', description: 'unit of the display amounts: BTC, USD, or the asset name', get };
+}
+
+export function list<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => readonly string[] | null): ListColumn<Row> {
+  return { name, type: 'list', description, get };
+}
+
+export function json<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => unknown): JsonColumn<Row> {
+  return { name, type: 'json', description, get };
+}
+
+export function count<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => number | bigint | null): CountColumn<Row> {
+  return { name, type: 'count', description, get };
+}
+
+export function bps<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => number | null): CountColumn<Row> {
+  return { name, type: 'bps', description, get };
+}
+
+export function decimal<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => string | null): DecimalColumn<Row> {
+  return { name, type: 'decimal', description, get };
+}
+
+export function bool<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => boolean | null): BoolColumn<Row> {
+  return { name, type: 'bool', description, get };
+}
+
+/** `<stem>_base` (exact base units) only. */
+export function baseAmount<Row>(stem: string, description: string, get: (row: Row, ctx: SpecContext) => bigint | null, currency: (row: Row, ctx: SpecContext) => string | null): AmountColumn<Row> {
+  return { name: `${stem}_base`, type: 'base', description: `${description} — integer base units (msats, cents, asset units); empty = unknown`, get, currency };
+}
+
+/** `<stem>_base` and `<stem>` in display units (see file comment). */
+export function amount<Row>(stem: string, description: string, get: (row: Row, ctx: SpecContext) => bigint | null, currency: (row: Row, ctx: SpecContext) => string | null): [AmountColumn<Row>, AmountColumn<Row>] {
+  return [
+    baseAmount(stem, description, get, currency),
+    { name: stem, type: 'display', description: `${description} — in display units of display_currency (BTC 11 dp, USD 2 dp, asset decimal_display); empty = unknown`, get, currency },
+  ];
+}
+
+/** `<name>` in the reporting zone and `<name>_utc`. */
+export function instant<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => UtcInstant | null): [InstantColumn<Row>, InstantColumn<Row>] {
+  return [
+    { name, type: 'instant', description: `${description} — in the reporting time zone`, get },
+    { name: `${name}_utc`, type: 'instant_utc', description: `${description} — UTC`, get },
+  ];
+}

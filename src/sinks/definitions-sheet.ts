@@ -1,0 +1,45 @@
+/**
+ * The Definitions sheet: the column dictionary of every table in the workbook, generated from the
+ * same specs that wrote the sheets, followed by the rules a reader needs (unknown vs zero, time
+ * zone, formula neutralization, text amounts, replaced characters).
+ */
+import { COLUMN_TYPE_INFO, type AnyTableSpec } from './column-spec.js';
+import { FORMULA_TRIGGER_CHARS } from './cells.js';
+import { HEADER_STYLE, putRow, textCell, BOLD_STYLE, SECTION_STYLE } from './xlsx-cells.js';
+import { tableSheetOptions, columnLetter } from './xlsx-table-sheets.js';
+import type { StreamingWorkbook } from './xlsx-workbook.js';
+
+export const DEFINITIONS_SHEET = 'Definitions';
+
+/** The rules shown under the dictionary and in docs/reports.md. */
+export function readingRules(tz: string): string[] {
+  const triggers = FORMULA_TRIGGER_CHARS.map((c) => JSON.stringify(c).slice(1, -1)).join(' ');
+  return [
+    'An empty amount means unknown — never zero. Unknown fees are listed on the Exceptions sheet.',
+    `Date-time columns without a suffix are in the reporting time zone (${tz}); the *_utc column beside each holds the exact instant in UTC with microseconds.`,
+    '*_base columns hold integer base units (BTC: millisatoshis, USD: cents, assets: base units); the column without _base shows the same amount in display units of display_currency.',
+    'Amounts with more than 15 digits are written as text holding the exact digits (Excel keeps only 15 significant digits); such cells carry a note.',
+    `Text that starts with ${triggers} is prefixed with an apostrophe (') so that no spreadsheet reads it as a formula.`,
+    'Characters that an XLSX file cannot hold (NUL and other control characters) are shown as the symbols ␀ ␁ … (Unicode Control Pictures); the CSV files keep the original text.',
+    'Text longer than 32,767 characters is cut in the workbook, and CR / CRLF line breaks become LF; the CSV files keep the text as received.',
+    'Sheets longer than 1,048,576 rows continue on a sheet with the same name and " (2)", " (3)", ...',
+  ];
+}
+
+export async function writeDefinitionsSheet(workbook: StreamingWorkbook, tables: readonly AnyTableSpec[], tz: string, extraNotes: readonly string[]): Promise<void> {
+  const sheet = workbook.addSheet(DEFINITIONS_SHEET, { ...tableSheetOptions(), pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '1:1', paperSize: 9 } });
+  sheet.columns = [{ width: 16 }, { width: 30 }, { width: 26 }, { width: 50 }, { width: 66 }, { width: 110 }];
+  putRow(sheet, ['sheet', 'column', 'type', 'CSV', 'XLSX', 'description'].map((h) => textCell(h, HEADER_STYLE)));
+  let last = 1;
+  for (const table of tables) {
+    for (const col of table.columns) {
+      const info = COLUMN_TYPE_INFO[col.type];
+      last = putRow(sheet, [textCell(table.sheet), textCell(col.name, BOLD_STYLE), textCell(info.label), textCell(info.csv), textCell(info.xlsx), textCell(col.description)]);
+    }
+  }
+  sheet.autoFilter = `A1:${columnLetter(6)}${last}`;
+  putRow(sheet, []);
+  putRow(sheet, [textCell('How to read these files', SECTION_STYLE)]);
+  for (const rule of [...readingRules(tz), ...extraNotes]) putRow(sheet, [textCell(rule)]);
+  await workbook.commitSheet(sheet);
+}

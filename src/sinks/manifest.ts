@@ -1,0 +1,101 @@
+/**
+ * manifest.json: the run's proof of what it wrote (contracts.md "Report folder", reliability-
+ * anchors A9 "IPE"): parameters without secrets, the window, counts, control totals per
+ * currency, check results and every file with its rows, bytes and sha256. Bigints are strings.
+ * Written last; `verify(dir)` checks a folder against it.
+ *
+ * Two runs over the same input give manifests that differ only in `run_id`, `started_at` and
+ * `finished_at` (and the files they describe are byte-identical).
+ */
+import type { CheckResult, ControlTotals } from '../reconcile/results.js';
+import type { Window } from '../store/ports.js';
+import type { CsvOptions } from './csv-table-writer.js';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const MANIFEST_SCHEMA_VERSION = 1;
+
+export interface ManifestSheet {
+  name: string;
+  /** rows in the sheet, header included */
+  rows: number;
+}
+
+export interface ManifestFile {
+  path: string;
+  /** data rows (header excluded); for report.xlsx the data rows of all table sheets */
+  rows: number;
+  bytes: number;
+  sha256: string;
+  /** report.xlsx only */
+  sheets?: ManifestSheet[];
+}
+
+/** The manifest as JSON sees it: bigints already strings. */
+export type JsonControlTotals = Record<string, Record<string, string | number>>;
+
+export interface Manifest {
+  schema_version: number;
+  run_id: string;
+  command: string;
+  tool: { name: string; version: string };
+  job: string;
+  period: string;
+  /** folder name actually written: the period, or `<period>.amended-N` */
+  folder: string;
+  amendment: number | null;
+  window: Window;
+  started_at: string;
+  finished_at: string;
+  parameters: Record<string, unknown>;
+  csv: { encoding: 'utf-8'; bom: boolean; eol: 'crlf' | 'lf'; delimiter: ','; quote: '"' } | null;
+  xlsx: { max_rows_per_sheet: number; control_chars_replaced: number; texts_truncated: number; amounts_as_text: number } | null;
+  counts: Record<string, number>;
+  control_totals: JsonControlTotals;
+  checks: CheckResult[];
+  files: ManifestFile[];
+}
+
+export function csvManifest(options: CsvOptions): NonNullable<Manifest['csv']> {
+  return { encoding: 'utf-8', bom: options.bom, eol: options.eol, delimiter: ',', quote: '"' };
+}
+
+export function controlTotalsJson(totals: ControlTotals): JsonControlTotals {
+  const out: JsonControlTotals = {};
+  for (const currency of Object.keys(totals).sort()) {
+    const t = totals[currency];
+    if (t === undefined) continue;
+    const row: Record<string, string | number> = {};
+    for (const [key, value] of Object.entries(t)) row[key] = typeof value === 'bigint' ? value.toString() : (value as string | number);
+    out[currency] = row;
+  }
+  return out;
+}
+
+/** Stable JSON text (2-space indent, trailing newline); bigints anywhere become strings. */
+export function manifestJson(manifest: Manifest): string {
+  return `${JSON.stringify(manifest, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`;
+}
+
+const SECRET_KEY = /(api[-_]?key|token|secret|password|passwd|credential|authorization|cookie|private[-_]?key)/i;
+const SECRET_VALUE = /^(vltg_|bearer\s)/i;
+
+/**
+ * Parameters as the manifest and Overview may show them: keys that name a secret and values that
+ * look like one are replaced, and passwords in URLs are dropped. A second line of defence; callers
+ * should pass no secrets in the first place (SEC-01).
+ */
+export function redactParameters(value: unknown, key = ''): unknown {
+  if (key !== '' && SECRET_KEY.test(key)) return '[redacted]';
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'string') {
+    if (SECRET_VALUE.test(value)) return '[redacted]';
+    return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]+):[^@/\s]*@/i, '$1:[redacted]@');
+  }
+  if (Array.isArray(value)) return value.map((v) => redactParameters(v));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactParameters(v, k);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,295 @@
+/**
+ * Compiles a TableSpec into two row renderers: CSV fields (strings) and XLSX cells (value + a
+ * shared style object). Every cell passes through `cells.ts`, so safety rules live in one place.
+ *
+ * XLSX styles are shared, frozen-by-convention objects: exceljs caches a style id per style
+ * object (a WeakMap), so reusing the same object per (type, format) keeps styled writing as fast
+ * as unstyled writing — a fresh object per cell would re-hash the style every time.
+ */
+import type { Style } from 'exceljs';
+import { formatBase } from '../money/format.js';
+import { displayCurrency, displayScale } from '../money/units.js';
+import { decimalFitsExcel, fitsExcelNumber, isPlainDecimal, neutralizeFormula, xlsxText } from './cells.js';
+import type { ColumnSpec, SpecContext, TableSpec } from './column-spec.js';
+import type { ZonedClock } from './zoned-time.js';
+
+export interface RenderContext extends SpecContext {
+  readonly clock: ZonedClock;
+}
+
+export type XlsxValue = string | number | boolean | Date | null;
+
+/** What rendering an XLSX row met that a reader should be told about (Definitions / manifest). */
+export interface XlsxRenderStats {
+  /** cells whose control characters (e.g. NUL) were replaced by visible symbols */
+  replacedControlChars: number;
+  /** text cells cut at Excel's 32,767-character limit */
+  truncatedTexts: number;
+  /** amounts written as exact text because they exceed 15 significant digits */
+  amountsAsText: number;
+}
+
+export interface XlsxCellOut {
+  values: XlsxValue[];
+  styles: Partial<Style>[];
+  /** column indexes (0-based) that hold an amount written as text in this row */
+  textAmountColumns: number[];
+}
+
+export interface CompiledTable<Row> {
+  readonly spec: TableSpec<Row>;
+  readonly headers: readonly string[];
+  csvRow(row: Row): string[];
+  /** fills and returns a reused buffer: copy before keeping it */
+  xlsxRow(row: Row): XlsxCellOut;
+  readonly xlsxStats: XlsxRenderStats;
+}
+
+// --- shared XLSX styles ------------------------------------------------------------------
+
+const TEXT_STYLE: Partial<Style> = {};
+const TEXT_AMOUNT_STYLE: Partial<Style> = { numFmt: '@', alignment: { horizontal: 'right' } };
+const INTEGER_STYLE: Partial<Style> = { numFmt: '#,##0' };
+const PLAIN_INTEGER_STYLE: Partial<Style> = { numFmt: '0' };
+const DATE_STYLE: Partial<Style> = { numFmt: 'yyyy-mm-dd hh:mm:ss', alignment: { horizontal: 'left' } };
+const decimalStyles = new Map<number, Partial<Style>>();
+
+/** `#,##0.00…` with `scale` decimals; one shared object per scale. */
+export function decimalStyle(scale: number): Partial<Style> {
+  let style = decimalStyles.get(scale);
+  if (style === undefined) {
+    style = { numFmt: scale === 0 ? '#,##0' : `#,##0.${'0'.repeat(scale)}` };
+    decimalStyles.set(scale, style);
+  }
+  return style;
+}
+
+export const NUMBER_FORMATS = { integer: INTEGER_STYLE.numFmt, date: DATE_STYLE.numFmt } as const;
+
+// --- per-type cell renderers ---------------------------------------------------------------
+
+type CsvCell<Row> = (row: Row) => string;
+type XlsxCell<Row> = (row: Row, out: XlsxCellOut, index: number) => void;
+
+function safeText(value: string): string {
+  return neutralizeFormula(value);
+}
+
+function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, stats: XlsxRenderStats): { csv: CsvCell<Row>; xlsx: XlsxCell<Row> } {
+  const putText = (out: XlsxCellOut, index: number, value: string | null): void => {
+    if (value === null) {
+      out.values[index] = null;
+    } else {
+      const safe = xlsxText(safeText(value));
+      if (safe.replaced) stats.replacedControlChars += 1;
+      if (safe.truncated) stats.truncatedTexts += 1;
+      out.values[index] = safe.text;
+    }
+    out.styles[index] = TEXT_STYLE;
+  };
+  const putAmountText = (out: XlsxCellOut, index: number, digits: string): void => {
+    stats.amountsAsText += 1;
+    out.values[index] = digits;
+    out.styles[index] = TEXT_AMOUNT_STYLE;
+    out.textAmountColumns.push(index);
+  };
+
+  switch (col.type) {
+    case 'id':
+    case 'text':
+    case 'enum':
+      return {
+        csv: (row) => {
+          const v = col.get(row, ctx);
+          return v === null ? '' : safeText(v);
+        },
+        xlsx: (row, out, i) => putText(out, i, col.get(row, ctx)),
+      };
+    case 'currency': {
+      const show = (row: Row): string | null => {
+        const v = col.get(row, ctx);
+        return v === null ? null : displayCurrency(v, ctx.assetNames);
+      };
+      return {
+        csv: (row) => {
+          const v = show(row);
+          return v === null ? '' : safeText(v);
+        },
+        xlsx: (row, out, i) => putText(out, i, show(row)),
+      };
+    }
+    case 'list': {
+      const join = (row: Row): string | null => {
+        const v = col.get(row, ctx);
+        return v === null || v.length === 0 ? null : v.join(';');
+      };
+      return {
+        csv: (row) => {
+          const v = join(row);
+          return v === null ? '' : safeText(v);
+        },
+        xlsx: (row, out, i) => putText(out, i, join(row)),
+      };
+    }
+    case 'json': {
+      const toJson = (row: Row): string | null => {
+        const v = col.get(row, ctx);
+        if (v === null || v === undefined) return null;
+        try {
+          return JSON.stringify(v);
+        } catch {
+          // a bigint somewhere inside (JSON.stringify refuses them): the slower path with a replacer
+          return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+        }
+      };
+      return {
+        csv: (row) => {
+          const v = toJson(row);
+          return v === null ? '' : safeText(v);
+        },
+        xlsx: (row, out, i) => putText(out, i, toJson(row)),
+      };
+    }
+    case 'instant':
+      return {
+        csv: (row) => ctx.clock.iso(col.get(row, ctx)) ?? '',
+        xlsx: (row, out, i) => {
+          out.values[i] = ctx.clock.wallClock(col.get(row, ctx));
+          out.styles[i] = DATE_STYLE;
+        },
+      };
+    case 'instant_utc':
+      return {
+        csv: (row) => {
+          const v = col.get(row, ctx);
+          return v === null ? '' : safeText(v);
+        },
+        xlsx: (row, out, i) => putText(out, i, col.get(row, ctx)),
+      };
+    case 'base':
+      return {
+        csv: (row) => {
+          const v = col.get(row, ctx);
+          return v === null ? '' : v.toString();
+        },
+        xlsx: (row, out, i) => {
+          const v = col.get(row, ctx);
+          if (v === null) {
+            out.values[i] = null;
+            out.styles[i] = INTEGER_STYLE;
+          } else if (fitsExcelNumber(v)) {
+            out.values[i] = Number(v);
+            out.styles[i] = INTEGER_STYLE;
+          } else {
+            putAmountText(out, i, v.toString());
+          }
+        },
+      };
+    case 'display': {
+      const scaleOf = (row: Row): number | null => {
+        const currency = col.currency(row, ctx);
+        return currency === null ? null : displayScale(currency, ctx.assetDecimals);
+      };
+      return {
+        csv: (row) => {
+          const v = col.get(row, ctx);
+          const scale = scaleOf(row);
+          return v === null || scale === null ? '' : formatBase(v, scale);
+        },
+        xlsx: (row, out, i) => {
+          const v = col.get(row, ctx);
+          const scale = scaleOf(row);
+          if (v === null || scale === null) {
+            out.values[i] = null;
+            out.styles[i] = TEXT_STYLE;
+          } else if (fitsExcelNumber(v)) {
+            // ≤ 15 digits: the nearest double shows exactly these digits (cells.ts)
+            out.values[i] = Number(formatBase(v, scale));
+            out.styles[i] = decimalStyle(scale);
+          } else {
+            putAmountText(out, i, formatBase(v, scale));
+          }
+        },
+      };
+    }
+    case 'count':
+    case 'bps':
+      return {
+        csv: (row) => {
+          const v = col.get(row, ctx);
+          return v === null ? '' : v.toString();
+        },
+        xlsx: (row, out, i) => {
+          const v = col.get(row, ctx);
+          const style = col.type === 'bps' ? PLAIN_INTEGER_STYLE : INTEGER_STYLE;
+          if (v === null) {
+            out.values[i] = null;
+            out.styles[i] = style;
+          } else if (typeof v === 'number' || fitsExcelNumber(v)) {
+            out.values[i] = Number(v);
+            out.styles[i] = style;
+          } else {
+            putAmountText(out, i, v.toString());
+          }
+        },
+      };
+    case 'decimal':
+      return {
+        csv: (row) => {
+          const v = col.get(row, ctx);
+          if (v === null) return '';
+          return isPlainDecimal(v) ? v : safeText(v);
+        },
+        xlsx: (row, out, i) => {
+          const v = col.get(row, ctx);
+          if (v === null) {
+            out.values[i] = null;
+            out.styles[i] = TEXT_STYLE;
+          } else if (decimalFitsExcel(v)) {
+            const point = v.indexOf('.');
+            out.values[i] = Number(v);
+            out.styles[i] = decimalStyle(point < 0 ? 0 : v.length - point - 1);
+          } else if (isPlainDecimal(v)) {
+            putAmountText(out, i, v);
+          } else {
+            putText(out, i, v);
+          }
+        },
+      };
+    case 'bool':
+      return {
+        csv: (row) => {
+          const v = col.get(row, ctx);
+          return v === null ? '' : v ? 'true' : 'false';
+        },
+        xlsx: (row, out, i) => {
+          out.values[i] = col.get(row, ctx);
+          out.styles[i] = TEXT_STYLE;
+        },
+      };
+  }
+}
+
+export function compileTable<Row>(spec: TableSpec<Row>, ctx: RenderContext): CompiledTable<Row> {
+  const xlsxStats: XlsxRenderStats = { replacedControlChars: 0, truncatedTexts: 0, amountsAsText: 0 };
+  const compiled = spec.columns.map((col) => compileColumn(col, ctx, xlsxStats));
+  const csvCells = compiled.map((c) => c.csv);
+  const xlsxCells = compiled.map((c) => c.xlsx);
+  const width = compiled.length;
+  const buffer: XlsxCellOut = { values: new Array<XlsxValue>(width).fill(null), styles: new Array<Partial<Style>>(width).fill(TEXT_STYLE), textAmountColumns: [] };
+  return {
+    spec,
+    headers: spec.columns.map((c) => c.name),
+    xlsxStats,
+    csvRow(row: Row): string[] {
+      const out = new Array<string>(width);
+      for (let i = 0; i < width; i++) out[i] = (csvCells[i] as CsvCell<Row>)(row);
+      return out;
+    },
+    xlsxRow(row: Row): XlsxCellOut {
+      buffer.textAmountColumns.length = 0;
+      for (let i = 0; i < width; i++) (xlsxCells[i] as XlsxCell<Row>)(row, buffer, i);
+      return buffer;
+    },
+  };
+}

@@ -1,0 +1,392 @@
+/**
+ * A report folder's one lifecycle: open → table() → write rows → close, table after table →
+ * publish() | abort(). The public API of src/sinks for the jobs:
+ *
+ *   const folder = await openReportFolder({ outRoot, job: 'month-end', period: '2026-10', command: 'month-end',
+ *                                           window, runId, formats: ['csv', 'xlsx'], csv: { bom, eol }, closed, assets });
+ *   const payments = await folder.table(PAYMENTS_TABLE);   // one table open at a time
+ *   for (const row of rows) await payments.write(row);     // backpressure-aware (resolves at once mostly)
+ *   await payments.close();                                // → { rows }
+ *   ... LEDGER_TABLE, FEES_TABLE, BALANCES_TABLE, SUMMARY_CHECK_TABLE, EXCEPTIONS_TABLE, OPEN_ITEMS_TABLE ...
+ *   const { dir, manifest } = await folder.publish({ parameters, controlTotals, checks });   // or folder.abort()
+ *
+ * Each table writes its CSV file and its XLSX sheet(s) in the same pass; tables the caller never
+ * opened are written empty at publish, so a folder always has every contract file. publish()
+ * adds Definitions and the Overview (first tab), fees.html and manifest.json, then renames the
+ * temporary folder into place (atomic-folder.ts). On any failure call abort(): nothing partial
+ * is left. Errors: bad names → usage AppError (64); I/O → cantCreate AppError (74).
+ */
+import { createHash } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AssetRow } from '../normalize/rows.js';
+import type { CheckResult, ControlTotals, FeeRow } from '../reconcile/results.js';
+import type { Window } from '../store/ports.js';
+import { instantFromDate } from '../util/instant.js';
+import { usageError } from '../util/errors.js';
+import { cleanStaleFolders, createTempFolder, publishFolder } from './atomic-folder.js';
+import type { AnyTableSpec, TableSpec } from './column-spec.js';
+import { CsvTableWriter, DEFAULT_CSV_OPTIONS, type CsvOptions, type FileResult } from './csv-table-writer.js';
+import { writeDefinitionsSheet } from './definitions-sheet.js';
+import { FeePicture, renderFeesHtml } from './fees-picture.js';
+import { assertSafeName, existingVersions, insideRoot, targetName, tempName } from './folder-paths.js';
+import { controlTotalsJson, csvManifest, MANIFEST_FILE, MANIFEST_SCHEMA_VERSION, manifestJson, redactParameters, type Manifest, type ManifestFile } from './manifest.js';
+import { FILE_MODE, outputError } from './output-file.js';
+import { writeOverviewSheet } from './overview-sheet.js';
+import { compileTable, type RenderContext, type XlsxRenderStats } from './render-cells.js';
+import { ALL_TABLES, FEES_TABLE } from './tables/index.js';
+import { toolInfo } from './tool-info.js';
+import { EXCEL_MAX_ROWS } from './cells.js';
+import { StreamingWorkbook } from './xlsx-workbook.js';
+import { XlsxTableSheets, type SheetResult } from './xlsx-table-sheets.js';
+import { ZonedClock } from './zoned-time.js';
+
+export const WORKBOOK_FILE = 'report.xlsx';
+export const FEES_HTML_FILE = 'fees.html';
+
+export type ReportFormat = 'csv' | 'xlsx';
+
+export interface ReportFolderOptions {
+  /** output root (`--out`, default `reports/`) */
+  outRoot: string;
+  /** `month-end` | `nightly` | `export` | ... — the first folder level */
+  job: string;
+  /** `2026-10`, `2026-11-21`, `2026-10-01_2026-10-31` — the second folder level */
+  period: string;
+  /** the command line's command, for the manifest */
+  command: string;
+  /** the report window, half-open [from, to) in UTC, and the reporting time zone */
+  window: Window;
+  runId: string;
+  formats?: readonly ReportFormat[];
+  csv?: Partial<CsvOptions>;
+  /** the period is closed: never overwrite it, write `<period>.amended-N` instead */
+  closed?: boolean;
+  /** asset decimals and names for display amounts */
+  assets?: readonly AssetRow[];
+  /** wall clock for the manifest's started/finished times (injected in tests) */
+  clock?: () => Date;
+  /** the workbook's created/modified date and zip entry dates; default: the window's end */
+  documentDate?: Date;
+  /** rows per sheet, header included (default Excel's 1,048,576; tests use a small one) */
+  maxRowsPerSheet?: number;
+  /** bound on XLSX bytes waiting for the compressor (xlsx-workbook.ts) */
+  maxBytesInFlight?: number;
+}
+
+export interface TableHandle<Row> {
+  /** Writes a row; await it — it resolves at once unless a buffer is full. */
+  write(row: Row): Promise<void> | undefined;
+  writeAll(rows: Iterable<Row>): Promise<void>;
+  close(): Promise<{ rows: number }>;
+}
+
+export interface PublishInput {
+  /** run parameters without secrets (redacted again defensively); shown on the Overview and in the manifest */
+  parameters: Record<string, unknown>;
+  controlTotals: ControlTotals;
+  checks: readonly CheckResult[];
+  /** extra counts for the manifest (requests, retries, duplicates seen, ...) */
+  counts?: Record<string, number>;
+  /** extra lines for the Overview's notes */
+  notes?: readonly string[];
+}
+
+export interface PublishResult {
+  dir: string;
+  manifest: Manifest;
+  /** a closed period whose files are identical to its latest version: nothing was written */
+  unchanged: boolean;
+}
+
+export interface ReportFolder {
+  /** the temporary folder being written (for logs) */
+  readonly tempDir: string;
+  /** the folder name publish() will use: the period or `<period>.amended-N` */
+  readonly folderName: string;
+  table<Row>(spec: TableSpec<Row>): Promise<TableHandle<Row>>;
+  publish(input: PublishInput): Promise<PublishResult>;
+  abort(): Promise<void>;
+}
+
+interface TableOutcome {
+  spec: AnyTableSpec;
+  rows: number;
+  csv: FileResult | null;
+  sheets: SheetResult[];
+}
+
+export async function openReportFolder(options: ReportFolderOptions): Promise<ReportFolder> {
+  assertSafeName('job', options.job);
+  assertSafeName('period', options.period);
+  assertSafeName('run id', options.runId);
+  const formats = new Set<ReportFormat>(options.formats ?? ['csv', 'xlsx']);
+  if (formats.size === 0) throw usageError('bad_format', 'at least one output format is needed (csv, xlsx)');
+  const clock = new ZonedClock(options.window.tz);
+  const jobDir = insideRoot(options.outRoot, options.job);
+  try {
+    await cleanStaleFolders(jobDir);
+    const versions = await existingVersions(jobDir, options.period);
+    const target = targetName(options.period, options.closed === true, versions);
+    insideRoot(options.outRoot, options.job, target.name);
+    const tempDir = await createTempFolder(jobDir, tempName(target.name, options.runId));
+    return new ReportFolderImpl(options, formats, clock, jobDir, tempDir, target, versions);
+  } catch (error) {
+    throw outputError(error, jobDir);
+  }
+}
+
+class ReportFolderImpl implements ReportFolder {
+  private readonly ctx: RenderContext;
+  private readonly csvOptions: CsvOptions;
+  private readonly workbook: StreamingWorkbook | null;
+  private readonly outcomes: TableOutcome[] = [];
+  private readonly xlsxStats: XlsxRenderStats[] = [];
+  private readonly fees = new FeePicture();
+  private readonly startedAt: Date;
+  private readonly wallClock: () => Date;
+  private current: { abort(): Promise<void> } | null = null;
+  private state: 'open' | 'publishing' | 'done' = 'open';
+
+  constructor(
+    private readonly options: ReportFolderOptions,
+    private readonly formats: ReadonlySet<ReportFormat>,
+    clock: ZonedClock,
+    private readonly jobDir: string,
+    readonly tempDir: string,
+    private readonly target: { name: string; amendment: number | null },
+    private readonly versions: readonly string[],
+  ) {
+    const assets = options.assets ?? [];
+    this.ctx = {
+      clock,
+      asOf: options.window.to,
+      assetDecimals: new Map(assets.map((a) => [a.currency, a.decimal_display])),
+      assetNames: new Map(assets.map((a) => [a.currency, a.name])),
+    };
+    this.csvOptions = { ...DEFAULT_CSV_OPTIONS, ...options.csv };
+    this.wallClock = options.clock ?? (() => new Date());
+    this.startedAt = this.wallClock();
+    this.workbook = formats.has('xlsx')
+      ? StreamingWorkbook.open({
+          path: join(tempDir, WORKBOOK_FILE),
+          documentDate: options.documentDate ?? new Date(options.window.to.slice(0, 23) + 'Z'),
+          creator: `${toolInfo().name} ${toolInfo().version}`,
+          ...(options.maxBytesInFlight === undefined ? {} : { maxBytesInFlight: options.maxBytesInFlight }),
+        })
+      : null;
+  }
+
+  get folderName(): string {
+    return this.target.name;
+  }
+
+  async table<Row>(spec: TableSpec<Row>): Promise<TableHandle<Row>> {
+    if (this.state !== 'open') throw new Error('the report folder is already published or aborted');
+    return this.openTable(spec);
+  }
+
+  private openTable<Row>(spec: TableSpec<Row>): TableHandle<Row> {
+    if (this.current !== null) throw new Error(`a table is still open: close it before opening ${spec.id} (tables are written one after another)`);
+    if (this.outcomes.some((o) => o.spec.id === spec.id)) throw new Error(`table ${spec.id} was already written`);
+    assertSafeName('table file', spec.file);
+    const compiled = compileTable(spec, this.ctx);
+    this.xlsxStats.push(compiled.xlsxStats);
+    const csvPath = join(this.tempDir, spec.file);
+    const csv = this.formats.has('csv') ? CsvTableWriter.open(compiled, csvPath, this.csvOptions) : null;
+    const sheets = this.workbook === null ? null : new XlsxTableSheets(this.workbook, compiled, this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
+    // fees.csv rows also feed the picture (Overview data bars, fees.html)
+    const observe = (spec as AnyTableSpec) === (FEES_TABLE as AnyTableSpec) ? (row: Row) => this.fees.add(row as unknown as FeeRow) : null;
+    let rows = 0;
+    let closed = false;
+    const fail = (error: unknown): never => {
+      throw outputError(error, csvPath);
+    };
+    const handle: TableHandle<Row> = {
+      write: (row) => {
+        if (closed) throw new Error(`table ${spec.id} is closed`);
+        rows += 1;
+        observe?.(row);
+        let a: Promise<void> | undefined;
+        let b: Promise<void> | undefined;
+        try {
+          a = csv?.write(row);
+          b = sheets?.write(row);
+        } catch (error) {
+          fail(error);
+        }
+        if (a === undefined && b === undefined) return undefined;
+        return Promise.all([a, b]).then(() => undefined, fail);
+      },
+      writeAll: async (all) => {
+        for (const row of all) await handle.write(row);
+      },
+      close: async () => {
+        if (closed) throw new Error(`table ${spec.id} is already closed`);
+        closed = true;
+        try {
+          const csvResult = csv === null ? null : await csv.close();
+          const xlsxResult = sheets === null ? null : await sheets.close();
+          this.outcomes.push({ spec: spec as AnyTableSpec, rows, csv: csvResult, sheets: xlsxResult?.sheets ?? [] });
+          this.current = null;
+          return { rows };
+        } catch (error) {
+          return fail(error);
+        }
+      },
+    };
+    this.current = {
+      abort: async () => {
+        closed = true;
+        await csv?.abort();
+      },
+    };
+    return handle;
+  }
+
+  async publish(input: PublishInput): Promise<PublishResult> {
+    if (this.state !== 'open') throw new Error('the report folder is already published or aborted');
+    if (this.current !== null) throw new Error('a table is still open: close it before publishing');
+    this.state = 'publishing';
+    try {
+      for (const spec of ALL_TABLES) {
+        if (!this.outcomes.some((o) => o.spec.id === spec.id)) await this.openTable(spec).close();
+      }
+      const parameters = redactParameters(input.parameters) as Record<string, unknown>;
+      const files: ManifestFile[] = [];
+      // contract tables in contract order, then any extra table in the order it was written
+      const contract = ALL_TABLES.map((spec) => this.outcomes.find((o) => o.spec.id === spec.id)).filter((o): o is TableOutcome => o !== undefined);
+      const ordered = [...contract, ...this.outcomes.filter((x) => !contract.includes(x))];
+      for (const o of ordered) {
+        if (o.csv !== null) files.push({ path: o.spec.file, rows: o.csv.rows, bytes: o.csv.bytes, sha256: o.csv.sha256 });
+      }
+      const stats = this.totalXlsxStats();
+      const notes = [...(input.notes ?? []), ...xlsxNotes(stats)];
+      if (this.workbook !== null) {
+        await writeDefinitionsSheet(this.workbook, this.outcomes.map((o) => o.spec), this.options.window.tz, []);
+        await writeOverviewSheet(
+          this.workbook,
+          {
+            title: `${this.options.job} report · ${this.options.period}`,
+            subtitle: `Window ${this.ctx.clock.iso(this.options.window.from) ?? ''} to ${this.ctx.clock.iso(this.options.window.to) ?? ''} (${this.options.window.tz}), end excluded. Run id, run times and file hashes: manifest.json.`,
+            parameters: overviewParameters(this.options, parameters),
+            checks: input.checks,
+            controlTotals: input.controlTotals,
+            tables: ordered.map((o) => ({ sheet: o.spec.sheet, file: o.csv === null ? null : o.spec.file, rows: o.rows })),
+            fees: this.fees,
+            notes,
+          },
+          this.ctx,
+        );
+        const book = await this.workbook.commit();
+        const sheets = ordered.flatMap((o) => o.sheets);
+        files.push({ path: WORKBOOK_FILE, rows: ordered.reduce((n, o) => n + o.rows, 0), bytes: book.bytes, sha256: book.sha256, sheets });
+      }
+      const html = renderFeesHtml(this.fees, { title: `Fees by wallet and rail · ${this.options.job} ${this.options.period}`, subtitle: `Window ${this.ctx.clock.iso(this.options.window.from) ?? ''} to ${this.ctx.clock.iso(this.options.window.to) ?? ''} (${this.options.window.tz}), completed payments.` }, this.ctx);
+      files.push(await this.writeSmallFile(FEES_HTML_FILE, html, this.fees.groups().reduce((n, g) => n + g.bars.length, 0)));
+
+      const counts: Record<string, number> = { ...(input.counts ?? {}) };
+      for (const o of ordered) counts[o.spec.id] = o.rows;
+      const manifest: Manifest = {
+        schema_version: MANIFEST_SCHEMA_VERSION,
+        run_id: this.options.runId,
+        command: this.options.command,
+        tool: toolInfo(),
+        job: this.options.job,
+        period: this.options.period,
+        folder: this.target.name,
+        amendment: this.target.amendment,
+        window: { from: this.options.window.from, to: this.options.window.to, tz: this.options.window.tz },
+        started_at: instantFromDate(this.startedAt),
+        finished_at: instantFromDate(this.wallClock()),
+        parameters,
+        csv: this.formats.has('csv') ? csvManifest(this.csvOptions) : null,
+        xlsx:
+          this.workbook === null
+            ? null
+            : { max_rows_per_sheet: this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS, control_chars_replaced: stats.replacedControlChars, texts_truncated: stats.truncatedTexts, amounts_as_text: stats.amountsAsText },
+        counts,
+        control_totals: controlTotalsJson(input.controlTotals),
+        checks: [...input.checks],
+        files,
+      };
+      await this.writeSmallFile(MANIFEST_FILE, manifestJson(manifest), 0);
+
+      if (this.options.closed === true && (await this.sameAsLatest(files))) {
+        await rm(this.tempDir, { recursive: true, force: true });
+        this.state = 'done';
+        return { dir: join(this.jobDir, this.versions[this.versions.length - 1] as string), manifest, unchanged: true };
+      }
+      const dir = await publishFolder(this.tempDir, this.jobDir, this.target.name, { replace: this.options.closed !== true, runId: this.options.runId });
+      this.state = 'done';
+      return { dir, manifest, unchanged: false };
+    } catch (error) {
+      await this.abort();
+      throw outputError(error, this.tempDir);
+    }
+  }
+
+  async abort(): Promise<void> {
+    if (this.state === 'done') return;
+    this.state = 'done';
+    await this.current?.abort().catch(() => undefined);
+    this.current = null;
+    await this.workbook?.abort().catch(() => undefined);
+    await rm(this.tempDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  private totalXlsxStats(): XlsxRenderStats {
+    const total: XlsxRenderStats = { replacedControlChars: 0, truncatedTexts: 0, amountsAsText: 0 };
+    if (this.workbook === null) return total;
+    for (const s of this.xlsxStats) {
+      total.replacedControlChars += s.replacedControlChars;
+      total.truncatedTexts += s.truncatedTexts;
+      total.amountsAsText += s.amountsAsText;
+    }
+    return total;
+  }
+
+  private async writeSmallFile(name: string, content: string, rows: number): Promise<ManifestFile> {
+    const bytes = Buffer.from(content, 'utf8');
+    await writeFile(join(this.tempDir, name), bytes, { mode: FILE_MODE, flag: 'wx', flush: true });
+    return { path: name, rows, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  }
+
+  /** A closed period re-run whose files equal the latest version's (PROC-16): nothing to amend. */
+  private async sameAsLatest(files: readonly ManifestFile[]): Promise<boolean> {
+    const latest = this.versions[this.versions.length - 1];
+    if (latest === undefined) return false;
+    try {
+      const previous = JSON.parse(await readFile(join(this.jobDir, latest, MANIFEST_FILE), 'utf8')) as Partial<Manifest>;
+      const key = (fs: readonly ManifestFile[]): string => JSON.stringify(fs.map((f) => [f.path, f.sha256]).sort());
+      return Array.isArray(previous.files) && key(previous.files) === key(files);
+    } catch {
+      return false;
+    }
+  }
+}
+
+function xlsxNotes(stats: XlsxRenderStats): string[] {
+  const notes: string[] = [];
+  if (stats.replacedControlChars > 0) notes.push(`${stats.replacedControlChars} text cell(s) held control characters (e.g. NUL) that XLSX cannot store; they are shown as ␀-style symbols. The CSV files keep the original text.`);
+  if (stats.truncatedTexts > 0) notes.push(`${stats.truncatedTexts} text cell(s) exceeded Excel's 32,767 characters and were cut; the CSV files have the full text.`);
+  if (stats.amountsAsText > 0) notes.push(`${stats.amountsAsText} amount cell(s) have more than 15 digits and are exact text, not numbers.`);
+  return notes;
+}
+
+function overviewParameters(options: ReportFolderOptions, parameters: Record<string, unknown>): [string, string][] {
+  const tool = toolInfo();
+  const rows: [string, string][] = [
+    ['report', options.job],
+    ['period', options.period],
+    ['window start (UTC)', options.window.from],
+    ['window end, excluded (UTC)', options.window.to],
+    ['time zone', options.window.tz],
+    ['tool', `${tool.name} ${tool.version}`],
+  ];
+  for (const key of Object.keys(parameters).sort()) {
+    const value = parameters[key];
+    rows.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
+  }
+  return rows;
+}

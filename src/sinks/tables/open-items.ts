@@ -1,0 +1,32 @@
+/**
+ * open-items.csv / sheet "Open items": one row per payment that is not terminal yet (sending,
+ * generating, receiving, ...), with its age at the end of the window so stale items stand out.
+ */
+import type { PaymentRow } from '../../normalize/rows.js';
+import { amount, count, text, type SpecContext, type TableSpec } from '../column-spec.js';
+import { paymentIdentityColumns } from './payments.js';
+
+const cur = (r: PaymentRow): string => r.currency;
+const MS_PER_DAY = 86_400_000;
+
+/** Whole days from creation to the end of the window (floored; 0 for items younger than a day). */
+function ageDays(r: PaymentRow, ctx: SpecContext): number | null {
+  const created = Date.parse(r.created_at.slice(0, 23) + 'Z');
+  const asOf = Date.parse(ctx.asOf.slice(0, 23) + 'Z');
+  if (Number.isNaN(created) || Number.isNaN(asOf)) return null;
+  return Math.max(0, Math.floor((asOf - created) / MS_PER_DAY));
+}
+
+export const OPEN_ITEMS_TABLE: TableSpec<PaymentRow> = {
+  id: 'open-items',
+  file: 'open-items.csv',
+  sheet: 'Open items',
+  rowIs: 'payment not in a terminal status at the end of the window',
+  columns: [
+    ...paymentIdentityColumns(),
+    count('age_days', 'whole days between created_at and the end of the window', ageDays),
+    ...amount<PaymentRow>('principal', 'amount sent or received, before fees', (r) => r.principal_base, cur),
+    ...amount<PaymentRow>('total', 'amount debited or credited when the payment completes (as far as known)', (r) => r.total_base, cur),
+    text('description', 'memo / label / description (free text)', (r) => r.description, 40),
+  ],
+};

@@ -1,0 +1,138 @@
+/**
+ * One report table as XLSX sheet(s): header row (bold, frozen, autofilter), column widths and per-
+ * cell number formats from the column spec. A table longer than Excel's 1,048,576 rows continues
+ * in "Payments (2)", "Payments (3)", ... each with its own header (`maxRowsPerSheet` is injectable
+ * so tests can use a small limit).
+ */
+import type { Style, Worksheet } from 'exceljs';
+import { EXCEL_MAX_ROWS } from './cells.js';
+import type { ColumnType } from './column-spec.js';
+import type { CompiledTable } from './render-cells.js';
+import type { StreamingWorkbook } from './xlsx-workbook.js';
+
+export interface SheetResult {
+  name: string;
+  /** rows in the sheet, header included (what a reader sees) */
+  rows: number;
+}
+
+export const HEADER_STYLE: Partial<Style> = {
+  font: { name: 'Calibri', family: 2, size: 11, bold: true, color: { argb: 'FF1F2937' } },
+  fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE5E7EB' } },
+  border: { bottom: { style: 'thin', color: { argb: 'FF9CA3AF' } } },
+  alignment: { vertical: 'middle' },
+};
+
+const DEFAULT_WIDTH: Readonly<Record<ColumnType, number>> = {
+  id: 38,
+  text: 30,
+  enum: 14,
+  currency: 10,
+  list: 30,
+  json: 30,
+  instant: 20,
+  instant_utc: 29,
+  base: 18,
+  display: 20,
+  count: 10,
+  bps: 8,
+  decimal: 16,
+  bool: 8,
+};
+
+/** Notes explaining an amount kept as text, per sheet; past this the Definitions sheet explains. */
+const MAX_NOTES_PER_SHEET = 200;
+const TEXT_AMOUNT_NOTE = 'Exact amount kept as text: Excel holds only 15 significant digits, so as a number it would be rounded. The CSV has the same digits.';
+
+/** A..Z, AA.. for a 1-based column number. */
+export function columnLetter(column: number): string {
+  let n = column;
+  let letters = '';
+  while (n > 0) {
+    const rem = (n - 1) % 26;
+    letters = String.fromCharCode(65 + rem) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
+}
+
+/**
+ * Sheet options shared by every table sheet: frozen header; printed landscape on A4 with the
+ * header repeated on every page (tables are too wide to shrink onto one page legibly).
+ */
+export function tableSheetOptions(): Parameters<StreamingWorkbook['addSheet']>[1] {
+  return {
+    views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
+    pageSetup: { orientation: 'landscape', printTitlesRow: '1:1', paperSize: 9 },
+  };
+}
+
+export class XlsxTableSheets<Row> {
+  private sheet: Worksheet | null = null;
+  private rowsInSheet = 0;
+  private notesInSheet = 0;
+  private readonly results: SheetResult[] = [];
+  private dataRows = 0;
+
+  constructor(
+    private readonly workbook: StreamingWorkbook,
+    private readonly table: CompiledTable<Row>,
+    private readonly maxRowsPerSheet: number = EXCEL_MAX_ROWS,
+  ) {
+    if (!Number.isInteger(maxRowsPerSheet) || maxRowsPerSheet < 2 || maxRowsPerSheet > EXCEL_MAX_ROWS) {
+      throw new RangeError(`maxRowsPerSheet must be an integer in [2, ${EXCEL_MAX_ROWS}]`);
+    }
+  }
+
+  private openSheet(): Worksheet {
+    const n = this.results.length + 1;
+    const name = n === 1 ? this.table.spec.sheet : `${this.table.spec.sheet} (${n})`;
+    const sheet = this.workbook.addSheet(name, tableSheetOptions());
+    sheet.columns = this.table.spec.columns.map((c) => ({ key: c.name, width: Math.max(c.width ?? DEFAULT_WIDTH[c.type], c.name.length + 3) }));
+    const header = sheet.addRow([...this.table.headers]);
+    header.eachCell((cell) => {
+      cell.style = HEADER_STYLE;
+    });
+    header.commit();
+    this.sheet = sheet;
+    this.rowsInSheet = 1;
+    this.notesInSheet = 0;
+    this.results.push({ name, rows: 1 });
+    return sheet;
+  }
+
+  private async closeSheet(): Promise<void> {
+    const sheet = this.sheet;
+    if (sheet === null) return;
+    const width = this.table.headers.length;
+    sheet.autoFilter = `A1:${columnLetter(width)}${this.rowsInSheet}`;
+    (this.results[this.results.length - 1] as SheetResult).rows = this.rowsInSheet;
+    this.sheet = null;
+    await this.workbook.commitSheet(sheet);
+  }
+
+  write(row: Row): Promise<void> | undefined {
+    if (this.sheet !== null && this.rowsInSheet >= this.maxRowsPerSheet) {
+      return this.closeSheet().then(() => this.write(row));
+    }
+    const sheet = this.sheet ?? this.openSheet();
+    const out = this.table.xlsxRow(row);
+    const r = sheet.addRow(out.values);
+    for (let i = 0; i < out.styles.length; i++) r.getCell(i + 1).style = out.styles[i] as Partial<Style>;
+    if (out.textAmountColumns.length > 0 && this.notesInSheet < MAX_NOTES_PER_SHEET) {
+      for (const index of out.textAmountColumns) r.getCell(index + 1).note = TEXT_AMOUNT_NOTE;
+      this.notesInSheet += 1;
+    }
+    r.commit();
+    this.rowsInSheet += 1;
+    this.dataRows += 1;
+    return this.workbook.pace(sheet);
+  }
+
+  /** Ends the table (an empty table still gets its header sheet). */
+  async close(): Promise<{ rows: number; sheets: SheetResult[] }> {
+    if (this.sheet === null && this.results.length === 0) this.openSheet();
+    await this.closeSheet();
+    return { rows: this.dataRows, sheets: this.results.map((s) => ({ ...s })) };
+  }
+}

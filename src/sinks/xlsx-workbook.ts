@@ -1,0 +1,224 @@
+/**
+ * exceljs's streaming WorkbookWriter made deterministic, memory-flat and first-tab-last.
+ *
+ * Pinned to exceljs 4.4.0 internals (lib/stream/xlsx/*.js, archiver 5); `assertInternals` fails
+ * loudly if an upgrade moves them.
+ *
+ * 1. Memory. Each worksheet writes XML into a StreamBuf that archiver-utils pipes into a
+ *    PassThrough; StreamBuf ignores `write()`'s return value, so when JavaScript produces XML faster
+ *    than zlib (on the libuv pool) compresses it, the PassThrough's buffer grows without bound
+ *    (~0.9 GB per 1M rows, deps-probe addendum). Everything after the PassThrough is a proper
+ *    pipe (PassThrough → deflate → zip → archiver → file), so bounding that one buffer bounds the
+ *    whole chain: `pace()` waits for 'drain' whenever more than `maxBytesInFlight` bytes sit in
+ *    it. Entries are zipped one after another, so a new sheet's XML also waits there until the
+ *    previous sheet is compressed — the same bound covers it.
+ * 2. Determinism. Zip entry dates default to `new Date()` and the workbook's core properties to
+ *    now; both are fixed to `documentDate`. The archiver is created inside exceljs's constructor
+ *    (and two entries are appended right there), so a `zip` accessor on the subclass intercepts
+ *    the assignment and fixes every entry's date. DOS dates are written in UTC (forceLocalTime
+ *    off), so the bytes do not depend on the machine's zone either.
+ * 3. Tab order. The order of `<sheets>` in workbook.xml is the order of sheet ids, and a sheet's
+ *    XML is zipped in the order sheets are created. The Overview must be the first tab but is
+ *    known only at the end: exceljs would zip it first and hold every later sheet in memory until
+ *    it is committed. Instead id 1 is reserved and handed out by `addFirstSheet()`, which is
+ *    called last — first tab, last entry, nothing buffered.
+ */
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { AddWorksheetOptions, Worksheet } from 'exceljs';
+import { createOutputStream, HashTap, outputError } from './output-file.js';
+import type { FileResult } from './csv-table-writer.js';
+
+/** Default bound on uncompressed XML waiting for the compressor, per workbook. */
+export const DEFAULT_MAX_BYTES_IN_FLIGHT = 4 * 1024 * 1024;
+const FIRST_SHEET_ID = 1;
+
+interface ZipArchive {
+  append(source: unknown, data: { name: string; date?: Date }): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/** The parts of exceljs's StreamBuf (a worksheet's `stream`) that pacing reads. */
+interface SheetStreamInternals {
+  pipes?: Array<Readable & { _writableState?: { length: number } }>;
+}
+
+const { WorkbookWriter } = ExcelJS.stream.xlsx;
+
+class DeterministicWorkbookWriter extends WorkbookWriter {
+  declare private archive: ZipArchive;
+  declare private forcedSheetId: number | undefined;
+  declare private lastSheetId: number | undefined;
+
+  // exceljs assigns `this.zip` in its constructor; see file comment (2).
+  set zip(archive: ZipArchive) {
+    const append = archive.append.bind(archive);
+    const date = this.modified;
+    archive.append = (source, data) => append(source, { ...data, date });
+    this.archive = archive;
+  }
+
+  get zip(): ZipArchive {
+    return this.archive;
+  }
+
+  allocateSheetId(): number {
+    if (this.forcedSheetId !== undefined) return this.forcedSheetId;
+    this.lastSheetId = (this.lastSheetId ?? FIRST_SHEET_ID) + 1;
+    return this.lastSheetId;
+  }
+
+  addWorksheetWithId(id: number, name: string, options: Partial<AddWorksheetOptions>): Worksheet {
+    this.forcedSheetId = id;
+    try {
+      return this.addWorksheet(name, options);
+    } finally {
+      this.forcedSheetId = undefined;
+    }
+  }
+}
+
+// exceljs reads `nextId` once per addWorksheet (file comment (3)); its typings declare it a readonly
+// property, so the getter is installed on the prototype rather than declared in the class body.
+Object.defineProperty(DeterministicWorkbookWriter.prototype, 'nextId', {
+  get(this: DeterministicWorkbookWriter): number {
+    return this.allocateSheetId();
+  },
+});
+
+/** Options exceljs 4.4.0 reads at runtime but its typings omit. */
+type WriterOptions = ConstructorParameters<typeof WorkbookWriter>[0] & { created: Date; modified: Date; creator: string; lastModifiedBy: string };
+
+export interface StreamingWorkbookOptions {
+  path: string;
+  /** written as the document's created/modified date and every zip entry's date */
+  documentDate: Date;
+  creator: string;
+  maxBytesInFlight?: number;
+}
+
+export class StreamingWorkbook {
+  private readonly writer: DeterministicWorkbookWriter;
+  private readonly tap = new HashTap();
+  private readonly written: Promise<void>;
+  private failure: unknown = undefined;
+  private readonly failureListeners = new Set<(error: unknown) => void>();
+  private readonly maxBytesInFlight: number;
+  private firstSheetAdded = false;
+  private committed = false;
+
+  private constructor(private readonly options: StreamingWorkbookOptions) {
+    this.maxBytesInFlight = options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT;
+    this.written = pipeline(this.tap, createOutputStream(options.path));
+    this.written.catch((error: unknown) => this.fail(error));
+    const writerOptions: WriterOptions = {
+      stream: this.tap,
+      useStyles: true,
+      useSharedStrings: false,
+      created: options.documentDate,
+      modified: options.documentDate,
+      creator: options.creator,
+      lastModifiedBy: options.creator,
+    };
+    this.writer = new DeterministicWorkbookWriter(writerOptions);
+    this.writer.zip.on('error', (error) => this.fail(error));
+    this.writer.views = [{ x: 0, y: 0, width: 28800, height: 17000, firstSheet: 0, activeTab: 0, visibility: 'visible' }];
+  }
+
+  static open(options: StreamingWorkbookOptions): StreamingWorkbook {
+    return new StreamingWorkbook(options);
+  }
+
+  private fail(error: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = outputError(error, this.options.path);
+    for (const listener of this.failureListeners) listener(this.failure);
+    this.failureListeners.clear();
+  }
+
+  /** A sheet after the ones added so far (tab order = order of calls). */
+  addSheet(name: string, options: Partial<AddWorksheetOptions>): Worksheet {
+    this.assertOpen();
+    const sheet = this.writer.addWorksheet(name, options);
+    assertInternals(sheet);
+    return sheet;
+  }
+
+  /** The first tab, added last (file comment (3)). */
+  addFirstSheet(name: string, options: Partial<AddWorksheetOptions>): Worksheet {
+    this.assertOpen();
+    if (this.firstSheetAdded) throw new Error('the first sheet is already added');
+    this.firstSheetAdded = true;
+    const sheet = this.writer.addWorksheetWithId(FIRST_SHEET_ID, name, options);
+    assertInternals(sheet);
+    return sheet;
+  }
+
+  /**
+   * Waits while more than `maxBytesInFlight` bytes of this sheet's XML wait for the compressor
+   * (file comment (1)); rejects as soon as the workbook fails. Cheap enough to call per row.
+   */
+  pace(sheet: Worksheet): Promise<void> | undefined {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const buffer = pipeOf(sheet);
+    if ((buffer._writableState?.length ?? 0) <= this.maxBytesInFlight) return undefined;
+    return new Promise<void>((resolve, reject) => {
+      const onDrain = (): void => {
+        this.failureListeners.delete(onFailure);
+        resolve();
+      };
+      const onFailure = (error: unknown): void => {
+        buffer.off('drain', onDrain);
+        reject(error);
+      };
+      buffer.once('drain', onDrain);
+      this.failureListeners.add(onFailure);
+    });
+  }
+
+  /** Commits the sheet's remaining XML and waits until it fits the in-flight bound again. */
+  async commitSheet(sheet: Worksheet): Promise<void> {
+    sheet.commit();
+    await this.pace(sheet);
+  }
+
+  async commit(): Promise<FileResult> {
+    this.assertOpen();
+    this.committed = true;
+    const failed = new Promise<never>((_resolve, reject) => {
+      if (this.failure !== undefined) reject(this.failure);
+      else this.failureListeners.add(reject);
+    });
+    try {
+      await Promise.race([this.writer.commit(), failed]);
+      await Promise.race([this.written, failed]);
+    } catch (error) {
+      throw outputError(error, this.options.path);
+    }
+    return { rows: 0, bytes: this.tap.bytes, sha256: this.tap.digest() };
+  }
+
+  /** Stops writing; the caller removes the folder. Never throws. */
+  async abort(): Promise<void> {
+    this.committed = true;
+    this.tap.destroy();
+    await this.written.catch(() => undefined);
+  }
+
+  private assertOpen(): void {
+    if (this.committed) throw new Error(`workbook ${this.options.path} is already committed`);
+    if (this.failure !== undefined) throw this.failure;
+  }
+}
+
+function pipeOf(sheet: Worksheet): NonNullable<SheetStreamInternals['pipes']>[number] {
+  const pipe = (sheet as unknown as { stream: SheetStreamInternals }).stream.pipes?.[0];
+  if (pipe === undefined) throw new Error('exceljs internals changed: worksheet stream has no pipe (see xlsx-workbook.ts)');
+  return pipe;
+}
+
+/** exceljs 4.4.0: worksheet.stream (StreamBuf) → pipes[0] (PassThrough with a _writableState). */
+function assertInternals(sheet: Worksheet): void {
+  if (pipeOf(sheet)._writableState === undefined) throw new Error('exceljs internals changed: no _writableState on the worksheet pipe (see xlsx-workbook.ts)');
+}
