@@ -60,9 +60,9 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** UTF-8 BOM so Excel on Windows reads UTF-8 on double-click */
       bom: z.boolean().default(true),
-      eol: z.enum(['lf', 'crlf']).default('lf'),
+      eol: z.enum(['lf', 'crlf']).default('crlf'),
     })
-    .default({ bom: true, eol: 'lf' }),
+    .default({ bom: true, eol: 'crlf' }),
   logFormat: z.enum(['pretty', 'json']).optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** `K/N`: this worker pulls the wallets whose stable hash falls in shard K of N */
