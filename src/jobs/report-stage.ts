@@ -1,0 +1,152 @@
+/**
+ * The report stage: the snapshot (or spool) read back wallet by wallet in a stable order,
+ * reconciled, and written as one report folder. It never calls the API, so a live `export` and a
+ * later `payexport report` over the same window produce the same files.
+ *
+ * The workbook is a streaming zip: sheets are written one after another, so this makes one pass
+ * over the source per sheet — Payments (with reconciliation), Ledger, then the small tables from the
+ * reconciler's result, then Open items — and memory stays bounded by one wallet's state.
+ */
+import type { PaymentRow } from '../normalize/rows.js';
+import { Reconciler, hasErrors } from '../reconcile/reconciler.js';
+import type { ReconcileResult } from '../reconcile/results.js';
+import { openReportFolder, type PublishResult, type ReportFormat } from '../sinks/report-folder.js';
+import {
+  BALANCES_TABLE,
+  EXCEPTIONS_TABLE,
+  FEES_TABLE,
+  LEDGER_TABLE,
+  OPEN_ITEMS_TABLE,
+  PAYMENTS_TABLE,
+  SUMMARY_CHECK_TABLE,
+} from '../sinks/tables/index.js';
+import type { ReportSource, Window } from '../store/ports.js';
+import type { CsvOptions } from '../sinks/csv-table-writer.js';
+import type { Logger } from '../util/log.js';
+
+export interface ReportStageInput {
+  source: ReportSource;
+  organizationId: string;
+  /** restrict to these wallets (the run's `--wallet` scope); empty = every wallet of the snapshot */
+  walletIds: readonly string[];
+  /** restrict to these environments (empty = all) */
+  environmentIds: readonly string[];
+  window: Window;
+  outRoot: string;
+  job: string;
+  period: string;
+  command: string;
+  runId: string;
+  formats: readonly ReportFormat[];
+  csv: CsvOptions;
+  /** the period is closed: write `<period>.amended-N` rather than overwrite */
+  closed: boolean;
+  /** extra counts for the manifest (requests, retries, duplicates, ...) */
+  counts: Record<string, number>;
+  log: Logger;
+  onProgress?: (sheet: string, rows: number) => void;
+}
+
+export interface ReportStageResult {
+  publish: PublishResult;
+  result: ReconcileResult;
+  /** true when an error-severity finding exists: exit 65 */
+  exceptions: boolean;
+}
+
+export async function runReportStage(input: ReportStageInput): Promise<ReportStageResult> {
+  const { source, organizationId: org, window } = input;
+  const envFilter = new Set(input.environmentIds.map((e) => e.toLowerCase()));
+  const wallets = (await source.wallets(org, input.walletIds.length > 0 ? input.walletIds : undefined)).filter(
+    (w) => envFilter.size === 0 || envFilter.has(w.environment_id.toLowerCase()),
+  );
+  const assets = await source.assets();
+  const summaries = (await source.summaries(org, window)).filter(
+    (s) => (envFilter.size === 0 || envFilter.has(s.environment_id.toLowerCase())) && (s.scope !== 'wallet' || wallets.some((w) => w.wallet_id === s.scope_id)),
+  );
+  // Ages of open items are measured at the end of the window, so a rebuild gives the same files.
+  const reconciler = new Reconciler({ window, now: window.to, wallets, assets, summaries });
+
+  const folder = await openReportFolder({
+    outRoot: input.outRoot,
+    job: input.job,
+    period: input.period,
+    command: input.command,
+    window,
+    runId: input.runId,
+    formats: input.formats,
+    csv: input.csv,
+    closed: input.closed,
+    assets,
+  });
+  try {
+    const payments = await folder.table(PAYMENTS_TABLE);
+    let paymentRows = 0;
+    for (const wallet of wallets) {
+      reconciler.startWallet(wallet);
+      for await (const batch of source.ledger(org, wallet.wallet_id)) reconciler.addLedger(batch);
+      for await (const batch of source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window })) {
+        reconciler.addPayments(batch);
+        for (const row of batch) await payments.write(row);
+        paymentRows += batch.length;
+        input.onProgress?.('payments', paymentRows);
+      }
+      await reconciler.endWallet((ids) => source.knownPaymentIds(org, ids));
+    }
+    await payments.close();
+    const result = reconciler.finish();
+
+    const ledger = await folder.table(LEDGER_TABLE);
+    let ledgerRows = 0;
+    for (const wallet of wallets) {
+      for await (const batch of source.ledger(org, wallet.wallet_id)) {
+        for (const row of batch) {
+          if (row.effective_time < window.from || row.effective_time >= window.to) continue;
+          await ledger.write(row);
+          ledgerRows++;
+        }
+        input.onProgress?.('ledger', ledgerRows);
+      }
+    }
+    await ledger.close();
+
+    await writeAll(await folder.table(FEES_TABLE), result.fees);
+    await writeAll(await folder.table(BALANCES_TABLE), result.balances);
+    await writeAll(await folder.table(SUMMARY_CHECK_TABLE), result.summaryChecks);
+    await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);
+
+    const open = await folder.table(OPEN_ITEMS_TABLE);
+    for (const wallet of wallets) {
+      for await (const batch of source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window })) {
+        for (const row of batch) if (isOpen(row)) await open.write(row);
+      }
+    }
+    await open.close();
+
+    const publish = await folder.publish({
+      // Only what defines the report: a rebuild from the snapshot must render the same Overview.
+      parameters: {
+        organization: org,
+        environments: input.environmentIds.length > 0 ? [...input.environmentIds].sort() : 'all',
+        wallets: input.walletIds.length > 0 ? [...input.walletIds].sort() : 'all',
+      },
+      controlTotals: result.controlTotals,
+      checks: result.checks,
+      counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length },
+    });
+    input.log.info({ dir: publish.dir, unchanged: publish.unchanged, findings: result.findings.length }, 'report published');
+    return { publish, result, exceptions: hasErrors(result.findings) };
+  } catch (error) {
+    await folder.abort().catch(() => undefined);
+    throw error;
+  }
+}
+
+function isOpen(row: PaymentRow): boolean {
+  return row.status_class === 'open' || row.status_class === 'unknown';
+}
+
+async function writeAll<Row>(table: { write(row: Row): Promise<void> | undefined; close(): Promise<{ rows: number }> }, rows: readonly Row[]): Promise<void> {
+  for (const row of rows) await table.write(row);
+  await table.close();
+}
