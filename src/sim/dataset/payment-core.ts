@@ -158,7 +158,8 @@ export function baseCore(ctx: GenContext, i: number, lite = false): PaymentCore 
       principal = logUniform(s, 100, category === CAT_STANDARD ? 2_000_000 : 20_000_000);
     }
   } else if ((flags & F_HUGE) !== 0) {
-    principal = HUGE_AMOUNTS[s.int(0, HUGE_AMOUNTS.length - 1)] as bigint;
+    const huge = HUGE_AMOUNTS[s.int(0, HUGE_AMOUNTS.length - 1)] as bigint;
+    principal = onchainAmounts ? (huge / 1_000n) * 1_000n : huge; // on chain: whole sats
   } else if (onchainAmounts) {
     principal = logUniform(s, 10_000, category === CAT_STANDARD ? 5_000_000 : 100_000_000) * 1_000n;
   } else {

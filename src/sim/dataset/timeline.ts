@@ -197,10 +197,10 @@ function classify(options: ResolvedDatasetOptions, world: World, picker: WalletP
   }
 
   if (direction === DIR_RECEIVE && status === ST_COMPLETED) {
-    if (category === CAT_TREASURY && wallet.currencyKind === 'btc' && !legacy && s.chance(0.05)) flags |= F_HUGE;
+    if (category === CAT_TREASURY && wallet.currencyKind === 'btc' && !legacy && s.chance(0.2)) flags |= F_HUGE;
     if (kind === KIND_ONCHAIN && wallet.processingFee !== null && wallet.processingFee.receiveBps > 0 && category === CAT_STANDARD && !legacy && s.chance(0.08)) flags |= F_OVERPAID;
   }
-  if (status === ST_COMPLETED && category === CAT_STANDARD && !legacy && s.chance(0.02)) flags |= F_NO_BREAKDOWN;
+  if (status === ST_COMPLETED && category === CAT_STANDARD && !legacy && (flags & F_OVERPAID) === 0 && s.chance(0.02)) flags |= F_NO_BREAKDOWN;
 
   t.wallet[i] = w;
   t.direction[i] = direction;
