@@ -74,8 +74,11 @@ export interface SimHandle {
   faults: FaultController;
   /** replace the faults at runtime (a spec string, a config, or null for none) */
   setFaults(faults: string | FaultConfig | null): void;
-  /** drive every pending state transition to its end now and wait for the webhooks */
-  settle(): Promise<void>;
+  /**
+   * Run pending state transitions of written payments now instead of waiting for their timers —
+   * all of them (default) or the next `steps` — then wait for the webhook deliveries they caused.
+   */
+  settle(steps?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -143,8 +146,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     webhooks,
     faults,
     setFaults: (f) => faults.set(f),
-    async settle() {
-      scheduler.flush();
+    async settle(steps?: number) {
+      scheduler.flush(steps);
       await webhooks.idle();
     },
     async close() {

@@ -73,13 +73,16 @@ export class FaultController {
     if (typeof latency === 'number') latencyMs = latency;
     else if (latency) latencyMs = latency[0] + (hash32(seed, n, LATENCY_SALT) / 0x1_0000_0000) * (latency[1] - latency[0]);
 
+    // every rule counts every request it matches, whether or not an earlier rule fired
+    let scheduled: FaultName | null = null;
     for (const s of this.schedule) {
       if (s.entry.method !== undefined && s.entry.method.toUpperCase() !== method) continue;
       if (s.path && !s.path.test(path)) continue;
       s.matched++;
       const hit = s.entry.first !== undefined ? s.matched <= s.entry.first : s.entry.nth !== undefined && s.matched === s.entry.nth;
-      if (hit) return { latencyMs, fault: s.entry.fault };
+      if (hit && scheduled === null) scheduled = s.entry.fault;
     }
+    if (scheduled !== null) return { latencyMs, fault: scheduled };
     const rates = this.config.rates;
     if (rates && (this.paths === null || this.paths.some((re) => re.test(path)))) {
       for (const name of FAULT_NAMES) {

@@ -54,7 +54,12 @@ export function createSimServer(deps: HttpServerDeps): Server {
   const server = createServer((req, res) => {
     inFlight++;
     const arrival = { seq: ++seq, inFlight, at: new Date(), started: performance.now() };
-    let logged: { status: number; fault?: string } = { status: 0 };
+    // set BEFORE the response is written: 'close' can fire before a promise continuation runs
+    const logged: { status: number; fault?: string } = { status: 0 };
+    const note = (status: number, fault?: string): void => {
+      logged.status = status;
+      if (fault !== undefined) logged.fault = fault;
+    };
     res.on('close', () => {
       inFlight--;
       const url = req.url ?? '/';
@@ -71,23 +76,18 @@ export function createSimServer(deps: HttpServerDeps): Server {
         ...(logged.fault !== undefined ? { fault: logged.fault } : {}),
       });
     });
-    void handle(deps, req, res).then(
-      (outcome) => {
-        logged = outcome;
-      },
-      (error: unknown) => {
-        (deps.onError ?? console.error)(error);
-        logged = { status: 500 };
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(stringifyJson({ error: { type: 'internal_error', detail: 'internal error' } }));
-        else res.destroy();
-      },
-    );
+    handle(deps, req, res, note).catch((error: unknown) => {
+      (deps.onError ?? console.error)(error);
+      note(500);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(stringifyJson({ error: { type: 'internal_error', detail: 'internal error' } }));
+      else res.destroy();
+    });
   });
   server.keepAliveTimeout = 10_000;
   return server;
 }
 
-async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerResponse): Promise<{ status: number; fault?: string }> {
+async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerResponse, note: (status: number, fault?: string) => void): Promise<void> {
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://simulator.local');
   const decision = deps.faults.decide(method, url.pathname);
@@ -96,8 +96,9 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
   if (decision.fault !== null && STATUS_FAULTS.has(decision.fault)) {
     deps.faults.noteInjected(decision.fault);
     const reply = faultReply(decision.fault, deps.faults.retryAfterSeconds);
+    note(reply.status, decision.fault);
     send(res, reply.status, reply.headers, reply.payload);
-    return { status: reply.status, fault: decision.fault };
+    return;
   }
 
   let applied: FaultName | undefined;
@@ -116,24 +117,27 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
   switch (decision.fault) {
     case 'reset': {
       deps.faults.noteInjected('reset');
+      note(reply.status, 'reset');
       res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.payload.length) });
       const half = reply.payload.subarray(0, Math.floor(reply.payload.length / 2));
       res.write(half, () => res.destroy());
-      return { status: reply.status, fault: 'reset' };
+      return;
     }
     case 'truncate': {
       deps.faults.noteInjected('truncate');
       const cut = reply.payload.subarray(0, Math.max(0, Math.floor((reply.payload.length * 2) / 3)));
+      note(reply.status, 'truncate');
       send(res, reply.status, reply.headers, cut);
-      return { status: reply.status, fault: 'truncate' };
+      return;
     }
     case 'drip':
       deps.faults.noteInjected('drip');
+      note(reply.status, 'drip');
       drip(res, reply, deps.faults.dripIntervalMs, deps.faults.dripChunkBytes);
-      return { status: reply.status, fault: 'drip' };
+      return;
     default:
+      note(reply.status, applied);
       send(res, reply.status, reply.headers, reply.payload);
-      return applied ? { status: reply.status, fault: applied } : { status: reply.status };
   }
 }
 

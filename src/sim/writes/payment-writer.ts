@@ -23,6 +23,7 @@ import {
 } from '../dataset/codes.js';
 import type { Dataset } from '../dataset/dataset.js';
 import { centsToMsats, msatsToCentsCeil, processingFeeOf } from '../dataset/fees.js';
+import { HOLD_LAG_US } from '../dataset/ledger.js';
 import { NS_CREDIT, NS_HOLD, type PaymentCore } from '../dataset/payment-core.js';
 import { railIdsOf } from '../dataset/payment-text.js';
 import type { SimWallet } from '../dataset/world.js';
@@ -324,6 +325,11 @@ export class PaymentWriter {
     return 'ok';
   }
 
+  /** The instant of a transition: now, but never before the hold placed just after creation. */
+  private transitionUs(handle: number): Micros {
+    return Math.max(nowMicros(), this.dataset.store.created(handle) + HOLD_LAG_US + 1_000);
+  }
+
   private emit(handle: number, type: 'send' | 'receive', event: string): void {
     const core = this.dataset.store.core(handle);
     this.webhooks.emit(core.environmentIndex, type, event, this.dataset.renderPayment(handle), core.id);
@@ -333,7 +339,7 @@ export class PaymentWriter {
     this.scheduler.schedule(this.options.stepMs, () => {
       const store = this.dataset.store;
       const outcome = this.outcomeOf(store.core(handle));
-      const now = nowMicros();
+      const now = this.transitionUs(handle);
       store.updateWritten(handle, (core) => {
         core.updatedUs = now;
         if (outcome !== 'ok') {
@@ -363,7 +369,7 @@ export class PaymentWriter {
       if (anyAmount && core.feeBps > 0) {
         store.updateWritten(handle, (c) => {
           c.status = ST_FAILED;
-          c.updatedUs = nowMicros();
+          c.updatedUs = this.transitionUs(handle);
           c.error = { type: 'receive_failed', code: 'receive_failed', detail: 'Any-amount receives need a zero receive processing fee' };
         });
         this.emit(handle, 'receive', 'failed');
@@ -372,7 +378,7 @@ export class PaymentWriter {
       const ids = railIdsOf(seed, handle, core.principal);
       store.updateWritten(handle, (c) => {
         c.status = ST_RECEIVING;
-        c.updatedUs = nowMicros();
+        c.updatedUs = this.transitionUs(handle);
         const text = c.written as NonNullable<PaymentCore['written']>;
         if (c.kind !== KIND_ONCHAIN) text.paymentRequest = ids.paymentRequest;
         if (c.kind === KIND_ONCHAIN || c.kind === KIND_BIP21) text.address = ids.address;
@@ -386,7 +392,7 @@ export class PaymentWriter {
 
   private settleReceive(handle: number, outcome: 'ok' | 'fail' | 'expire', anyAmount: boolean): void {
     const store = this.dataset.store;
-    const now: Micros = nowMicros();
+    const now = this.transitionUs(handle);
     const wallet = this.dataset.wallets[store.walletIndex(handle)] as SimWallet;
     store.updateWritten(handle, (c) => {
       c.updatedUs = now;

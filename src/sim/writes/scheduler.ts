@@ -34,13 +34,16 @@ export class Scheduler {
     return this.pending.size;
   }
 
-  flush(): void {
-    for (let guard = 0; this.pending.size > 0 && guard < 1_000_000; guard++) {
+  /** Run pending steps now, earliest first — all of them, or at most `maxSteps`. Returns how many ran. */
+  flush(maxSteps = Infinity): number {
+    let ran = 0;
+    for (; this.pending.size > 0 && ran < Math.min(maxSteps, 1_000_000); ran++) {
       const next = [...this.pending].sort((a, b) => a.due - b.due || a.seq - b.seq)[0] as Step;
       clearTimeout(next.timer);
       this.pending.delete(next);
       next.run();
     }
+    return ran;
   }
 
   close(): void {
