@@ -183,10 +183,11 @@ function classify(options: ResolvedDatasetOptions, world: World, picker: WalletP
 
   // A payment that would finish after the end of the range is still open "now"; a few old ones
   // are stuck open. Open sends hold funds; open receives have credited nothing yet.
-  const stuck = !isCheck && s.chance(0.003);
+  const recent = created >= options.toUs - US_PER_DAY;
+  const stuck = !isCheck && s.chance(recent ? 0.25 : 0.004);
   if (created + delay >= options.toUs || stuck) {
     if (direction === DIR_SEND && !isCheck) {
-      status = options.unknownFields && s.chance(0.3) ? ST_SETTLING_V2 : ST_SENDING;
+      status = options.unknownFields && s.chance(0.5) ? ST_SETTLING_V2 : ST_SENDING;
       flags &= ~(F_REJECTED | F_SHORTCIRCUIT);
       delay = s.int(50_000, 2 * US_PER_SECOND);
     } else if (direction === DIR_RECEIVE) {
