@@ -51,6 +51,11 @@ export const simCommand: CommandModule<object, SimArgs> = {
     const environments = args.environments?.split(',').map((k) => k.trim()) as EnvironmentKind[] | undefined;
     if (environments?.some((k) => k !== 'production' && k !== 'staging')) throw usageError('bad_environments', '--environments takes production and staging, comma-separated');
     const anomalies = args.anomalies === undefined ? undefined : args.anomalies === 'all' ? ('all' as const) : (args.anomalies.split(',').map((a) => a.trim()) as AnomalyKind[]);
+    // listen for the signals before anything is printed: a supervisor may signal as soon as it reads the URL
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
     let sim: SimHandle;
     try {
       sim = await startSimulator({
@@ -71,10 +76,7 @@ export const simCommand: CommandModule<object, SimArgs> = {
       throw error;
     }
     print(sim, args);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopped;
     await sim.close();
   },
 };

@@ -31,6 +31,16 @@ export function stringifyJson(value: unknown): string {
   return parts.join('');
 }
 
+/**
+ * A page envelope `{"items":[…], …rest}` with each item serialized on its own, so one item with a
+ * bigint does not push the whole page onto the slow path.
+ */
+export function stringifyPage(items: readonly unknown[], rest: Record<string, unknown>): string {
+  const tail = stringifyJson(rest);
+  const itemsJson = `"items":[${items.map(stringifyJson).join(',')}]`;
+  return tail === '{}' ? `{${itemsJson}}` : `{${itemsJson},${tail.slice(1)}`;
+}
+
 const BIGINT_MARK = '\u0000~bigint~';
 const BIGINT_MARK_RE = /"\\u0000~bigint~(-?\d+)"/g;
 

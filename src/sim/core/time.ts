@@ -13,11 +13,23 @@ export const US_PER_MINUTE = 60 * US_PER_SECOND;
 export const US_PER_HOUR = 60 * US_PER_MINUTE;
 export const US_PER_DAY = 24 * US_PER_HOUR;
 
+let cachedDay = Number.NaN;
+let cachedDayPrefix = '';
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
+
 export function formatMicros(us: Micros): string {
-  const ms = Math.floor(us / US_PER_MS);
-  const base = new Date(ms).toISOString().slice(0, 19);
-  const fraction = (us - Math.floor(us / US_PER_SECOND) * US_PER_SECOND).toString().padStart(6, '0').replace(/0+$/, '');
-  return fraction === '' ? `${base}Z` : `${base}.${fraction}Z`;
+  // hot path (every timestamp of every page): the date part is cached per day, the rest is integer math
+  const seconds = Math.floor(us / US_PER_SECOND);
+  const micros = us - seconds * US_PER_SECOND;
+  const day = Math.floor(seconds / 86_400);
+  if (day !== cachedDay) {
+    cachedDay = day;
+    cachedDayPrefix = new Date(day * 86_400_000).toISOString().slice(0, 11);
+  }
+  const sod = seconds - day * 86_400;
+  const hms = `${cachedDayPrefix}${TWO_DIGITS[Math.floor(sod / 3600)]}:${TWO_DIGITS[Math.floor(sod / 60) % 60]}:${TWO_DIGITS[sod % 60]}`;
+  if (micros === 0) return `${hms}Z`;
+  return `${hms}.${String(micros).padStart(6, '0').replace(/0+$/, '')}Z`;
 }
 
 /** RFC 3339 (any offset) → µs, or null when invalid. */

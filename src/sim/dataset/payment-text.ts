@@ -45,14 +45,17 @@ export interface RailIds {
 
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 
-/** `length` bech32 characters, six per 32-bit draw. */
+/** All 1,024 pairs of bech32 characters, indexed by 10 bits. */
+const BECH32_PAIRS = Array.from({ length: 1024 }, (_, v) => `${BECH32[v >>> 5] as string}${BECH32[v & 31] as string}`);
+
+/** `length` (even) bech32 characters, six per 32-bit draw. */
 function bech32Chars(s: Stream, length: number): string {
   let out = '';
-  while (out.length < length) {
-    let word = s.u32();
-    for (let k = 0; k < 6 && out.length < length; k++, word >>>= 5) out += BECH32[word & 31];
+  for (let produced = 0; produced < length; produced += 6) {
+    const word = s.u32();
+    out += `${BECH32_PAIRS[word & 1023] as string}${BECH32_PAIRS[(word >>> 10) & 1023] as string}${BECH32_PAIRS[(word >>> 20) & 1023] as string}`;
   }
-  return out;
+  return out.length === length ? out : out.slice(0, length);
 }
 
 export function railIdsOf(seed: number, key: number, amountHint: bigint): RailIds {

@@ -46,8 +46,10 @@ export interface RequestContext {
 
 export interface Reply {
   status: number;
-  /** JSON body; absent = empty body */
+  /** JSON body; absent (and no `json`) = empty body */
   body?: unknown;
+  /** an already serialized JSON body (pages serialize item by item, see core/json.ts stringifyPage) */
+  json?: string;
   headers?: Record<string, string>;
 }
 

@@ -107,7 +107,8 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     const ctxApplied = await dispatch(deps, req, method, url, decision.fault);
     applied = ctxApplied.applied;
     const r = ctxApplied.reply;
-    reply = r.body === undefined ? { status: r.status, payload: Buffer.alloc(0), headers: r.headers ?? {} } : jsonReply(r.status, r.body, r.headers);
+    if (r.json !== undefined) reply = { status: r.status, payload: Buffer.from(r.json), headers: { 'content-type': 'application/json', ...r.headers } };
+    else reply = r.body === undefined ? { status: r.status, payload: Buffer.alloc(0), headers: r.headers ?? {} } : jsonReply(r.status, r.body, r.headers);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     reply = jsonReply(error.status, error.body(), error.extra.headers);

@@ -1,4 +1,5 @@
 import { isUuid } from '../../core/ids.js';
+import { stringifyPage } from '../../core/json.js';
 import { ApiError, invalidParameter } from '../api-error.js';
 import type { Handler, RequestContext } from '../context.js';
 import type { CursorBinding } from '../cursor.js';
@@ -32,7 +33,7 @@ export const listPayments: Handler = (ctx) => {
   if (mode === 'offset') {
     const offset = q.uint32('offset') ?? 0;
     const page = ds.listPayments(filter, field, order, { mode: 'offset', offset, limit });
-    return { status: 200, body: { items: page.handles.map((h) => ds.renderPayment(h)), offset, limit, total: page.total, has_more: page.hasMore } };
+    return { status: 200, json: stringifyPage(page.handles.map((h) => ds.renderPayment(h)), { offset, limit, total: page.total, has_more: page.hasMore }) };
   }
 
   const after = cursor === undefined ? null : ctx.state.cursors.decode(cursor, bound);
@@ -52,7 +53,7 @@ export const listPayments: Handler = (ctx) => {
       ctx.applied = 'repeat';
     }
   }
-  return { status: 200, body: { items: page.handles.map((h) => ds.renderPayment(h)), offset: 0, limit, next_cursor: nextCursor, has_more: page.hasMore } };
+  return { status: 200, json: stringifyPage(page.handles.map((h) => ds.renderPayment(h)), { offset: 0, limit, next_cursor: nextCursor, has_more: page.hasMore }) };
 };
 
 /** GET …/environments/{env}/payments/{payment_id} */
@@ -110,6 +111,6 @@ export const walletLedger: Handler = (ctx) => {
   const sortOrder = q.oneOf('sort_order', SORT_ORDERS) ?? 'ASC';
   const ds = ctx.state.dataset;
   const page = ds.listLedger({ walletIndex: index, offset, limit, sortKey, sortOrder, ...(paymentId !== undefined ? { paymentId } : {}), ...(start !== undefined ? { startUs: start } : {}), ...(end !== undefined ? { endUs: end } : {}) });
-  return { status: 200, body: { items: page.refs.map((ref) => ds.renderLedgerEntry(index, ref)), offset, limit, total: page.total } };
+  return { status: 200, json: stringifyPage(page.refs.map((ref) => ds.renderLedgerEntry(index, ref)), { offset, limit, total: page.total }) };
 };
 
