@@ -119,18 +119,23 @@ export class WalletLedgers {
     }
     this.extras(w).forEach((_, k) => refs.push(-(k + 1)));
     const array = Float64Array.from(refs);
+    array.sort(this.comparator(w, key));
+    this.sorted.set(name, { version, refs: array });
+    return array;
+  }
+
+  /** Ledger order for `key`: the time(s), then entry id, then held before captured/released. */
+  comparator(w: number, key: LedgerSortKey): (a: number, b: number) => number {
     const primary = key === 'effective_time' ? (r: number) => this.effectiveUs(w, r) : (r: number) => this.messageUs(w, r);
     const secondary = key === 'time_and_effective_time' ? (r: number) => this.effectiveUs(w, r) : () => 0;
     const rank = (r: number): number => (this.typeOf(w, r) === EV_HELD ? 0 : 1);
-    array.sort((a, b) => {
+    return (a, b) => {
       const d = primary(a) - primary(b) || secondary(a) - secondary(b);
       if (d !== 0) return d;
       const ia = this.entryId(w, a);
       const ib = this.entryId(w, b);
       return ia < ib ? -1 : ia > ib ? 1 : rank(a) - rank(b);
-    });
-    this.sorted.set(name, { version, refs: array });
-    return array;
+    };
   }
 
   render(w: number, ref: number): Record<string, unknown> {

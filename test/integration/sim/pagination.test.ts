@@ -191,3 +191,51 @@ describe('payments list: filters', () => {
     }
   });
 });
+
+describe('wallet ledger: offset pagination', () => {
+  const ledgerPath = (walletId: string): string => `/organizations/${sim.organizationId}/wallets/${walletId}/ledger`;
+  const entryKey = (e: Json): string => `${e['type']}:${e['hold_id'] ?? e['credit_id'] ?? e['deposit_id'] ?? e['withdraw_id']}`;
+  const at = (e: Json): number => parseMicros(e['effective_time'] as string) as number;
+
+  async function allEntries(walletId: string, query: Record<string, string> = {}): Promise<{ items: Json[]; total: number }> {
+    const items: Json[] = [];
+    let total = -1;
+    for (let offset = 0; total < 0 || offset < total; offset += 333) {
+      const r = await call(sim, ledgerPath(walletId), { query: { ...query, offset: String(offset), limit: '333' } });
+      expect(r.status).toBe(200);
+      total = r.json['total'] as number;
+      items.push(...(r.json['items'] as Json[]));
+    }
+    return { items, total };
+  }
+
+  it('pages through every entry once, in effective_time order, with a stable total; DESC is the reverse', async () => {
+    const walletId = all[0]?.['wallet_id'] as string;
+    const asc = await allEntries(walletId);
+    expect(asc.items).toHaveLength(asc.total);
+    expect(new Set(asc.items.map(entryKey)).size).toBe(asc.total);
+    for (let i = 1; i < asc.items.length; i++) expect(at(asc.items[i - 1] as Json)).toBeLessThanOrEqual(at(asc.items[i] as Json));
+    expect(asc.items.map(entryKey)).toEqual(sim.dataset.ledgerEntries(walletId).map((e) => `${e.entryType}:${e.entryId}`));
+    const desc = await allEntries(walletId, { sort_order: 'DESC' });
+    expect(desc.items.map(entryKey)).toEqual(asc.items.map(entryKey).reverse());
+    const byMessage = await allEntries(walletId, { sort_key: 'message_time' });
+    expect(new Set(byMessage.items.map(entryKey))).toEqual(new Set(asc.items.map(entryKey)));
+    const first = await call(sim, ledgerPath(walletId));
+    expect([first.json['offset'], first.json['limit'], first.json['items'].length]).toEqual([0, 100, 100]);
+  });
+
+  it('filters on effective_time inclusively and by payment id', async () => {
+    const walletId = all[0]?.['wallet_id'] as string;
+    const { items } = await allEntries(walletId);
+    const from = items[50] as Json;
+    const to = items[400] as Json;
+    for (const sortKey of ['effective_time', 'time_and_effective_time']) {
+      const windowed = await allEntries(walletId, { start_date: from['effective_time'], end_date: to['effective_time'], sort_key: sortKey });
+      expect(new Set(windowed.items.map(entryKey))).toEqual(new Set(items.filter((e) => at(e) >= at(from) && at(e) <= at(to)).map(entryKey)));
+    }
+    const paymentId = items.find((e) => e['type'] === 'captured')?.['payment_id'] as string;
+    const one = await call(sim, ledgerPath(walletId), { query: { payment_id: paymentId } });
+    expect(one.json['items'].map((e: Json) => e['type'])).toEqual(['held', 'captured']);
+    expect(one.json['total']).toBe(2);
+  });
+});
