@@ -37,11 +37,3 @@ export const F_HUGE = 16; // amount above 2^53 base units
 export const F_REJECTED = 32; // failed send rejected before any hold
 export const F_OVERPAID = 64; // receive that settled more than requested (terms ≠ settled fee)
 export const F_NO_BREAKDOWN = 128; // completed with fee terms but no payment_breakdown yet
-
-export function isTerminal(status: number): boolean {
-  return status === ST_COMPLETED || status === ST_FAILED || status === ST_EXPIRED || status === ST_APPROVED;
-}
-
-export function statusCodeOf(name: string): number {
-  return (STATUS_NAMES as readonly string[]).indexOf(name);
-}

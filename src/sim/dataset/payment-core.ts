@@ -1,6 +1,6 @@
 import { paymentIdOf, uuidOf } from '../core/ids.js';
 import { hashString, Stream } from '../core/prng.js';
-import { US_PER_HOUR, US_PER_MINUTE, type Micros } from '../core/time.js';
+import { US_PER_HOUR, type Micros } from '../core/time.js';
 import type { AnomalyKind } from './anomaly-kinds.js';
 import {
   CAT_STANDARD,
@@ -267,6 +267,3 @@ function errorOf(s: Stream, isSend: boolean, kind: number, status: number, flags
   const code = s.pick(['no_route', 'insufficient_funds', 'upstream_failure'] as const);
   return { type: 'send_failed', code, detail: code === 'no_route' ? 'No route found to the destination' : code === 'insufficient_funds' ? 'Insufficient funds in wallet' : 'Upstream node failure' };
 }
-
-/** Swap legs take minutes: used by render for the steps' timing only. */
-export const SWAP_STEP_US = 7 * US_PER_MINUTE;

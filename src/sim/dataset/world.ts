@@ -177,7 +177,3 @@ export function buildWorld(options: ResolvedDatasetOptions): World {
   }
   return { seed, organizationId: uuidOf(seed, NS_ORG, 0), environments, linesOfCredit, wallets, assets, fromUs: options.fromUs, toUs: options.toUs };
 }
-
-export function isWalletActive(wallet: SimWallet): boolean {
-  return wallet.deactivatedUs === null;
-}

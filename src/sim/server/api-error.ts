@@ -29,4 +29,3 @@ export class ApiError extends Error {
 export const invalidParameter = (name: string, why: string): ApiError => new ApiError(400, 'invalid_parameter', `Invalid query parameter ${name}: ${why}`);
 export const accessRights = (detail = 'The credentials do not grant access to this resource'): ApiError => new ApiError(403, 'access_rights', detail);
 export const walletNotFound = (walletId: string): ApiError => new ApiError(404, 'instance_not_found', 'Wallet not found', { context: { wallet_id: walletId } });
-export const invalidData = (detail: string): ApiError => new ApiError(422, 'invalid_data', detail);
