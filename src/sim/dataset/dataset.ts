@@ -12,11 +12,11 @@ import { renderPayment, amountOf, wireInt } from './render-payment.js';
 import { PaymentStore } from './store.js';
 import { bucketize, renderEnvironmentSummary, renderWalletSummary, type WalletBuckets } from './summaries.js';
 import { buildTimeline } from './timeline.js';
-import { eventTypesOf } from './ledger.js';
-import { WalletLedgers, type LedgerSortKey } from './wallet-ledgers.js';
+import { WalletLedgers, type LedgerQuery } from './wallet-ledgers.js';
 import { buildWorld, type SimEnvironment, type SimLineOfCredit, type SimWallet, type World } from './world.js';
 
 export type SortOrder = 'ASC' | 'DESC';
+export type { LedgerQuery };
 
 export type PageRequest = { mode: 'offset'; offset: number; limit: number } | { mode: 'cursor'; after: { key: Micros; id: string } | null; limit: number };
 
@@ -27,16 +27,6 @@ export interface PaymentPage {
   hasMore: boolean;
 }
 
-export interface LedgerQuery {
-  walletIndex: number;
-  offset: number;
-  limit: number;
-  paymentId?: string;
-  startUs?: Micros;
-  endUs?: Micros;
-  sortKey: LedgerSortKey;
-  sortOrder: SortOrder;
-}
 
 /** A filter in API terms, for the ground-truth accessors (same semantics as the list endpoint). */
 export interface TruthFilter {
@@ -80,7 +70,6 @@ export class Dataset {
   private walletVersion = 0;
   private readonly walletById = new Map<string, number>();
   private readonly summaryCache = new Map<string, { version: number; buckets: WalletBuckets }>();
-  private readonly ledgerWindows = new Map<string, Float64Array>();
 
   constructor(options: DatasetOptions = {}) {
     this.options = resolveDatasetOptions(options);
@@ -236,68 +225,7 @@ export class Dataset {
   // ------------------------------------------------------------------ ledger
 
   listLedger(query: LedgerQuery): { refs: number[]; total: number } {
-    const w = query.walletIndex;
-    const windowed = query.startUs !== undefined || query.endUs !== undefined;
-    const from = query.startUs ?? -Infinity;
-    const to = query.endUs ?? Infinity;
-    const inWindow = (ref: number): boolean => {
-      const at = this.ledgers.effectiveUs(w, ref);
-      return at >= from && at <= to;
-    };
-    // the matching entries are refs[lo, hi) in ascending order of the sort key
-    let refs: ArrayLike<number>;
-    let lo = 0;
-    let hi: number;
-    if (query.paymentId !== undefined) {
-      refs = this.ledgerRefsOfPayment(w, query.paymentId.toLowerCase(), query.sortKey).filter(inWindow);
-      hi = refs.length;
-    } else if (!windowed) {
-      refs = this.ledgers.refs(w, query.sortKey);
-      hi = refs.length;
-    } else if (query.sortKey === 'effective_time') {
-      // already in effective_time order: the window is a slice found by binary search
-      const all = this.ledgers.refs(w, query.sortKey);
-      refs = all;
-      lo = query.startUs === undefined ? 0 : this.ledgerLowerBound(w, all, query.startUs);
-      hi = query.endUs === undefined ? all.length : Math.max(lo, this.ledgerLowerBound(w, all, query.endUs + 1));
-    } else {
-      const key = `${this.version}|${w}|${query.sortKey}|${query.startUs ?? ''}|${query.endUs ?? ''}`;
-      let hit = this.ledgerWindows.get(key);
-      if (!hit) {
-        hit = this.ledgers.refs(w, query.sortKey).filter(inWindow);
-        if (this.ledgerWindows.size > 32) this.ledgerWindows.clear();
-        this.ledgerWindows.set(key, hit);
-      }
-      refs = hit;
-      hi = hit.length;
-    }
-    const total = hi - lo;
-    const out: number[] = [];
-    const end = Math.min(total, query.offset + query.limit);
-    for (let k = query.offset; k < end; k++) out.push((query.sortOrder === 'ASC' ? refs[lo + k] : refs[hi - 1 - k]) as number);
-    return { refs: out, total };
-  }
-
-  /** The entries of one payment in a wallet's ledger, in `all`'s order, without scanning the ledger. */
-  private ledgerRefsOfPayment(w: number, paymentId: string, key: LedgerSortKey): number[] {
-    const refs: number[] = [];
-    const h = this.store.handleOf(paymentId);
-    if (h !== null && this.store.walletIndex(h) === w) for (const type of eventTypesOf(this.store, h, this.plan)) refs.push(h * 8 + type);
-    this.ledgers.extras(w).forEach((extra, k) => {
-      if (extra.paymentId === paymentId) refs.push(-(k + 1));
-    });
-    return refs.sort(this.ledgers.comparator(w, key));
-  }
-
-  private ledgerLowerBound(w: number, refs: Float64Array, us: Micros): number {
-    let lo = 0;
-    let hi = refs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.ledgers.effectiveUs(w, refs[mid] as number) < us) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.ledgers.page(query);
   }
 
   // ------------------------------------------------------------------ wallets

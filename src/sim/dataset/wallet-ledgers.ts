@@ -25,6 +25,17 @@ import type { SimWallet, World } from './world.js';
 
 export type LedgerSortKey = 'effective_time' | 'message_time' | 'time_and_effective_time';
 
+export interface LedgerQuery {
+  walletIndex: number;
+  offset: number;
+  limit: number;
+  paymentId?: string;
+  startUs?: Micros;
+  endUs?: Micros;
+  sortKey: LedgerSortKey;
+  sortOrder: 'ASC' | 'DESC';
+}
+
 export interface LedgerEntryRef {
   ref: number;
   entryType: string;
@@ -51,6 +62,7 @@ export class WalletLedgers {
   private readonly extrasCache = new Map<number, ExtraEntry[]>();
   private readonly sorted = new Map<string, { version: number; refs: Float64Array }>();
   private readonly balances = new Map<number, { version: number; balance: WalletBalance }>();
+  private readonly windows = new Map<string, Float64Array>();
 
   constructor(
     private readonly store: PaymentStore,
@@ -136,6 +148,72 @@ export class WalletLedgers {
       const ib = this.entryId(w, b);
       return ia < ib ? -1 : ia > ib ? 1 : rank(a) - rank(b);
     };
+  }
+
+  /** One page of a wallet's ledger (offset pagination); date bounds are inclusive on effective_time. */
+  page(query: LedgerQuery): { refs: number[]; total: number } {
+    const w = query.walletIndex;
+    const windowed = query.startUs !== undefined || query.endUs !== undefined;
+    const from = query.startUs ?? -Infinity;
+    const to = query.endUs ?? Infinity;
+    const inWindow = (ref: number): boolean => {
+      const at = this.effectiveUs(w, ref);
+      return at >= from && at <= to;
+    };
+    // the matching entries are refs[lo, hi) in ascending order of the sort key
+    let refs: ArrayLike<number>;
+    let lo = 0;
+    let hi: number;
+    if (query.paymentId !== undefined) {
+      refs = this.ledgerRefsOfPayment(w, query.paymentId.toLowerCase(), query.sortKey).filter(inWindow);
+      hi = refs.length;
+    } else if (!windowed) {
+      refs = this.refs(w, query.sortKey);
+      hi = refs.length;
+    } else if (query.sortKey === 'effective_time') {
+      // already in effective_time order: the window is a slice found by binary search
+      const all = this.refs(w, query.sortKey);
+      refs = all;
+      lo = query.startUs === undefined ? 0 : this.ledgerLowerBound(w, all, query.startUs);
+      hi = query.endUs === undefined ? all.length : Math.max(lo, this.ledgerLowerBound(w, all, query.endUs + 1));
+    } else {
+      const key = `${this.versionOf()}|${w}|${query.sortKey}|${query.startUs ?? ''}|${query.endUs ?? ''}`;
+      let hit = this.windows.get(key);
+      if (!hit) {
+        hit = this.refs(w, query.sortKey).filter(inWindow);
+        if (this.windows.size > 32) this.windows.clear();
+        this.windows.set(key, hit);
+      }
+      refs = hit;
+      hi = hit.length;
+    }
+    const total = hi - lo;
+    const out: number[] = [];
+    const end = Math.min(total, query.offset + query.limit);
+    for (let k = query.offset; k < end; k++) out.push((query.sortOrder === 'ASC' ? refs[lo + k] : refs[hi - 1 - k]) as number);
+    return { refs: out, total };
+  }
+
+  /** The entries of one payment in a wallet's ledger, in `all`'s order, without scanning the ledger. */
+  private ledgerRefsOfPayment(w: number, paymentId: string, key: LedgerSortKey): number[] {
+    const refs: number[] = [];
+    const h = this.store.handleOf(paymentId);
+    if (h !== null && this.store.walletIndex(h) === w) for (const type of eventTypesOf(this.store, h, this.plan)) refs.push(h * 8 + type);
+    this.extras(w).forEach((extra, k) => {
+      if (extra.paymentId === paymentId) refs.push(-(k + 1));
+    });
+    return refs.sort(this.comparator(w, key));
+  }
+
+  private ledgerLowerBound(w: number, refs: Float64Array, us: Micros): number {
+    let lo = 0;
+    let hi = refs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.effectiveUs(w, refs[mid] as number) < us) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   render(w: number, ref: number): Record<string, unknown> {
