@@ -75,8 +75,9 @@ export interface SimHandle {
   /** replace the faults at runtime (a spec string, a config, or null for none) */
   setFaults(faults: string | FaultConfig | null): void;
   /**
-   * Run pending state transitions of written payments now instead of waiting for their timers —
-   * all of them (default) or the next `steps` — then wait for the webhook deliveries they caused.
+   * Let time pass for writes: end the brief 404 window of new payments and wallets, run pending state
+   * transitions now instead of waiting for the timers — all (default) or the next `steps` — and
+   * wait for the webhook deliveries they caused.
    */
   settle(steps?: number): Promise<void>;
   close(): Promise<void>;
@@ -96,6 +97,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     autoPayReceives: options.timing?.autoPayReceives ?? true,
     treasuryEnabled: options.treasuryEnabled ?? true,
   });
+  const wallets = new WalletWriter(dataset, readableAfterMs);
   const faults = new FaultController(options.faults ?? null);
   const requestLog = new RequestLog(options.requestLog);
   const server = createSimServer({
@@ -104,7 +106,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       credentials,
       cursors: new CursorCodec(dataset.options.seed),
       payments,
-      wallets: new WalletWriter(dataset, readableAfterMs),
+      wallets,
       quotes,
       webhooks,
       limits: { defaultPageSize: 100, maxPageSize: 1000, maxBodyBytes: 256 * 1024, ...options.limits },
@@ -147,6 +149,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults,
     setFaults: (f) => faults.set(f),
     async settle(steps?: number) {
+      payments.makeAllReadable();
+      wallets.makeAllReadable();
       scheduler.flush(steps);
       await webhooks.idle();
     },

@@ -50,6 +50,11 @@ export class WalletWriter {
     ds.addWallet(wallet);
   }
 
+  /** End the provisioning window of every created wallet now (time passes, as in `settle()`). */
+  makeAllReadable(): void {
+    for (const wallet of this.dataset.wallets) if (wallet.readableFromMs !== undefined) wallet.readableFromMs = 0;
+  }
+
   rename(w: number, body: unknown): void {
     const parsed = updateWalletSchema.safeParse(body);
     if (!parsed.success) throw new ApiError(422, 'invalid_data', describeIssues(parsed.error));

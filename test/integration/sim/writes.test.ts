@@ -25,13 +25,11 @@ const usdWallet = (): { id: string; loc: string } => {
 };
 const bearer = (): { key: null; headers: Record<string, string> } => ({ key: null, headers: { authorization: `Bearer ${sim.bearerToken}` } });
 
+/** The payment, once `settle()` has ended its brief 404 window. */
 async function readable(id: string): Promise<Json> {
-  for (;;) {
-    const r = await call(sim, `${envPath(sim)}/payments/${id}`);
-    if (r.status === 200) return r.json as Json;
-    expect(r.status).toBe(404);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const r = await call(sim, `${envPath(sim)}/payments/${id}`);
+  expect(r.status).toBe(200);
+  return r.json as Json;
 }
 
 async function ledgerOf(walletId: string, paymentId: string): Promise<Json[]> {
@@ -58,7 +56,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   // long timers: nothing moves unless the test calls settle()
-  sim = await startSimulator({ seed: 8, scale: 600, timing: { stepMs: 60_000, readableAfterMs: 300 } });
+  sim = await startSimulator({ seed: 8, scale: 600, timing: { stepMs: 60_000, readableAfterMs: 5_000 } });
 });
 
 afterAll(async () => {
@@ -77,6 +75,7 @@ describe('send', () => {
     expect([created.status, created.text]).toEqual([202, '']);
     expect((await call(sim, `${envPath(sim)}/payments/${id}`)).status).toBe(404);
 
+    await sim.settle(0);
     const sending = await readable(id);
     expect(sending).toMatchObject({ id, status: 'sending', direction: 'send', type: 'bolt11', metadata: { order: 'A-1' } });
     expect(sending['data']['amount']).toEqual({ currency: 'btc', amount: 2_000_000, unit: 'msats' });
@@ -133,6 +132,7 @@ describe('receive, check, treasury', () => {
     const walletId = btcFeeWallet();
     const id = randomUUID();
     expect((await call(sim, `${envPath(sim)}/payments`, { body: { id, wallet_id: walletId, payment_kind: 'bolt11', amount: { currency: 'btc', amount: 3_000_000 }, description: 'Invoice 7' } })).status).toBe(202);
+    await sim.settle(0);
     const generating = await readable(id);
     expect([generating['status'], generating['data']['payment_request']]).toEqual(['generating', null]);
     await sim.settle(1);
@@ -241,16 +241,10 @@ describe('wallet writes and policies', () => {
     const id = randomUUID();
     const created = await call(sim, `${orgPath(sim)}/wallets`, { body: { id, environment_id: sim.environments[0]?.id, line_of_credit_id: loc, name: 'New USD', network: 'mainnet', limit: 100_000 } });
     expect(created.status).toBe(202);
-    let wallet: Json;
-    for (;;) {
-      const r = await call(sim, `${orgPath(sim)}/wallets/${id}`);
-      if (r.status === 200) {
-        wallet = r.json as Json;
-        break;
-      }
-      expect(r.json.error.type).toBe('instance_not_found');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const provisioning = await call(sim, `${orgPath(sim)}/wallets/${id}`);
+    expect([provisioning.status, provisioning.json.error.type]).toEqual([404, 'instance_not_found']);
+    await sim.settle();
+    const wallet = (await call(sim, `${orgPath(sim)}/wallets/${id}`)).json as Json;
     expect(wallet).toMatchObject({ id, active: true, name: 'New USD', line_of_credit_id: loc });
     expect((await call(sim, `${orgPath(sim)}/wallets/${id}`, { method: 'PATCH', body: { name: 'Renamed' } })).status).toBe(202);
     expect((await call(sim, `${orgPath(sim)}/wallets/${id}`)).json['name']).toBe('Renamed');
