@@ -257,6 +257,8 @@ export class Dataset {
       holds: ledger.holds.map((hold) => ({ id: hold.id, amount: signed(hold.amount), effective_time: formatMicros(hold.effectiveUs) })),
       pending_settlements: [],
       error: null,
+      // behind the flag: a field the document does not list yet (clients must ignore it)
+      ...(this.options.unknownFields ? { features_v2: { instant_settlement: w % 2 === 0 } } : {}),
     };
   }
 

@@ -27,8 +27,8 @@ import type { SimWallet } from './world.js';
 
 /**
  * PaymentCore → the wire object of OpenAPI `Payment` (SendPayment / ReceivePayment and the
- * per-type `data` of PaymentSendType / PaymentReceiveType). Amount values are bigint; the
- * server's serializer writes them as exact JSON integers.
+ * per-type `data` of PaymentSendType / PaymentReceiveType). Amounts are numbers when safe and
+ * bigints beyond 2^53 (`wireInt`); the serializer writes both as exact JSON integers.
  */
 
 type Json = Record<string, unknown>;

@@ -102,6 +102,9 @@ describe('payments list: cursor pagination', () => {
       const again = await call(restarted, `${envPath(restarted)}/payments`, { query: { cursor, limit: 10, statuses: ['completed'] }, key: restarted.environments[0]?.apiKey ?? null });
       expect(again.status).toBe(200);
       expect(again.text).toBe(expected.text);
+      // same seed, same bytes — everywhere, not only on this page
+      const wallets = (s: SimHandle) => call(s, `/organizations/${s.organizationId}/wallets`, { key: null, headers: { authorization: `Bearer ${s.bearerToken}` }, query: { inactive: true } }).then((r) => r.text);
+      expect(await wallets(restarted)).toBe(await wallets(sim));
     } finally {
       await restarted.close();
     }
