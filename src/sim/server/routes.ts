@@ -59,7 +59,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
     for (let i = 0; i < segments.length && ok; i++) {
       const seg = segments[i] as string;
       const part = parts[i] as string;
-      if (seg.startsWith('{')) params[seg.slice(1, -1)] = decodeURIComponent(part);
+      if (seg.startsWith('{')) params[seg.slice(1, -1)] = safeDecode(part);
       else if (seg === part) literals++;
       else ok = false;
     }
@@ -69,4 +69,13 @@ export function matchRoute(method: string, path: string): RouteMatch {
     if (!best || literals > best.literals) best = { route, params, literals };
   }
   return best ? { route: best.route, params: best.params } : { route: null, methodMismatch: pathMatched };
+}
+
+/** A malformed %-escape stays as it is; the UUID check then rejects it with 400. */
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }

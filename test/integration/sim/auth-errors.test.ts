@@ -89,6 +89,7 @@ describe('not found', () => {
   it('answers unknown paths 404 and a malformed path id 400', async () => {
     expect((await call(sim, `${orgPath(sim)}/nothing-here`)).status).toBe(404);
     expect((await call(sim, `/organizations/not-a-uuid/wallets`)).status).toBe(400);
+    expect((await call(sim, `/organizations/%E0%A4%A/wallets`)).status).toBe(400);
   });
 });
 
