@@ -1,0 +1,103 @@
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { ANOMALY_KINDS, type AnomalyKind } from '../../sim/dataset/anomaly-kinds.js';
+import type { EnvironmentKind } from '../../sim/dataset/options.js';
+import { FaultSpecError, parseFaultSpec } from '../../sim/faults/fault-spec.js';
+import { startSimulator, type SimHandle } from '../../sim/start-simulator.js';
+import { usageError } from '../../util/errors.js';
+
+/** `payexport sim`: run the payments-service simulator alone until SIGINT/SIGTERM (docs/simulator.md). */
+
+interface SimArgs {
+  port: number;
+  seed: number;
+  scale: number;
+  wallets: number;
+  faults?: string;
+  'request-log'?: string;
+  from?: string;
+  to?: string;
+  environments?: string;
+  anomalies?: string;
+  'unknown-fields': boolean;
+  json: boolean;
+}
+
+export const simCommand: CommandModule<object, SimArgs> = {
+  command: 'sim',
+  describe: 'Run the payments-service simulator (seeded data, faults on request)',
+  builder: (y: Argv<object>) =>
+    y
+      .option('port', { type: 'number', default: 0, describe: 'TCP port on 127.0.0.1 (0 = any free port)' })
+      .option('seed', { type: 'number', default: 1, describe: 'dataset seed: same seed, same data' })
+      .option('scale', { type: 'number', default: 10_000, describe: 'number of generated payments' })
+      .option('wallets', { type: 'number', default: 8, describe: 'number of wallets (at least 4)' })
+      .option('faults', { type: 'string', describe: 'fault spec, e.g. latency=50ms,503=0.05,429=0.02:retry-after=1' })
+      .option('request-log', { type: 'string', describe: 'append a JSON-lines request log to FILE' })
+      .option('from', { type: 'string', describe: 'first day of the payments (default 2026-09-01)' })
+      .option('to', { type: 'string', describe: 'end of the payments, exclusive (default 2026-11-22)' })
+      .option('environments', { type: 'string', describe: 'environment kinds, comma-separated (default production,production)' })
+      .option('anomalies', { type: 'string', describe: `plant anomalies: all, or a comma list of ${ANOMALY_KINDS.join(', ')}` })
+      .option('unknown-fields', { type: 'boolean', default: false, describe: 'add unknown fields and enum values' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the connection details as one JSON line' }) as unknown as Argv<SimArgs>,
+  handler: async (args: ArgumentsCamelCase<SimArgs>) => {
+    if (args.faults !== undefined) {
+      try {
+        parseFaultSpec(args.faults);
+      } catch (error) {
+        if (error instanceof FaultSpecError) throw usageError('bad_faults', `--faults: ${error.message}`);
+        throw error;
+      }
+    }
+    const environments = args.environments?.split(',').map((k) => k.trim()) as EnvironmentKind[] | undefined;
+    if (environments?.some((k) => k !== 'production' && k !== 'staging')) throw usageError('bad_environments', '--environments takes production and staging, comma-separated');
+    const anomalies = args.anomalies === undefined ? undefined : args.anomalies === 'all' ? ('all' as const) : (args.anomalies.split(',').map((a) => a.trim()) as AnomalyKind[]);
+    // listen for the signals before anything is printed: a supervisor may signal as soon as it reads the URL
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    let sim: SimHandle;
+    try {
+      sim = await startSimulator({
+        port: args.port,
+        seed: args.seed,
+        scale: args.scale,
+        wallets: args.wallets,
+        unknownFields: args['unknown-fields'],
+        ...(args.faults !== undefined ? { faults: args.faults } : {}),
+        ...(args['request-log'] !== undefined ? { requestLog: { file: args['request-log'] } } : {}),
+        ...(args.from !== undefined ? { from: args.from } : {}),
+        ...(args.to !== undefined ? { to: args.to } : {}),
+        ...(environments ? { environments } : {}),
+        ...(anomalies ? { anomalies } : {}),
+      });
+    } catch (error) {
+      if (error instanceof RangeError) throw usageError('bad_option', error.message);
+      throw error;
+    }
+    print(sim, args);
+    await stopped;
+    await sim.close();
+  },
+};
+
+function print(sim: SimHandle, args: SimArgs): void {
+  const ds = sim.dataset.options;
+  if (args.json) {
+    process.stdout.write(
+      `${JSON.stringify({ baseUrl: sim.baseUrl, organizationId: sim.organizationId, environments: sim.environments.map((e) => ({ id: e.id, kind: e.kind, apiKey: e.apiKey })), bearerToken: sim.bearerToken, seed: ds.seed, scale: ds.scale, wallets: ds.wallets })}\n`,
+    );
+    return;
+  }
+  const lines = [
+    'payexport simulator',
+    `  base URL      ${sim.baseUrl}`,
+    `  organization  ${sim.organizationId}`,
+    ...sim.environments.map((e) => `  environment   ${e.id} (${e.kind})  api key ${e.apiKey}`),
+    `  bearer token  ${sim.bearerToken}`,
+    `  dataset       seed ${ds.seed}, ${ds.scale} payments, ${ds.wallets} wallets`,
+    `  faults        ${args.faults ?? 'none'}`,
+    'Serving until Ctrl-C (SIGINT) or SIGTERM.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
