@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentRow } from '../../../src/normalize/rows.js';
 import type { Db, Queryable } from '../../../src/store/db.js';
@@ -24,6 +25,7 @@ import {
   summaryRows,
   walletRow,
 } from '../../fixtures/store/rows.js';
+import { awkwardString, rawJson } from '../../fixtures/store/arbitraries.js';
 import { dropSchema, uniqueSchemaName, withoutCopy } from './engines.js';
 
 /**
@@ -399,6 +401,21 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       await writer.writePaymentsPage(rows, checkpoint('payments:hostile', 1));
       const { rows: read } = await collect(store.source.payments({ organization_id: ORG, wallet_id: wallet, window: WINDOW }));
       expect(read).toEqual(sortPayments(rows));
+    });
+
+    it('round-trips generated raw JSON, metadata, text and arrays exactly (property, one page)', async () => {
+      const writer = store.writer();
+      await writer.beginRun(runInfo('property'));
+      const wallet = 'wallet-property';
+      const samples = fc.sample(
+        fc.record({ raw: rawJson, description: awkwardString, metadata: fc.dictionary(awkwardString, awkwardString, { maxKeys: 5 }), tx_ids: fc.array(awkwardString, { maxLength: 4 }), total_base: fc.bigInt({ min: -(10n ** 38n), max: 10n ** 38n }) }),
+        { numRuns: 150, seed: 20261122 },
+      );
+      const rows = samples.map((sample, index) => paymentRow(2000 + index, { ...sample, wallet_id: wallet }));
+      await writer.writePaymentsPage(rows, checkpoint('payments:property', 1));
+      const { rows: read } = await collect(store.source.payments({ organization_id: ORG, wallet_id: wallet, window: WINDOW }));
+      expect(read).toEqual(sortPayments(rows));
+      expect(await writer.writePaymentsPage(rows, checkpoint('payments:property', 1))).toMatchObject({ inserted: 0, updated: 0 });
     });
 
     it('refuses pages before beginRun (history rows need their run)', async () => {
