@@ -22,7 +22,7 @@ describe('escapeText / unescapeText', () => {
 
   it('leaves ordinary text untouched', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }).filter((text) => !/[\u0000\u2400]/.test(text)), (text) => escapeText(text) === text),
+      fc.property(fc.string({ unit: 'binary' }).filter((text) => !text.includes('\u0000') && !text.includes('\u2400')), (text) => escapeText(text) === text),
     );
   });
 });
