@@ -14,7 +14,9 @@ export function copyField(value: string | null): string {
 }
 
 export function copyLine(fields: readonly (string | null)[]): string {
-  return fields.map(copyField).join('\t') + '\n';
+  let line = '';
+  for (let index = 0; index < fields.length; index++) line += (index === 0 ? '' : '\t') + copyField(fields[index] ?? null);
+  return line + '\n';
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { StoreSchema } from './schema.js';
 import { quoteIdent } from './schema.js';
-import { stageTable } from './stage.js';
+import { stageTable, storedColumns } from './stage.js';
 import type { TableSpec } from './tables.js';
 
 /**
@@ -21,7 +21,7 @@ export interface MergeHistory {
 
 function upsertCte<R>(schema: StoreSchema, spec: TableSpec<R>, returning: readonly string[]): string {
   const target = schema.table(spec.table);
-  const columns = Object.keys(spec.columns).map(quoteIdent);
+  const columns = storedColumns(spec).map(([name]) => quoteIdent(name));
   const keys = spec.key.map(quoteIdent);
   const nonKey = columns.filter((column) => !keys.includes(column));
   const runColumns = spec.tracksRuns ? ['"first_run_id"', '"first_seen_at"', '"last_run_id"', '"last_changed_at"'] : [];
@@ -44,13 +44,22 @@ function keyJoin<R>(spec: TableSpec<R>, left: string, right: string): string {
   return spec.key.map((field) => `${left}.${quoteIdent(field)} = ${right}.${quoteIdent(field)}`).join(' AND ');
 }
 
+/**
+ * The stored row for each RETURNING row, as a LATERAL subquery with LIMIT 1: the LIMIT keeps the
+ * planner from flattening it into a hash join that would scan the whole table once per page (the
+ * staging table has no statistics, so estimates are guesses); this is one index probe per row.
+ */
+function oldRow<R>(schema: StoreSchema, spec: TableSpec<R>, columns: readonly string[]): string {
+  return `LEFT JOIN LATERAL (SELECT ${columns.map((column) => `x.${column}`).join(', ')} FROM ${schema.table(spec.table)} x WHERE ${keyJoin(spec, 'x', 'u')} LIMIT 1) o ON true`;
+}
+
 /** Upsert without history. Result row: `{ inserted, updated }`. */
 export function mergeSql<R>(schema: StoreSchema, spec: TableSpec<R>): string {
   const keys = spec.key.map(quoteIdent);
   const probe = keys[0] ?? '';
   return `WITH ${upsertCte(schema, spec, keys)}
     SELECT count(*) FILTER (WHERE o.${probe} IS NULL)::int AS inserted, count(*) FILTER (WHERE o.${probe} IS NOT NULL)::int AS updated
-    FROM up u LEFT JOIN ${schema.table(spec.table)} o ON ${keyJoin(spec, 'o', 'u')}`;
+    FROM up u ${oldRow(schema, spec, [probe])}`;
 }
 
 /**
@@ -68,7 +77,7 @@ export function mergeWithHistorySql<R>(schema: StoreSchema, spec: TableSpec<R>, 
   cmp AS (
     SELECT u.*, o.${probe} IS NULL AS is_new, o."status" AS previous_status,
       CASE WHEN o.${probe} IS NULL THEN '{}'::text[] ELSE array_remove(ARRAY[${changed.join(', ')}], NULL) END AS changed
-    FROM up u LEFT JOIN ${schema.table(spec.table)} o ON ${keyJoin(spec, 'o', 'u')}
+    FROM up u ${oldRow(schema, spec, [...new Set([probe, '"status"', ...fields])])}
   ),
   hist AS (
     INSERT INTO ${schema.table(history.table)} (${[...keys, '"run_id"', '"observed_at"', '"change"', '"changed_fields"', '"previous_status"', version, ...fields].join(', ')})

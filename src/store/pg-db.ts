@@ -68,10 +68,12 @@ function queryable(runner: PgRunner, target: string, copyClient: pg.PoolClient |
     }
   };
   if (copyClient === null) return { query, execScript };
-  const copyFrom = async (table: string, columns: readonly string[], text: string): Promise<number> => {
+  const copyFrom = async (table: string, columns: readonly string[], chunks: Iterable<string>): Promise<number> => {
     try {
       const stream = copyClient.query(copyFromStdin(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
-      await pipeline(Readable.from([Buffer.from(text, 'utf8')]), stream);
+      // A lone string is iterable by character: treat it as one chunk.
+      const source = typeof chunks === 'string' ? [chunks] : chunks;
+      await pipeline(Readable.from(source, { objectMode: false, highWaterMark: 256 * 1024 }), stream);
       return stream.rowCount;
     } catch (error) {
       throw classifyDbError(error, target);

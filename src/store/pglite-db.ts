@@ -25,8 +25,8 @@ function queryable(runner: PgliteRunner): Queryable {
     },
     // In process, COPY reads the virtual file /dev/blob: 100k rows in ~0.1 s (deps-probe §2).
     // COPY FROM STDIN over pglite-socket breaks the server, so this is the only bulk path.
-    async copyFrom(table: string, columns: readonly string[], text: string): Promise<number> {
-      const result = await runner.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+    async copyFrom(table: string, columns: readonly string[], chunks: Iterable<string>): Promise<number> {
+      const result = await runner.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], { blob: new Blob(typeof chunks === 'string' ? [chunks] : [...chunks]) });
       return result.affectedRows ?? 0;
     },
   };

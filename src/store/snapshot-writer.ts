@@ -4,7 +4,7 @@ import { AppError } from '../util/errors.js';
 import { loadCheckpoints, saveCheckpoint } from './checkpoints.js';
 import type { Db, Queryable } from './db.js';
 import { insertRows } from './insert-rows.js';
-import { mergeSql, mergeWithHistorySql } from './merge-sql.js';
+import { isUniqueViolation, loadRows, type LoadOptions } from './load-rows.js';
 import type { Checkpoint, RunInfo, RunStatus, SnapshotWriter, WriteStats } from './ports.js';
 import { finishRun, insertRun } from './runs.js';
 import type { StoreSchema } from './schema.js';
@@ -24,30 +24,34 @@ export interface PostgresSnapshotWriter extends SnapshotWriter {
   readonly runId: string | null;
 }
 
-interface MergeCounts {
-  inserted: number;
-  updated: number;
-  history?: number;
-}
+const PAYMENT_HISTORY = { table: 'payment_history', fields: PAYMENT_HISTORY_FIELDS, versionField: 'updated_at' } as const;
 
-async function merge<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, rows: readonly R[], runId: string | null, withHistory = false): Promise<WriteStats> {
-  const unique = dedupeByKey(spec, rows);
-  if (unique.length === 0) return { inserted: 0, updated: 0, unchanged: rows.length };
-  await stageRows(tx, spec, unique);
-  const sql = withHistory
-    ? mergeWithHistorySql(schema, spec, { table: 'payment_history', fields: PAYMENT_HISTORY_FIELDS }, 'updated_at')
-    : mergeSql(schema, spec);
-  const params = spec.tracksRuns || withHistory ? [runId === null ? null : escapeText(runId)] : [];
-  const { rows: [counts] } = await tx.query<MergeCounts>(sql, params);
-  const inserted = counts?.inserted ?? 0;
-  const updated = counts?.updated ?? 0;
-  const stats: WriteStats = { inserted, updated, unchanged: rows.length - inserted - updated };
-  if (counts?.history !== undefined) stats.history = counts.history;
-  return stats;
+function merge<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, rows: readonly R[], runId: string | null): Promise<WriteStats> {
+  return loadRows(tx, schema, spec, rows, { runId: runId === null ? null : escapeText(runId) });
 }
 
 export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnapshotWriter {
   let runId: string | null = null;
+
+  /**
+   * One page in one transaction with its checkpoint. If a concurrent writer inserted one of the
+   * page's new keys first (unique violation on the fast COPY path), the page is retried once
+   * through staging + upsert, which merges with whatever is there.
+   */
+  const writePage = async <R>(spec: TableSpec<R>, rows: readonly R[], checkpoint: Checkpoint, run: string, history?: LoadOptions['history']): Promise<WriteStats> => {
+    const attempt = (viaStaging: boolean): Promise<WriteStats> =>
+      db.transaction(async (tx) => {
+        const stats = await loadRows(tx, schema, spec, rows, { runId: escapeText(run), viaStaging, ...(history ? { history } : {}) });
+        await saveCheckpoint(tx, schema, checkpoint, run);
+        return stats;
+      });
+    try {
+      return await attempt(false);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return attempt(true);
+    }
+  };
 
   const requireRun = (what: string): string => {
     if (runId === null) throw new AppError('internal', 'run_not_begun', `${what} before beginRun`);
@@ -94,21 +98,11 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
     },
 
     async writePaymentsPage(rows: readonly PaymentRow[], checkpoint: Checkpoint): Promise<WriteStats> {
-      const run = requireRun('writePaymentsPage');
-      return db.transaction(async (tx) => {
-        const stats = await merge(tx, schema, PAYMENTS, rows, run, true);
-        await saveCheckpoint(tx, schema, checkpoint, run);
-        return stats;
-      });
+      return writePage(PAYMENTS, rows, checkpoint, requireRun('writePaymentsPage'), PAYMENT_HISTORY);
     },
 
     async writeLedgerPage(rows: readonly LedgerRow[], checkpoint: Checkpoint): Promise<WriteStats> {
-      const run = requireRun('writeLedgerPage');
-      return db.transaction(async (tx) => {
-        const stats = await merge(tx, schema, LEDGER, rows, run);
-        await saveCheckpoint(tx, schema, checkpoint, run);
-        return stats;
-      });
+      return writePage(LEDGER, rows, checkpoint, requireRun('writeLedgerPage'));
     },
 
     async writeSummaries(summaryRunId: string, rows: readonly SummaryBucketRow[], checkpoint: Checkpoint): Promise<void> {

@@ -178,10 +178,16 @@ export interface TableSpec<R> {
   version?: keyof R & string;
   /** the table carries first_run_id / first_seen_at / last_run_id / last_changed_at */
   tracksRuns: boolean;
+  /**
+   * the table carries `row_hash`, a digest of the row's encoded columns: a page is first compared
+   * by hash, so unchanged rows are never sent again and new rows are COPied straight into the
+   * table (load-rows.ts). For the big tables (payments, ledger).
+   */
+  hashed: boolean;
 }
 
-export const PAYMENTS: TableSpec<PaymentRow> = { table: 'payments', columns: PAYMENT_COLUMNS, key: ['organization_id', 'payment_id'], version: 'updated_at', tracksRuns: true };
-export const LEDGER: TableSpec<LedgerRow> = { table: 'ledger_entries', columns: LEDGER_COLUMNS, key: ['organization_id', 'wallet_id', 'entry_type', 'entry_id'], tracksRuns: true };
-export const WALLETS: TableSpec<StoredWallet> = { table: 'wallets', columns: WALLET_COLUMNS, key: ['organization_id', 'wallet_id'], version: 'updated_at', tracksRuns: true };
-export const BALANCES: TableSpec<StoredBalance> = { table: 'wallet_balances', columns: BALANCE_COLUMNS, key: ['organization_id', 'wallet_id', 'currency'], tracksRuns: false };
-export const ASSETS: TableSpec<AssetRow> = { table: 'assets', columns: ASSET_COLUMNS, key: ['currency'], tracksRuns: true };
+export const PAYMENTS: TableSpec<PaymentRow> = { table: 'payments', columns: PAYMENT_COLUMNS, key: ['organization_id', 'payment_id'], version: 'updated_at', tracksRuns: true, hashed: true };
+export const LEDGER: TableSpec<LedgerRow> = { table: 'ledger_entries', columns: LEDGER_COLUMNS, key: ['organization_id', 'wallet_id', 'entry_type', 'entry_id'], tracksRuns: true, hashed: true };
+export const WALLETS: TableSpec<StoredWallet> = { table: 'wallets', columns: WALLET_COLUMNS, key: ['organization_id', 'wallet_id'], version: 'updated_at', tracksRuns: true, hashed: false };
+export const BALANCES: TableSpec<StoredBalance> = { table: 'wallet_balances', columns: BALANCE_COLUMNS, key: ['organization_id', 'wallet_id', 'currency'], version: 'effective_time', tracksRuns: false, hashed: false };
+export const ASSETS: TableSpec<AssetRow> = { table: 'assets', columns: ASSET_COLUMNS, key: ['currency'], tracksRuns: true, hashed: false };

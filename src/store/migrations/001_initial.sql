@@ -39,9 +39,9 @@ CREATE TABLE wallets (
   flags             text[] NOT NULL,
   raw               jsonb,
   first_run_id      text COLLATE "C",
-  first_seen_at     timestamptz NOT NULL,
+  first_seen_at     timestamptz NOT NULL DEFAULT now(),
   last_run_id       text COLLATE "C",
-  last_changed_at   timestamptz NOT NULL,
+  last_changed_at   timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (organization_id, wallet_id)
 );
 
@@ -65,9 +65,9 @@ CREATE TABLE assets (
   network         text NOT NULL,
   decimal_display integer NOT NULL,
   first_run_id    text COLLATE "C",
-  first_seen_at   timestamptz NOT NULL,
+  first_seen_at   timestamptz NOT NULL DEFAULT now(),
   last_run_id     text COLLATE "C",
-  last_changed_at timestamptz NOT NULL
+  last_changed_at timestamptz NOT NULL DEFAULT now()
 );
 
 -- The current state of every payment ever seen. One row per payment; history is below.
@@ -115,10 +115,12 @@ CREATE TABLE payments (
   metadata                    jsonb,
   flags                       text[] NOT NULL,
   raw                         jsonb,
+  -- digest of the stored columns, so a re-read is compared without sending the row again
+  row_hash                    text NOT NULL,
   first_run_id                text COLLATE "C",
-  first_seen_at               timestamptz NOT NULL,
+  first_seen_at               timestamptz NOT NULL DEFAULT now(),
   last_run_id                 text COLLATE "C",
-  last_changed_at             timestamptz NOT NULL,
+  last_changed_at             timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (organization_id, payment_id)
 );
 -- Reports read one wallet's payments of a window in (created_at, payment_id) order.
@@ -133,7 +135,7 @@ CREATE TABLE payment_history (
   organization_id             text COLLATE "C" NOT NULL,
   payment_id                  text COLLATE "C" NOT NULL,
   run_id                      text COLLATE "C",
-  observed_at                 timestamptz NOT NULL,
+  observed_at                 timestamptz NOT NULL DEFAULT now(),
   change                      text NOT NULL CHECK (change IN ('first_seen', 'changed')),
   changed_fields              text[] NOT NULL,
   previous_status             text,
@@ -177,10 +179,11 @@ CREATE TABLE ledger_entries (
   processing_fee_bps  numeric,
   flags               text[] NOT NULL,
   raw                 jsonb,
+  row_hash            text NOT NULL,
   first_run_id        text COLLATE "C",
-  first_seen_at       timestamptz NOT NULL,
+  first_seen_at       timestamptz NOT NULL DEFAULT now(),
   last_run_id         text COLLATE "C",
-  last_changed_at     timestamptz NOT NULL,
+  last_changed_at     timestamptz NOT NULL DEFAULT now(),
   -- a hold id appears as held, captured and released: the type is part of the key
   PRIMARY KEY (organization_id, wallet_id, entry_type, entry_id)
 );

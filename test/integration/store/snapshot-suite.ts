@@ -54,7 +54,8 @@ function runInfo(runKey = 'export:test', window: Window | null = WINDOW): RunInf
     organization_id: ORG,
     window,
     parameters: { window, note: "it's \u0000 data", big: BEYOND_INT64 },
-    started_at: `2026-11-0${Math.min(9, runCounter)}T00:00:00.00000${runCounter % 10}Z`,
+    // strictly increasing, so "the newest run" is well defined
+    started_at: `2026-11-01T${String(Math.floor(runCounter / 60)).padStart(2, '0')}:${String(runCounter % 60).padStart(2, '0')}:00.000001Z`,
   };
 }
 
@@ -267,6 +268,43 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       await writer.beginRun(runInfo('rollback2'));
       await expect(writer.writePaymentsPage([paymentRow(410)], checkpoint('payments:rollback2', 1))).rejects.toThrow('injected');
       expect(await store.source.knownPaymentIds(ORG, [paymentRow(410).payment_id])).toEqual(new Set());
+    });
+
+    it('retries a page through staging when a new key was inserted meanwhile (unique violation on the fast path)', async () => {
+      const target = t('payments');
+      let fastCopies = 0;
+      const racing: Db = {
+        ...db,
+        transaction: (fn) =>
+          db.transaction((tx) =>
+            fn({
+              query: (sql, params) => tx.query(sql, params),
+              execScript: (sql) => tx.execScript(sql),
+              copyFrom: async (table, columns, chunks) => {
+                if (table === target) {
+                  fastCopies += 1;
+                  // Another writer got there first: the same payment now exists.
+                  await tx.query(`INSERT INTO ${target} SELECT * FROM ${target} WHERE payment_id = $1`, [paymentRow(420).payment_id]).catch(() => undefined);
+                  await tx.query(
+                    `INSERT INTO ${target} (payment_id, organization_id, environment_id, wallet_id, direction, kind, category, status, status_class, created_at, updated_at, currency, unit,
+                       processing_fee_source, ledger_ids, tx_ids, payment_hashes, swap_steps, offset_payment_ids, flags, row_hash)
+                     VALUES ($1, $2, 'e', 'w', 'send', 'bolt11', 'standard', 'sending', 'open', now(), '2000-01-01T00:00:00Z', 'btc', 'msats', 'none', '{}', '{}', '{}', '{}', '{}', '{}', 'x')`,
+                    [paymentRow(421).payment_id, ORG],
+                  );
+                }
+                if (!tx.copyFrom) throw new Error('engine without COPY');
+                return tx.copyFrom(table, columns, chunks);
+              },
+            }),
+          ),
+      };
+      const writer = createStore(racing, { schema: schemaName }).writer();
+      await writer.beginRun(runInfo('race'));
+      const stats = await writer.writePaymentsPage([paymentRow(420), paymentRow(421)], checkpoint('payments:race', 1));
+      expect(fastCopies).toBe(1);
+      expect(stats).toEqual({ inserted: 2, updated: 0, unchanged: 0, history: 2 });
+      const { rows } = await collect(store.source.payments({ organization_id: ORG, wallet_id: WALLET, window: WINDOW }));
+      expect(rows.filter((row) => row.payment_id === paymentRow(421).payment_id)).toEqual([paymentRow(421)]);
     });
 
     it('streams one wallet\'s window in keyset batches, in (created_at, payment_id) order, half-open', async () => {
