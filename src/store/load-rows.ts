@@ -3,7 +3,9 @@ import { mergeSql, mergeWithHistorySql, type MergeHistory } from './merge-sql.js
 import type { WriteStats } from './ports.js';
 import type { StoreSchema } from './schema.js';
 import { quoteIdent } from './schema.js';
-import { copyChunks, dedupeByKey, encodeStored, ROW_HASH, stageRows, storedColumns, type EncodedRow } from './stage.js';
+import { encodeValue } from './columns.js';
+import { copyField } from './copy-text.js';
+import { dedupeByKey, encodeStoredLine, lineChunks, ROW_HASH, stageRows, storedColumns, type EncodedLine } from './stage.js';
 import type { TableSpec } from './tables.js';
 
 /**
@@ -33,7 +35,7 @@ interface MergeCounts {
   history?: number;
 }
 
-async function mergeStaged<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, rows: readonly R[] | { encoded: readonly EncodedRow[] }, options: LoadOptions): Promise<MergeCounts> {
+async function mergeStaged<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, rows: readonly R[] | { lines: readonly EncodedLine[] }, options: LoadOptions): Promise<MergeCounts> {
   await stageRows(tx, spec, rows);
   const sql = options.history ? mergeWithHistorySql(schema, spec, options.history, options.history.versionField) : mergeSql(schema, spec);
   const params: SqlParam[] = spec.tracksRuns || options.history ? [options.runId] : [];
@@ -41,32 +43,44 @@ async function mergeStaged<R>(tx: Queryable, schema: StoreSchema, spec: TableSpe
   return { inserted: counts?.inserted ?? 0, updated: counts?.updated ?? 0, history: counts?.history ?? 0 };
 }
 
-/** The stored hash of each key of the page that exists, by position in `encoded`. */
-async function storedHashes<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, encoded: readonly EncodedRow[], keyIndexes: readonly number[]): Promise<Map<number, string>> {
-  const keys = spec.key.map(quoteIdent);
+/** The stored hash of each key of the page that exists, by position in `keys`. */
+async function storedHashes<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, keys: readonly (string | null)[][]): Promise<Map<number, string>> {
+  const names = spec.key.map(quoteIdent);
   const { rows } = await tx.query<{ ord: number; row_hash: string }>(
-    `SELECT k.ord::int AS ord, x.row_hash FROM unnest(${keys.map((_, index) => `$${index + 1}::text[]`).join(', ')}) WITH ORDINALITY AS k(${keys.join(', ')}, ord)
-     CROSS JOIN LATERAL (SELECT t.${quoteIdent(ROW_HASH)} AS row_hash FROM ${schema.table(spec.table)} t WHERE ${keys.map((key) => `t.${key} = k.${key}`).join(' AND ')} LIMIT 1) x`,
-    keyIndexes.map((column) => encoded.map((fields) => fields[column] ?? null)),
+    `SELECT k.ord::int AS ord, x.row_hash FROM unnest(${names.map((_, index) => `$${index + 1}::text[]`).join(', ')}) WITH ORDINALITY AS k(${names.join(', ')}, ord)
+     CROSS JOIN LATERAL (SELECT t.${quoteIdent(ROW_HASH)} AS row_hash FROM ${schema.table(spec.table)} t WHERE ${names.map((key) => `t.${key} = k.${key}`).join(' AND ')} LIMIT 1) x`,
+    names.map((_, column) => keys.map((key) => key[column] ?? null)),
   );
   return new Map(rows.map((row) => [row.ord - 1, row.row_hash]));
 }
 
-/** COPY new rows (and their first_seen history) straight into the table. */
-async function copyNew<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, rows: readonly EncodedRow[], options: LoadOptions): Promise<number> {
+/**
+ * COPY new rows straight into the table, encoding them lazily so the server parses one chunk
+ * while the next is encoded; then their first_seen history rows (collected on the way).
+ */
+async function copyNew<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, rows: readonly R[], options: LoadOptions): Promise<number> {
   const copyFrom = tx.copyFrom;
   if (!copyFrom || rows.length === 0) return 0;
   const columns = storedColumns(spec).map(([name]) => name);
   // first_seen_at / last_changed_at / observed_at take their DEFAULT now(): the same transaction time as the upsert path.
   const runColumns = spec.tracksRuns ? ['first_run_id', 'last_run_id'] : [];
-  const runValues = spec.tracksRuns ? [options.runId, options.runId] : [];
-  await copyFrom(schema.table(spec.table), [...columns, ...runColumns].map(quoteIdent), copyChunks(rows, runValues));
-  if (options.history) {
-    const position = new Map(columns.map((name, index) => [name, index]));
-    const pick = (fields: EncodedRow, name: string): string | null => fields[position.get(name) ?? -1] ?? null;
-    const carried = [...spec.key, options.history.versionField, ...options.history.fields];
-    const historyRows = rows.map((fields) => [...carried.map((name) => pick(fields, name)), options.runId, 'first_seen', '{}', null]);
-    await copyFrom(schema.table(options.history.table), [...carried, 'run_id', 'change', 'changed_fields', 'previous_status'].map(quoteIdent), copyChunks(historyRows));
+  const runSuffix = spec.tracksRuns ? `\t${copyField(options.runId)}\t${copyField(options.runId)}` : '';
+  const history = options.history;
+  const position = new Map(columns.map((name, index) => [name, index]));
+  const carried = history ? [...spec.key, history.versionField, ...history.fields] : [];
+  const carriedIndexes = carried.map((name) => position.get(name) ?? -1);
+  const historySuffix = `\t${copyField(options.runId)}\tfirst_seen\t{}\t\\N`;
+  const historyLines: string[] = [];
+  const lines = (function* () {
+    for (const row of rows) {
+      const { fields, text } = encodeStoredLine(spec, row);
+      if (history) historyLines.push(carriedIndexes.map((index) => copyField(fields[index] ?? null)).join('\t') + historySuffix);
+      yield text + runSuffix;
+    }
+  })();
+  await copyFrom(schema.table(spec.table), [...columns, ...runColumns].map(quoteIdent), lineChunks(lines));
+  if (history) {
+    await copyFrom(schema.table(history.table), [...carried, 'run_id', 'change', 'changed_fields', 'previous_status'].map(quoteIdent), lineChunks(historyLines));
   }
   return rows.length;
 }
@@ -80,22 +94,24 @@ export async function loadRows<R>(tx: Queryable, schema: StoreSchema, spec: Tabl
     if (!spec.hashed || !tx.copyFrom || options.viaStaging) {
       ({ inserted, updated, history = 0 } = await mergeStaged(tx, schema, spec, unique, options));
     } else {
-      const encoded = unique.map((row) => encodeStored(spec, row));
-      const columns = storedColumns(spec).map(([name]) => name);
-      const keyIndexes = spec.key.map((key) => columns.indexOf(key));
-      const hashIndex = columns.indexOf(ROW_HASH);
-      const stored = await storedHashes(tx, schema, spec, encoded, keyIndexes);
-      const fresh: EncodedRow[] = [];
-      const changed: EncodedRow[] = [];
-      encoded.forEach((fields, index) => {
+      const keyKinds = spec.key.map((key) => spec.columns[key]);
+      const keys = unique.map((row) => spec.key.map((key, index) => encodeValue(key, keyKinds[index] ?? 'text', (row as Record<string, unknown>)[key])));
+      const stored = await storedHashes(tx, schema, spec, keys);
+      const fresh: R[] = [];
+      const changed: EncodedLine[] = [];
+      unique.forEach((row, index) => {
         const hash = stored.get(index);
-        if (hash === undefined) fresh.push(fields);
-        else if (hash !== fields[hashIndex]) changed.push(fields);
+        if (hash === undefined) {
+          fresh.push(row);
+          return;
+        }
+        const line = encodeStoredLine(spec, row);
+        if (line.fields.at(-1) !== hash) changed.push(line);
       });
       inserted = await copyNew(tx, schema, spec, fresh, options);
       if (options.history) history += inserted;
       if (changed.length > 0) {
-        const counts = await mergeStaged(tx, schema, spec, { encoded: changed }, options);
+        const counts = await mergeStaged(tx, schema, spec, { lines: changed }, options);
         inserted += counts.inserted;
         updated += counts.updated;
         history += counts.history ?? 0;

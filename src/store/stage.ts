@@ -29,18 +29,35 @@ export function storedColumns<R>(spec: TableSpec<R>): readonly (readonly [string
   return spec.hashed ? [...columns, [ROW_HASH, 'text'] as const] : columns;
 }
 
-/** Digest of a row's encoded columns (their exact stored text): equal hashes, equal rows. */
-function rowHash(fields: readonly (string | null)[]): string {
-  const hash = createHash('sha256');
-  // Encoded text never contains U+0000 (text-escape.ts), so it separates fields and marks NULL unambiguously.
-  for (const field of fields) hash.update(field === null ? '\u0000N\u0000' : `${field}\u0000`);
-  return hash.digest('base64url').slice(0, 32);
+/**
+ * Digest of a row's COPY line (an unambiguous spelling of its exact stored text): equal hashes,
+ * equal rows. One update per row: hashing field by field costs ~3× more.
+ */
+export function lineHash(line: string): string {
+  return createHash('sha256').update(line).digest('base64url').slice(0, 32);
 }
 
+/** A row as stored: its encoded columns, plus its hash on hashed tables. */
 export function encodeStored<R>(spec: TableSpec<R>, row: R): EncodedRow {
   const fields = encodeRow(spec.columns, row);
-  if (spec.hashed) fields.push(rowHash(fields));
+  if (spec.hashed) fields.push(lineHash(copyLine(fields)));
   return fields;
+}
+
+/** A stored row's COPY line and its encoded columns (for hashed tables the hash is the last field). */
+export interface EncodedLine {
+  fields: EncodedRow;
+  /** the COPY line of `fields`, without the trailing newline */
+  text: string;
+}
+
+export function encodeStoredLine<R>(spec: TableSpec<R>, row: R): EncodedLine {
+  const fields = encodeRow(spec.columns, row);
+  const line = copyLine(fields);
+  if (!spec.hashed) return { fields, text: line.slice(0, -1) };
+  const hash = lineHash(line);
+  fields.push(hash);
+  return { fields, text: `${line.slice(0, -1)}\t${hash}` };
 }
 
 export function stageTable(spec: { readonly table: string }): string {
@@ -70,39 +87,41 @@ export function dedupeByKey<R>(spec: TableSpec<R>, rows: readonly R[]): R[] {
   return [...byKey.values()];
 }
 
-/** COPY text of already-encoded rows, lazily in chunks (`extra` fields are appended to every line). */
-export function* copyChunks(rows: readonly EncodedRow[], extra: readonly (string | null)[] = []): Generator<string> {
-  for (let start = 0; start < rows.length; start += COPY_CHUNK_ROWS) {
-    let chunk = '';
-    const end = Math.min(rows.length, start + COPY_CHUNK_ROWS);
-    for (let index = start; index < end; index++) {
-      const fields = rows[index] ?? [];
-      chunk += copyLine(extra.length === 0 ? fields : [...fields, ...extra]);
+/** COPY lines (without newlines) in chunks. */
+export function* lineChunks(lines: Iterable<string>): Generator<string> {
+  let chunk = '';
+  let count = 0;
+  for (const line of lines) {
+    chunk += line + '\n';
+    if (++count === COPY_CHUNK_ROWS) {
+      yield chunk;
+      chunk = '';
+      count = 0;
     }
-    yield chunk;
   }
+  if (chunk !== '') yield chunk;
 }
 
 /** Rows encoded lazily, chunk by chunk, so encoding overlaps the server's work. */
-function* encodeChunks<R>(spec: TableSpec<R>, rows: readonly R[]): Generator<string> {
-  for (let start = 0; start < rows.length; start += COPY_CHUNK_ROWS) {
-    yield* copyChunks(rows.slice(start, start + COPY_CHUNK_ROWS).map((row) => encodeStored(spec, row)));
-  }
+function encodeChunks<R>(spec: TableSpec<R>, rows: readonly R[]): Generator<string> {
+  return lineChunks((function* () {
+    for (const row of rows) yield encodeStoredLine(spec, row).text;
+  })());
 }
 
-/** Loads rows (or already-encoded rows) into the spec's staging table, inside the caller's transaction. */
-export async function stageRows<R>(tx: Queryable, spec: TableSpec<R>, rows: readonly R[] | { encoded: readonly EncodedRow[] }): Promise<void> {
+/** Loads rows (or already-encoded lines) into the spec's staging table, inside the caller's transaction. */
+export async function stageRows<R>(tx: Queryable, spec: TableSpec<R>, rows: readonly R[] | { lines: readonly EncodedLine[] }): Promise<void> {
   await tx.query(stageDdl(spec));
-  const count = 'encoded' in rows ? rows.encoded.length : rows.length;
+  const count = 'lines' in rows ? rows.lines.length : rows.length;
   if (count === 0) return;
   const target = stageTable(spec);
   const columns = storedColumns(spec);
   const names = columns.map(([name]) => quoteIdent(name));
   if (tx.copyFrom) {
-    await tx.copyFrom(target, names, 'encoded' in rows ? copyChunks(rows.encoded) : encodeChunks(spec, rows));
+    await tx.copyFrom(target, names, 'lines' in rows ? lineChunks(rows.lines.map((line) => line.text)) : encodeChunks(spec, rows));
     return;
   }
-  const encoded = 'encoded' in rows ? rows.encoded : rows.map((row) => encodeStored(spec, row));
+  const encoded = 'lines' in rows ? rows.lines.map((line) => line.fields) : rows.map((row) => encodeStored(spec, row));
   const casts = columns.map(([name, kind]) => `u.${quoteIdent(name)}::${SQL_TYPE[kind]}`);
   const sql = `INSERT INTO ${target} (${names.join(', ')}) SELECT ${casts.join(', ')} FROM unnest(${names.map((_, index) => `$${index + 1}::text[]`).join(', ')}) AS u(${names.join(', ')})`;
   for (let start = 0; start < encoded.length; start += UNNEST_BATCH_ROWS) {
