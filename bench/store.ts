@@ -8,7 +8,7 @@
  *   - the no-COPY fallback (unnest batches of 1000).
  * Embedded engine (a child process each, for a clean RSS): startup fresh in memory, fresh on a
  * folder, reopening the folder, and the same 100k load through COPY FROM '/dev/blob'.
- * Results: stdout and bench/out/store.json.
+ * Results: stdout and bench/out/store.json. Options: a row count, `--server-only`, `--embedded-only`.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,7 +28,9 @@ import { createStore, type Store } from '../src/store/store.js';
 import { PAYMENT_COLUMNS } from '../src/store/tables.js';
 import { ORG, payment } from './payment-rows.js';
 
-const ROWS = Number((process.argv[2] === '--embedded' ? process.argv[5] : process.argv[2]) ?? 100_000) || 100_000;
+const ROWS = Number((process.argv[2] === '--embedded' ? process.argv[5] : process.argv.slice(2).find((arg) => /^\d+$/.test(arg))) ?? 100_000) || 100_000;
+/** `--server-only` / `--embedded-only` run half of the benchmark. */
+const ONLY = process.argv.includes('--server-only') ? 'server' : process.argv.includes('--embedded-only') ? 'embedded' : null;
 function checkpoint(page: number, rows: number): Checkpoint {
   return { run_key: 'bench', stream: 'payments:bench', position: JSON.stringify({ page }), pages: page, rows, done: false };
 }
@@ -200,9 +202,12 @@ async function main(): Promise<void> {
   console.log(`generating ${ROWS} payments…`);
   const rows = Array.from({ length: ROWS }, (_, index) => payment(index));
   const results: Record<string, unknown> = { rows: ROWS, node: process.version, cpus: os.cpus().length };
-  console.log('real server…');
-  results.server = await serverBench(url, rows);
-  console.log(JSON.stringify(results.server, null, 2));
+  if (ONLY !== 'embedded') {
+    console.log('real server…');
+    results.server = await serverBench(url, rows);
+    console.log(JSON.stringify(results.server, null, 2));
+  }
+  if (ONLY === 'server') return;
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-'));
   try {
