@@ -123,8 +123,10 @@ CREATE TABLE payments (
   last_changed_at             timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (organization_id, payment_id)
 );
--- Reports read one wallet's payments of a window in (created_at, payment_id) order.
-CREATE INDEX payments_by_wallet_created ON payments (organization_id, wallet_id, created_at, payment_id);
+-- Reports read one wallet's payments of a window in (created_at, payment_id) order. Wallet ids
+-- are UUIDs, so the organization (checked on the row) is left out of this index: narrower keys
+-- make every load cheaper.
+CREATE INDEX payments_by_wallet_created ON payments (wallet_id, created_at, payment_id);
 -- Nightly re-reads of payments that were not terminal yet.
 CREATE INDEX payments_open ON payments (organization_id, wallet_id, created_at) WHERE status_class IN ('open', 'unknown');
 
@@ -157,7 +159,7 @@ CREATE TABLE payment_history (
   rail_amount_base            numeric(39,0),
   rail_fee_base               numeric(39,0)
 );
-CREATE INDEX payment_history_by_payment ON payment_history (organization_id, payment_id, history_id);
+CREATE INDEX payment_history_by_payment ON payment_history (payment_id, history_id);
 CREATE INDEX payment_history_by_run ON payment_history (run_id);
 
 CREATE TABLE ledger_entries (
@@ -187,7 +189,7 @@ CREATE TABLE ledger_entries (
   -- a hold id appears as held, captured and released: the type is part of the key
   PRIMARY KEY (organization_id, wallet_id, entry_type, entry_id)
 );
-CREATE INDEX ledger_by_wallet_time ON ledger_entries (organization_id, wallet_id, effective_time, entry_type, entry_id);
+CREATE INDEX ledger_by_wallet_time ON ledger_entries (wallet_id, effective_time, entry_type, entry_id);
 CREATE INDEX ledger_by_payment ON ledger_entries (organization_id, payment_id) WHERE payment_id IS NOT NULL;
 
 -- The service's own counts (payment summary endpoints), per run: a later run never rewrites
