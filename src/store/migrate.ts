@@ -58,14 +58,22 @@ export async function migrate(db: Db, schema: StoreSchema, migrations: readonly 
   return db.transaction(async (tx) => {
     // Transaction-scoped: released at COMMIT/ROLLBACK, so a crash cannot leave it behind.
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`payexport:migrate:${schema.name}`]);
-    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema.quoted}`);
+    // DDL only when something is missing: an up-to-date schema needs no CREATE privilege, so jobs
+    // can run as a role limited to reading and writing the tables.
+    const { rows: [present] } = await tx.query<{ has_schema: boolean; has_table: boolean }>(
+      `SELECT to_regnamespace($1) IS NOT NULL AS has_schema, to_regclass($2) IS NOT NULL AS has_table`,
+      [schema.quoted, schema.table('schema_migrations')],
+    );
+    if (!present?.has_schema) await tx.query(`CREATE SCHEMA ${schema.quoted}`);
     await tx.query(`SET LOCAL search_path TO ${schema.quoted}`);
-    await tx.query(`CREATE TABLE IF NOT EXISTS ${schema.table('schema_migrations')} (
-      version integer PRIMARY KEY,
-      name text NOT NULL,
-      checksum text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
+    if (!present?.has_table) {
+      await tx.query(`CREATE TABLE ${schema.table('schema_migrations')} (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        checksum text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    }
     const { rows } = await tx.query<AppliedRow>(`SELECT version, name, checksum FROM ${schema.table('schema_migrations')} ORDER BY version`);
     const known = new Map(migrations.map((migration) => [migration.version, migration]));
     for (const row of rows) {
