@@ -14,10 +14,10 @@ import { escapeText } from './text-escape.js';
 
 /**
  * The Postgres snapshot behind ports.ts `SnapshotWriter`: one writer per run (it remembers the
- * run started by `beginRun`). Each page is one transaction: COPY into a staging table, one
- * set-based upsert that writes only rows that changed (with a history row per change of a
- * payment's status, amounts or fees), and the stream's checkpoint. Re-reading a window that did
- * not change writes nothing but the checkpoint.
+ * run started by `beginRun`). Each page is one transaction holding its rows and the stream's
+ * checkpoint (load-rows.ts: new rows COPied in, changed rows staged and upserted with a history
+ * row per change of a payment's status, amounts or fees, unchanged rows left alone). Re-reading a
+ * window that did not change writes nothing but the checkpoint.
  */
 export interface PostgresSnapshotWriter extends SnapshotWriter {
   /** the run begun by `beginRun`, or null before */
