@@ -48,7 +48,10 @@ export type RunStatus = 'running' | 'succeeded' | 'exceptions' | 'failed';
 export interface WriteStats {
   inserted: number;
   updated: number;
+  /** rows that matched the stored row exactly, were older than it, or repeated a key within the page */
   unchanged: number;
+  /** payment pages on the Postgres snapshot: history rows appended (first sightings + changes of status/amounts/fees) */
+  history?: number;
 }
 
 export interface SnapshotWriter {
@@ -76,7 +79,11 @@ export interface ReportSource {
   /** Wallets in scope, sorted by wallet_id (inactive included). */
   wallets(organization_id: string, wallet_ids?: readonly string[]): Promise<WalletRow[]>;
   assets(): Promise<AssetRow[]>;
-  /** Summary buckets stored for the newest run that pulled exactly this window, or [] if none. */
+  /**
+   * Summary buckets stored for the newest run that pulled exactly this window, or [] if none.
+   * (Postgres snapshot: the newest such run per environment, so a resumed run or sharded pulls
+   * that each fetched some environments' summaries still yield all of them.)
+   */
   summaries(organization_id: string, window: Window): Promise<SummaryBucketRow[]>;
   /** Payments of one wallet created in the window, sorted by (created_at, payment_id), in batches. */
   payments(query: PaymentQuery): AsyncIterable<PaymentRow[]>;

@@ -1,0 +1,126 @@
+import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletBalanceRow, WalletRow } from '../normalize/rows.js';
+import { decodeRow, selectList } from './columns.js';
+import type { Queryable } from './db.js';
+import type { PaymentQuery, ReportSource, Window } from './ports.js';
+import type { StoreSchema } from './schema.js';
+import { ASSET_COLUMNS, BALANCE_COLUMNS, LEDGER_COLUMNS, PAYMENT_COLUMNS, SUMMARY_COLUMNS, WALLET_COLUMNS, type StoredBalance, type StoredWallet } from './tables.js';
+import { escapeText } from './text-escape.js';
+
+/**
+ * ports.ts `ReportSource` over the Postgres snapshot. Payments and ledger entries stream in
+ * batches by keyset pagination on the report order, so memory stays flat however many rows a
+ * wallet has, and no transaction is held open between batches (works alike on both engines).
+ * Rows read back are deep-equal to the rows written (test/integration/store).
+ */
+export interface ReportSourceOptions {
+  /** rows per batch, default 1000 */
+  batchRows?: number;
+}
+
+type PaymentRecord = Record<string, unknown> & { created_at: string; key_id: string };
+type LedgerRecord = Record<string, unknown> & { effective_time: string; key_type: string; key_id: string };
+
+/** Up to this many ids per `= ANY($1)` lookup. */
+const ID_CHUNK = 10_000;
+
+export function createReportSource(db: Queryable, schema: StoreSchema, options: ReportSourceOptions = {}): ReportSource {
+  const batchRows = options.batchRows ?? 1000;
+
+  const paymentsSql = (after: boolean): string => `SELECT ${selectList('p', PAYMENT_COLUMNS)}, p.payment_id AS key_id
+    FROM ${schema.table('payments')} p
+    WHERE p.organization_id = $1 AND p.wallet_id = $2 AND p.created_at >= $3::timestamptz AND p.created_at < $4::timestamptz
+    ${after ? 'AND (p.created_at, p.payment_id) > ($6::timestamptz, $7::text)' : ''}
+    ORDER BY p.created_at, p.payment_id LIMIT $5`;
+
+  const ledgerSql = (after: boolean): string => `SELECT ${selectList('l', LEDGER_COLUMNS)}, l.entry_type AS key_type, l.entry_id AS key_id
+    FROM ${schema.table('ledger_entries')} l
+    WHERE l.organization_id = $1 AND l.wallet_id = $2
+    ${after ? 'AND (l.effective_time, l.entry_type, l.entry_id) > ($4::timestamptz, $5::text, $6::text)' : ''}
+    ORDER BY l.effective_time, l.entry_type, l.entry_id LIMIT $3`;
+
+  return {
+    async wallets(organizationId: string, walletIds?: readonly string[]): Promise<WalletRow[]> {
+      const params = [escapeText(organizationId), walletIds === undefined ? null : walletIds.map(escapeText)];
+      const { rows: walletRecords } = await db.query(
+        `SELECT ${selectList('w', WALLET_COLUMNS)} FROM ${schema.table('wallets')} w
+         WHERE w.organization_id = $1 AND ($2::text[] IS NULL OR w.wallet_id = ANY($2::text[])) ORDER BY w.wallet_id`,
+        params,
+      );
+      const { rows: balanceRecords } = await db.query(
+        `SELECT ${selectList('b', BALANCE_COLUMNS)} FROM ${schema.table('wallet_balances')} b
+         WHERE b.organization_id = $1 AND ($2::text[] IS NULL OR b.wallet_id = ANY($2::text[])) ORDER BY b.wallet_id, b.position`,
+        params,
+      );
+      const balances = new Map<string, WalletBalanceRow[]>();
+      for (const record of balanceRecords) {
+        const { organization_id: _org, wallet_id, position: _position, ...balance } = decodeRow<StoredBalance>(BALANCE_COLUMNS, record);
+        const list = balances.get(wallet_id) ?? [];
+        list.push(balance);
+        balances.set(wallet_id, list);
+      }
+      return walletRecords.map((record) => {
+        const wallet = decodeRow<StoredWallet>(WALLET_COLUMNS, record);
+        return { ...wallet, balances: balances.get(wallet.wallet_id) ?? [] };
+      });
+    },
+
+    async assets(): Promise<AssetRow[]> {
+      const { rows } = await db.query(`SELECT ${selectList('a', ASSET_COLUMNS)} FROM ${schema.table('assets')} a ORDER BY a.currency`);
+      return rows.map((record) => decodeRow<AssetRow>(ASSET_COLUMNS, record));
+    },
+
+    async summaries(organizationId: string, window: Window): Promise<SummaryBucketRow[]> {
+      const { rows } = await db.query(
+        `WITH pulled AS (
+           SELECT s.*, r.started_at AS run_started_at FROM ${schema.table('summary_buckets')} s JOIN ${schema.table('runs')} r USING (run_id)
+           WHERE r.organization_id = $1 AND r.window_from = $2::timestamptz AND r.window_to = $3::timestamptz
+         ),
+         newest AS (
+           SELECT DISTINCT ON (environment_id) environment_id, run_id FROM pulled ORDER BY environment_id, run_started_at DESC, run_id DESC
+         )
+         SELECT ${selectList('p', SUMMARY_COLUMNS)} FROM pulled p JOIN newest n USING (environment_id, run_id)
+         ORDER BY p.environment_id, p.summary_id`,
+        [escapeText(organizationId), window.from, window.to],
+      );
+      return rows.map((record) => decodeRow<SummaryBucketRow>(SUMMARY_COLUMNS, record));
+    },
+
+    async *payments(query: PaymentQuery): AsyncIterable<PaymentRow[]> {
+      const base = [escapeText(query.organization_id), escapeText(query.wallet_id), query.window.from, query.window.to, batchRows];
+      let after: [string, string] | null = null;
+      for (;;) {
+        const { rows }: { rows: PaymentRecord[] } = await db.query<PaymentRecord>(paymentsSql(after !== null), after === null ? base : [...base, ...after]);
+        if (rows.length > 0) yield rows.map((record) => decodeRow<PaymentRow>(PAYMENT_COLUMNS, record));
+        const last = rows.at(-1);
+        if (last === undefined || rows.length < batchRows) return;
+        after = [last.created_at, last.key_id];
+      }
+    },
+
+    async *ledger(organizationId: string, walletId: string): AsyncIterable<LedgerRow[]> {
+      const base = [escapeText(organizationId), escapeText(walletId), batchRows];
+      let after: [string, string, string] | null = null;
+      for (;;) {
+        const { rows }: { rows: LedgerRecord[] } = await db.query<LedgerRecord>(ledgerSql(after !== null), after === null ? base : [...base, ...after]);
+        if (rows.length > 0) yield rows.map((record) => decodeRow<LedgerRow>(LEDGER_COLUMNS, record));
+        const last = rows.at(-1);
+        if (last === undefined || rows.length < batchRows) return;
+        after = [last.effective_time, last.key_type, last.key_id];
+      }
+    },
+
+    async knownPaymentIds(organizationId: string, paymentIds: readonly string[]): Promise<Set<string>> {
+      const known = new Set<string>();
+      const wanted = new Map(paymentIds.map((id) => [escapeText(id), id]));
+      const escaped = [...wanted.keys()];
+      for (let start = 0; start < escaped.length; start += ID_CHUNK) {
+        const { rows } = await db.query<{ payment_id: string }>(
+          `SELECT payment_id FROM ${schema.table('payments')} WHERE organization_id = $1 AND payment_id = ANY($2::text[])`,
+          [escapeText(organizationId), escaped.slice(start, start + ID_CHUNK)],
+        );
+        for (const row of rows) known.add(wanted.get(row.payment_id) ?? row.payment_id);
+      }
+      return known;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../normalize/rows.js';
+import type { Finding } from '../reconcile/results.js';
+import { AppError } from '../util/errors.js';
+import { loadCheckpoints, saveCheckpoint } from './checkpoints.js';
+import type { Db, Queryable } from './db.js';
+import { insertRows } from './insert-rows.js';
+import { isUniqueViolation, loadRows, type LoadOptions } from './load-rows.js';
+import type { Checkpoint, RunInfo, RunStatus, SnapshotWriter, WriteStats } from './ports.js';
+import { finishRun, insertRun } from './runs.js';
+import type { StoreSchema } from './schema.js';
+import { dedupeByKey, stageRows, stageTable } from './stage.js';
+import { ASSETS, BALANCES, FINDING_COLUMNS, LEDGER, PAYMENT_HISTORY_FIELDS, PAYMENTS, SUMMARY_COLUMNS, WALLETS, type StoredBalance, type StoredWallet, type TableSpec } from './tables.js';
+import { escapeText } from './text-escape.js';
+
+/**
+ * The Postgres snapshot behind ports.ts `SnapshotWriter`: one writer per run (it remembers the
+ * run started by `beginRun`). Each page is one transaction holding its rows and the stream's
+ * checkpoint (load-rows.ts: new rows COPied in, changed rows staged and upserted with a history
+ * row per change of a payment's status, amounts or fees, unchanged rows left alone). Re-reading a
+ * window that did not change writes nothing but the checkpoint.
+ */
+export interface PostgresSnapshotWriter extends SnapshotWriter {
+  /** the run begun by `beginRun`, or null before */
+  readonly runId: string | null;
+}
+
+const PAYMENT_HISTORY = { table: 'payment_history', fields: PAYMENT_HISTORY_FIELDS, versionField: 'updated_at' } as const;
+
+function merge<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, rows: readonly R[], runId: string | null): Promise<WriteStats> {
+  return loadRows(tx, schema, spec, rows, { runId: runId === null ? null : escapeText(runId) });
+}
+
+export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnapshotWriter {
+  let runId: string | null = null;
+
+  /**
+   * One page in one transaction with its checkpoint. If a concurrent writer inserted one of the
+   * page's new keys first (unique violation on the fast COPY path), the page is retried once
+   * through staging + upsert, which merges with whatever is there.
+   */
+  const writePage = async <R>(spec: TableSpec<R>, rows: readonly R[], checkpoint: Checkpoint, run: string, history?: LoadOptions['history']): Promise<WriteStats> => {
+    const attempt = (viaStaging: boolean): Promise<WriteStats> =>
+      db.transaction(async (tx) => {
+        const stats = await loadRows(tx, schema, spec, rows, { runId: escapeText(run), viaStaging, ...(history ? { history } : {}) });
+        await saveCheckpoint(tx, schema, checkpoint, run);
+        return stats;
+      });
+    try {
+      return await attempt(false);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return attempt(true);
+    }
+  };
+
+  const requireRun = (what: string): string => {
+    if (runId === null) throw new AppError('internal', 'run_not_begun', `${what} before beginRun`);
+    return runId;
+  };
+
+  return {
+    get runId() {
+      return runId;
+    },
+
+    async beginRun(run: RunInfo): Promise<Checkpoint[]> {
+      await insertRun(db, schema, run);
+      runId = run.run_id;
+      return loadCheckpoints(db, schema, run.run_key);
+    },
+
+    upsertWallets(rows: readonly WalletRow[]): Promise<WriteStats> {
+      if (rows.length === 0) return Promise.resolve({ inserted: 0, updated: 0, unchanged: 0 });
+      return db.transaction(async (tx) => {
+        const wallets: StoredWallet[] = [];
+        const balances: StoredBalance[] = [];
+        for (const { balances: walletBalances, ...wallet } of dedupeByKey(WALLETS as TableSpec<WalletRow>, rows)) {
+          wallets.push(wallet);
+          walletBalances.forEach((balance, position) => balances.push({ ...balance, organization_id: wallet.organization_id, wallet_id: wallet.wallet_id, position }));
+        }
+        const stats = await merge(tx, schema, WALLETS, wallets, runId);
+        await merge(tx, schema, BALANCES, balances, null);
+        // A currency the wallet no longer reports is no longer a balance of it. (Staging an
+        // empty list only makes sure the staging table exists when no wallet had balances.)
+        await stageRows(tx, BALANCES, []);
+        await tx.query(
+          `DELETE FROM ${schema.table('wallet_balances')} b
+           WHERE (b.organization_id, b.wallet_id) IN (SELECT organization_id, wallet_id FROM ${stageTable(WALLETS)})
+             AND NOT EXISTS (SELECT 1 FROM ${stageTable(BALANCES)} s
+                             WHERE s.organization_id = b.organization_id AND s.wallet_id = b.wallet_id AND s.currency = b.currency)`,
+        );
+        return { ...stats, unchanged: rows.length - stats.inserted - stats.updated };
+      });
+    },
+
+    upsertAssets(rows: readonly AssetRow[]): Promise<WriteStats> {
+      return db.transaction((tx) => merge(tx, schema, ASSETS, rows, runId));
+    },
+
+    async writePaymentsPage(rows: readonly PaymentRow[], checkpoint: Checkpoint): Promise<WriteStats> {
+      return writePage(PAYMENTS, rows, checkpoint, requireRun('writePaymentsPage'), PAYMENT_HISTORY);
+    },
+
+    async writeLedgerPage(rows: readonly LedgerRow[], checkpoint: Checkpoint): Promise<WriteStats> {
+      return writePage(LEDGER, rows, checkpoint, requireRun('writeLedgerPage'));
+    },
+
+    async writeSummaries(summaryRunId: string, rows: readonly SummaryBucketRow[], checkpoint: Checkpoint): Promise<void> {
+      await db.transaction(async (tx) => {
+        // Rewriting an environment's buckets within one run replaces them (a retried stream).
+        const environments = [...new Set(rows.map((row) => escapeText(row.environment_id)))];
+        await tx.query(`DELETE FROM ${schema.table('summary_buckets')} WHERE run_id = $1 AND environment_id = ANY($2::text[])`, [escapeText(summaryRunId), environments]);
+        await insertRows(tx, schema.table('summary_buckets'), SUMMARY_COLUMNS, rows, { run_id: escapeText(summaryRunId) });
+        await saveCheckpoint(tx, schema, checkpoint, summaryRunId);
+      });
+    },
+
+    async writeFindings(findingsRunId: string, findings: readonly Finding[]): Promise<void> {
+      await db.transaction((tx) => insertRows(tx, schema.table('findings'), FINDING_COLUMNS, findings, { run_id: escapeText(findingsRunId) }));
+    },
+
+    async finishRun(finishedRunId: string, status: RunStatus, counts: Record<string, number>): Promise<void> {
+      await db.transaction((tx) => finishRun(tx, schema, finishedRunId, status, counts));
+    },
+  };
+}

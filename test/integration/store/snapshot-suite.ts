@@ -1,0 +1,464 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PaymentRow } from '../../../src/normalize/rows.js';
+import type { Db, Queryable } from '../../../src/store/db.js';
+import { loadMigrations, migrate } from '../../../src/store/migrate.js';
+import type { Checkpoint, RunInfo, Window } from '../../../src/store/ports.js';
+import { createStore, type Store } from '../../../src/store/store.js';
+import { SQL_TYPE, type ColumnKind } from '../../../src/store/columns.js';
+import { LEDGER_COLUMNS, PAYMENT_COLUMNS, WALLET_COLUMNS } from '../../../src/store/tables.js';
+import { unescapeText } from '../../../src/store/text-escape.js';
+import { AppError } from '../../../src/util/errors.js';
+import {
+  ASSET,
+  BEYOND_INT64,
+  BTC_SUPPLY_MSATS,
+  ENV,
+  HOSTILE_STRINGS,
+  ORG,
+  TWO_53_PLUS_1,
+  WALLET,
+  finding,
+  hostilePayment,
+  ledgerRow,
+  paymentRow,
+  summaryRows,
+  walletRow,
+} from '../../fixtures/store/rows.js';
+import { awkwardString, rawJson } from '../../fixtures/store/arbitraries.js';
+import { dropSchema, uniqueSchemaName, withoutCopy } from './engines.js';
+
+/**
+ * The snapshot's behaviour, run against each engine (real server, embedded, and the no-COPY
+ * fallback path). `connect` is called once per suite; the suite owns a schema of its own and
+ * drops it afterwards.
+ */
+export interface SuiteEngine {
+  label: string;
+  /** returns an open Db; `release` is called after the suite (close it, or leave a shared one open) */
+  connect(): Promise<{ db: Db; release(): Promise<void> }>;
+}
+
+const WINDOW: Window = { from: '2026-10-01T00:00:00.000000Z', to: '2026-11-01T00:00:00.000000Z', tz: 'UTC' };
+
+/** How format_type() spells the SQL types the encoders name. */
+const FORMAT_TYPE: Record<string, string> = { timestamptz: 'timestamp with time zone' };
+
+let runCounter = 0;
+function runInfo(runKey = 'export:test', window: Window | null = WINDOW): RunInfo {
+  runCounter += 1;
+  return {
+    run_id: `run-${runCounter}-${Date.now()}`,
+    run_key: runKey,
+    command: 'export',
+    organization_id: ORG,
+    window,
+    parameters: { window, note: "it's \u0000 data", big: BEYOND_INT64 },
+    // strictly increasing, so "the newest run" is well defined
+    started_at: `2026-11-01T${String(Math.floor(runCounter / 60)).padStart(2, '0')}:${String(runCounter % 60).padStart(2, '0')}:00.000001Z`,
+  };
+}
+
+function checkpoint(stream: string, pages: number, done = false): Checkpoint {
+  return { run_key: 'export:test', stream, position: JSON.stringify({ cursor: `c${pages}`, odd: 'nul\u0000' }), pages, rows: pages * 10, done };
+}
+
+function sortPayments(rows: readonly PaymentRow[]): PaymentRow[] {
+  return [...rows].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.payment_id < b.payment_id ? -1 : a.payment_id > b.payment_id ? 1 : 0));
+}
+
+async function collect<T>(batches: AsyncIterable<T[]>): Promise<{ rows: T[]; sizes: number[] }> {
+  const rows: T[] = [];
+  const sizes: number[] = [];
+  for await (const batch of batches) {
+    sizes.push(batch.length);
+    rows.push(...batch);
+  }
+  return { rows, sizes };
+}
+
+async function count(db: Queryable, sql: string, params: (string | null)[] = []): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params);
+  return rows[0]?.n ?? -1;
+}
+
+export function defineSnapshotSuite(engine: SuiteEngine): void {
+  describe(`snapshot store on ${engine.label}`, () => {
+    let db: Db;
+    let release: () => Promise<void>;
+    let store: Store;
+    const schemaName = uniqueSchemaName(engine.label.replace(/\W+/g, '_').toLowerCase());
+    const t = (table: string): string => store.schema.table(table);
+
+    beforeAll(async () => {
+      ({ db, release } = await engine.connect());
+      store = createStore(db, { schema: schemaName, batchRows: 7 });
+      await store.migrate();
+    });
+
+    afterAll(async () => {
+      if (db) {
+        await dropSchema(db, schemaName);
+        await release();
+      }
+    });
+
+    it('applies migrations once; a second run applies nothing', async () => {
+      const again = await migrate(db, store.schema);
+      expect(again.applied).toEqual([]);
+      expect(again.current).toBe(loadMigrations().length);
+      expect(await count(db, `${t('schema_migrations')}`)).toBe(loadMigrations().length);
+    });
+
+    it('refuses a schema whose applied migration differs from the code', async () => {
+      const [first, ...rest] = loadMigrations();
+      if (!first) throw new Error('no migrations');
+      const tampered = [{ ...first, checksum: 'f'.repeat(64) }, ...rest];
+      await expect(migrate(db, store.schema, tampered)).rejects.toMatchObject({ type: 'migration_checksum_mismatch', exit: 'config' });
+    });
+
+    it('declares every row field as a column of the type the encoders write', async () => {
+      const { rows } = await db.query<{ table_name: string; column_name: string; type: string }>(
+        `SELECT c.table_name::text AS table_name, c.column_name::text AS column_name, format_type(a.atttypid, a.atttypmod) AS type
+         FROM information_schema.columns c
+         JOIN pg_attribute a ON a.attrelid = format('%I.%I', c.table_schema, c.table_name)::regclass AND a.attname = c.column_name
+         WHERE c.table_schema = $1`,
+        [schemaName],
+      );
+      const actual = new Map(rows.map((row) => [`${row.table_name}.${row.column_name}`, row.type]));
+      const expected: [string, Record<string, ColumnKind>][] = [
+        ['payments', PAYMENT_COLUMNS],
+        ['ledger_entries', LEDGER_COLUMNS],
+        ['wallets', WALLET_COLUMNS],
+      ];
+      for (const [table, columns] of expected) {
+        for (const [column, kind] of Object.entries(columns)) {
+          expect([`${table}.${column}`, actual.get(`${table}.${column}`)]).toEqual([`${table}.${column}`, FORMAT_TYPE[SQL_TYPE[kind]] ?? SQL_TYPE[kind]]);
+        }
+      }
+    });
+
+    it('round-trips payments deep-equal: big integers, instants, arrays, hostile metadata, raw', async () => {
+      const writer = store.writer();
+      expect(await writer.beginRun(runInfo('roundtrip'))).toEqual([]);
+      const written = [paymentRow(1), paymentRow(2), hostilePayment(3), paymentRow(4, { wallet_id: 'other-wallet' })];
+      const stats = await writer.writePaymentsPage(written, { ...checkpoint('payments:wallet:x', 1), run_key: 'roundtrip' });
+      expect(stats).toEqual({ inserted: 4, updated: 0, unchanged: 0, history: 4 });
+
+      const wide: Window = { from: '1999-01-01T00:00:00.000000Z', to: '2027-01-01T00:00:00.000000Z', tz: 'UTC' };
+      const { rows } = await collect(store.source.payments({ organization_id: ORG, wallet_id: WALLET, window: wide }));
+      expect(rows).toEqual(sortPayments(written.filter((row) => row.wallet_id === WALLET)));
+
+      // Stored exactly, as SQL sees it: numeric digits and the metadata value under a hostile key.
+      const { rows: [sql] } = await db.query<{ principal: string; net: string; fee: string; total: string; meta: string; raw_big: string; created: string }>(
+        `SELECT principal_base::text AS principal, network_fee_base::text AS net, processing_fee_base::text AS fee, total_base::text AS total,
+                metadata ->> $2 AS meta, raw ->> 'big' AS raw_big, to_char(created_at AT TIME ZONE 'UTC', 'US') AS created
+         FROM ${t('payments')} WHERE payment_id = $1`,
+        [hostilePayment(3).payment_id, "'; DROP TABLE payments; --"],
+      );
+      expect(sql).toEqual({
+        principal: BTC_SUPPLY_MSATS.toString(),
+        net: TWO_53_PLUS_1.toString(),
+        fee: (-BEYOND_INT64).toString(),
+        total: BEYOND_INT64.toString(),
+        meta: 'NULL',
+        raw_big: BTC_SUPPLY_MSATS.toString(),
+        created: '999999',
+      });
+      expect(await count(db, `information_schema.tables WHERE table_schema = $1 AND table_name = 'payments'`, [schemaName])).toBe(1);
+    });
+
+    it('re-loading the same page changes nothing and adds no history', async () => {
+      const writer = store.writer();
+      await writer.beginRun(runInfo('idempotent'));
+      const page = Array.from({ length: 30 }, (_, index) => paymentRow(100 + index));
+      page.push(hostilePayment(130));
+      const first = await writer.writePaymentsPage(page, checkpoint('payments:idem', 1));
+      expect(first).toMatchObject({ inserted: 31, updated: 0, unchanged: 0 });
+      const historyBefore = await count(db, t('payment_history'));
+      const { rows: before } = await db.query<{ payment_id: string; version: string }>(`SELECT payment_id, xmin::text AS version FROM ${t('payments')} ORDER BY payment_id`);
+
+      const second = await writer.writePaymentsPage(page, checkpoint('payments:idem', 1));
+      expect(second).toEqual({ inserted: 0, updated: 0, unchanged: 31, history: 0 });
+      expect(await count(db, t('payment_history'))).toBe(historyBefore);
+      const { rows: after } = await db.query<{ payment_id: string; version: string }>(`SELECT payment_id, xmin::text AS version FROM ${t('payments')} ORDER BY payment_id`);
+      expect(after).toEqual(before); // not even rewritten with equal values
+
+      const ledger = Array.from({ length: 12 }, (_, index) => ledgerRow(index));
+      expect(await writer.writeLedgerPage(ledger, checkpoint('ledger:idem', 1))).toEqual({ inserted: 12, updated: 0, unchanged: 0 });
+      expect(await writer.writeLedgerPage(ledger, checkpoint('ledger:idem', 1))).toEqual({ inserted: 0, updated: 0, unchanged: 12 });
+      const wallets = [walletRow(0), walletRow(1)];
+      expect(await writer.upsertWallets(wallets)).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+      expect(await writer.upsertWallets(wallets)).toEqual({ inserted: 0, updated: 0, unchanged: 2 });
+    });
+
+    it('writes history rows only when status, amounts or fees change', async () => {
+      const writer = store.writer();
+      const run = runInfo('history');
+      await writer.beginRun(run);
+      const base = [paymentRow(200, { status: 'sending', status_class: 'open' }), paymentRow(201), paymentRow(202)];
+      await writer.writePaymentsPage(base, checkpoint('payments:hist', 1));
+      const [a, b, c] = base as [PaymentRow, PaymentRow, PaymentRow];
+      const later = '2026-10-03T00:00:00.000000Z';
+      const next = [
+        { ...a, status: 'completed', status_class: 'completed' as const, updated_at: later },
+        { ...b, processing_fee_base: 301n, total_base: (b.total_base ?? 0n) + 1n, updated_at: later },
+        { ...c, swap_steps: ['target_paid'], raw: { changed: true }, updated_at: later },
+      ];
+      const stats = await writer.writePaymentsPage(next, checkpoint('payments:hist', 2));
+      expect(stats).toEqual({ inserted: 0, updated: 3, unchanged: 0, history: 2 });
+
+      const historyA = await store.paymentHistory({ organization_id: ORG, payment_id: a.payment_id });
+      expect(historyA.map((row) => [row.change, row.previous_status, row.status, row.changed_fields, row.run_id])).toEqual([
+        ['first_seen', null, 'sending', [], run.run_id],
+        ['changed', 'sending', 'completed', ['status', 'status_class'], run.run_id],
+      ]);
+      const historyB = await store.paymentHistory({ organization_id: ORG, payment_id: b.payment_id });
+      expect(historyB.at(-1)).toMatchObject({ change: 'changed', changed_fields: ['processing_fee_base', 'total_base'], processing_fee_base: 301n, updated_at: later });
+      expect(await store.paymentHistory({ organization_id: ORG, payment_id: c.payment_id })).toHaveLength(1);
+
+      // A stale re-read (older updated_at) never overwrites the newer row.
+      const stale = await writer.writePaymentsPage([{ ...a, status: 'failed', status_class: 'failed' }], checkpoint('payments:hist', 3));
+      expect(stale).toEqual({ inserted: 0, updated: 0, unchanged: 1, history: 0 });
+      const wide: Window = { from: '2026-10-01T00:00:00.000000Z', to: '2026-10-02T00:00:00.000000Z', tz: 'UTC' };
+      const { rows } = await collect(store.source.payments({ organization_id: ORG, wallet_id: WALLET, window: wide }));
+      expect(rows.find((row) => row.payment_id === a.payment_id)?.status).toBe('completed');
+    });
+
+    it('keeps one row per key when a page repeats a payment (the newest wins)', async () => {
+      const writer = store.writer();
+      await writer.beginRun(runInfo('dupes'));
+      const older = paymentRow(300, { status: 'sending', status_class: 'open' });
+      const newer = { ...older, status: 'completed', status_class: 'completed' as const, updated_at: '2026-10-05T00:00:00.000000Z' };
+      const stats = await writer.writePaymentsPage([newer, older], checkpoint('payments:dupes', 1));
+      expect(stats).toEqual({ inserted: 1, updated: 0, unchanged: 1, history: 1 });
+      expect(await store.source.knownPaymentIds(ORG, [older.payment_id])).toEqual(new Set([older.payment_id]));
+      const { rows } = await db.query<{ status: string }>(`SELECT status FROM ${t('payments')} WHERE payment_id = $1`, [older.payment_id]);
+      expect(rows).toEqual([{ status: 'completed' }]);
+    });
+
+    it('rolls back a page that fails mid-batch and keeps the checkpoint before it', async () => {
+      const writer = store.writer();
+      await writer.beginRun(runInfo('rollback'));
+      const stream = 'payments:rollback';
+      await writer.writePaymentsPage([paymentRow(400), paymentRow(401)], checkpoint(stream, 1));
+      // Row 3 of the page holds an amount wider than numeric(39,0): the server rejects the batch.
+      const bad = [paymentRow(402), paymentRow(403), paymentRow(404, { principal_base: 10n ** 40n }), paymentRow(405)];
+      await expect(writer.writePaymentsPage(bad, checkpoint(stream, 2))).rejects.toThrow();
+      const known = await store.source.knownPaymentIds(ORG, [400, 401, 402, 403, 404, 405].map((index) => paymentRow(index).payment_id));
+      expect([...known].sort()).toEqual([paymentRow(400).payment_id, paymentRow(401).payment_id]);
+      const saved = (await store.loadCheckpoints('export:test')).find((row) => row.stream === stream);
+      expect(saved?.pages).toBe(1);
+      expect(await count(db, `${t('payment_history')} WHERE payment_id = $1`, [paymentRow(402).payment_id])).toBe(0);
+    });
+
+    it('rolls back the rows when the checkpoint write fails after them', async () => {
+      const failing: Db = {
+        ...db,
+        transaction: (fn) =>
+          db.transaction((tx) =>
+            fn({
+              ...tx,
+              query: (sql, params) => (sql.includes('checkpoints') ? Promise.reject(new Error('injected: checkpoint write failed')) : tx.query(sql, params)),
+              execScript: (sql) => tx.execScript(sql),
+            }),
+          ),
+      };
+      const writer = createStore(failing, { schema: schemaName }).writer();
+      await writer.beginRun(runInfo('rollback2'));
+      await expect(writer.writePaymentsPage([paymentRow(410)], checkpoint('payments:rollback2', 1))).rejects.toThrow('injected');
+      expect(await store.source.knownPaymentIds(ORG, [paymentRow(410).payment_id])).toEqual(new Set());
+    });
+
+    it('retries a page through staging when a new key was inserted meanwhile (unique violation on the fast path)', async () => {
+      const target = t('payments');
+      let fastCopies = 0;
+      const racing: Db = {
+        ...db,
+        transaction: (fn) =>
+          db.transaction((tx) =>
+            fn({
+              query: (sql, params) => tx.query(sql, params),
+              execScript: (sql) => tx.execScript(sql),
+              copyFrom: async (table, columns, chunks) => {
+                if (table === target) {
+                  fastCopies += 1;
+                  // Another writer got there first: the same payment now exists.
+                  await tx.query(`INSERT INTO ${target} SELECT * FROM ${target} WHERE payment_id = $1`, [paymentRow(420).payment_id]).catch(() => undefined);
+                  await tx.query(
+                    `INSERT INTO ${target} (payment_id, organization_id, environment_id, wallet_id, direction, kind, category, status, status_class, created_at, updated_at, currency, unit,
+                       processing_fee_source, ledger_ids, tx_ids, payment_hashes, swap_steps, offset_payment_ids, flags, row_hash)
+                     VALUES ($1, $2, 'e', 'w', 'send', 'bolt11', 'standard', 'sending', 'open', now(), '2000-01-01T00:00:00Z', 'btc', 'msats', 'none', '{}', '{}', '{}', '{}', '{}', '{}', 'x')`,
+                    [paymentRow(421).payment_id, ORG],
+                  );
+                }
+                if (!tx.copyFrom) throw new Error('engine without COPY');
+                return tx.copyFrom(table, columns, chunks);
+              },
+            }),
+          ),
+      };
+      const writer = createStore(racing, { schema: schemaName }).writer();
+      await writer.beginRun(runInfo('race'));
+      const stats = await writer.writePaymentsPage([paymentRow(420), paymentRow(421)], checkpoint('payments:race', 1));
+      expect(fastCopies).toBe(1);
+      expect(stats).toEqual({ inserted: 2, updated: 0, unchanged: 0, history: 2 });
+      const { rows } = await collect(store.source.payments({ organization_id: ORG, wallet_id: WALLET, window: WINDOW }));
+      expect(rows.filter((row) => row.payment_id === paymentRow(421).payment_id)).toEqual([paymentRow(421)]);
+    });
+
+    it('streams one wallet\'s window in keyset batches, in (created_at, payment_id) order, half-open', async () => {
+      const writer = store.writer();
+      await writer.beginRun(runInfo('batches'));
+      const wallet = 'wallet-batches';
+      const tie = '2026-10-10T10:10:10.101010Z';
+      const rows = [
+        ...Array.from({ length: 20 }, (_, index) => paymentRow(500 + index, { wallet_id: wallet })),
+        ...[3, 1, 2].map((n) => paymentRow(600 + n, { wallet_id: wallet, created_at: tie })),
+        paymentRow(700, { wallet_id: wallet, created_at: '2026-11-01T00:00:00.000000Z' }), // == window.to: excluded
+        paymentRow(701, { wallet_id: wallet, created_at: '2026-10-01T00:00:00.000000Z' }), // == window.from: included
+        paymentRow(702, { wallet_id: wallet, created_at: '2026-09-30T23:59:59.999999Z' }),
+      ];
+      await writer.writePaymentsPage(rows, checkpoint('payments:batches', 1));
+      const { rows: read, sizes } = await collect(store.source.payments({ organization_id: ORG, wallet_id: wallet, window: WINDOW }));
+      const expected = sortPayments(rows.filter((row) => row.created_at >= WINDOW.from && row.created_at < WINDOW.to));
+      expect(read).toEqual(expected);
+      expect(sizes).toEqual([7, 7, 7, 3]);
+
+      const ledger = Array.from({ length: 16 }, (_, index) => ledgerRow(index, { wallet_id: wallet, effective_time: index < 4 ? tie : ledgerRow(index).effective_time }));
+      await writer.writeLedgerPage(ledger, checkpoint('ledger:batches', 1));
+      const { rows: entries, sizes: ledgerSizes } = await collect(store.source.ledger(ORG, wallet));
+      const byOrder = [...ledger].sort((x, y) => (x.effective_time !== y.effective_time ? (x.effective_time < y.effective_time ? -1 : 1) : x.entry_type !== y.entry_type ? (x.entry_type < y.entry_type ? -1 : 1) : x.entry_id < y.entry_id ? -1 : 1));
+      expect(entries).toEqual(byOrder);
+      expect(ledgerSizes).toEqual([7, 7, 2]);
+    });
+
+    it('round-trips wallets (with balances in order), assets, summaries and findings', async () => {
+      const writer = store.writer();
+      const run = runInfo('others');
+      await writer.beginRun(run);
+      const wallets = [walletRow(11), walletRow(10, { balances: [] })];
+      await writer.upsertWallets(wallets);
+      expect(await store.source.wallets(ORG, wallets.map((wallet) => wallet.wallet_id))).toEqual([...wallets].sort((x, y) => (x.wallet_id < y.wallet_id ? -1 : 1)));
+      // A currency that disappears from a wallet's balances disappears from the table.
+      const shrunk = { ...walletRow(11), updated_at: '2026-10-02T00:00:00.000000Z', balances: walletRow(11).balances.slice(1) };
+      expect(await writer.upsertWallets([shrunk])).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+      expect((await store.source.wallets(ORG, [shrunk.wallet_id]))[0]?.balances).toEqual(shrunk.balances);
+
+      await writer.upsertAssets([ASSET]);
+      expect(await store.source.assets()).toEqual([ASSET]);
+
+      const otherEnv = 'env-2';
+      await writer.writeSummaries(run.run_id, summaryRows(ENV, 5n), checkpoint('summary:env:1', 1, true));
+      await writer.writeSummaries(run.run_id, summaryRows(otherEnv, 7n), checkpoint('summary:env:2', 1, true));
+      // A newer run of the same window that only re-pulled ENV: ENV comes from it, env-2 from the first.
+      const newer = runInfo('others-2');
+      await writer.beginRun(newer);
+      await writer.writeSummaries(newer.run_id, summaryRows(ENV, 6n), checkpoint('summary:env:1', 1, true));
+      const summaries = await store.source.summaries(ORG, WINDOW);
+      expect(summaries).toEqual([...summaryRows(ENV, 6n), ...summaryRows(otherEnv, 7n)].sort((x, y) => (x.environment_id < y.environment_id ? -1 : 1)));
+      expect(await store.source.summaries(ORG, { ...WINDOW, to: '2026-10-31T00:00:00.000000Z' })).toEqual([]);
+
+      const findings = Array.from({ length: 5 }, (_, index) => finding(index));
+      await writer.writeFindings(run.run_id, findings);
+      const { rows } = await db.query<{ message: string; expected: string }>(`SELECT message, expected FROM ${t('findings')} WHERE run_id = $1 ORDER BY finding_id`, [run.run_id]);
+      expect(rows.map((row) => row.expected)).toEqual(findings.map((row) => row.expected));
+      expect(rows.map((row) => unescapeText(row.message))).toEqual(findings.map((row) => row.message));
+    });
+
+    it('keeps checkpoints for an unfinished run and clears them when the run succeeds', async () => {
+      const runKey = 'nightly:resume';
+      const writer = store.writer();
+      const first = { ...runInfo(runKey), command: 'nightly' };
+      await writer.beginRun(first);
+      await writer.writePaymentsPage([paymentRow(800)], { ...checkpoint('payments:a', 1), run_key: runKey });
+      await writer.writeLedgerPage([ledgerRow(800)], { ...checkpoint('ledger:a', 2, true), run_key: runKey });
+      await writer.finishRun(first.run_id, 'failed', { payments: 1 });
+
+      const resumed = store.writer();
+      const second = { ...runInfo(runKey), command: 'nightly' };
+      const left = await resumed.beginRun(second);
+      expect(left).toEqual([
+        { ...checkpoint('ledger:a', 2, true), run_key: runKey },
+        { ...checkpoint('payments:a', 1), run_key: runKey },
+      ]);
+      await resumed.finishRun(second.run_id, 'succeeded', { payments: 1 });
+      expect(await store.loadCheckpoints(runKey)).toEqual([]);
+      const { rows } = await db.query<{ status: string; counts: string; params: string }>(`SELECT status, counts::text AS counts, parameters ->> 'note' AS params FROM ${t('runs')} WHERE run_id = $1`, [second.run_id]);
+      expect(rows).toEqual([{ status: 'succeeded', counts: '{"payments": 1}', params: "it's \u24000 data" }]);
+    });
+
+    it('lists open payments for nightly re-reads', async () => {
+      const writer = store.writer();
+      await writer.beginRun(runInfo('open'));
+      const org = 'org-open';
+      await writer.writePaymentsPage(
+        [
+          paymentRow(900, { organization_id: org, status: 'sending', status_class: 'open' }),
+          paymentRow(901, { organization_id: org }),
+          paymentRow(902, { organization_id: org, status: 'teleporting', status_class: 'unknown', wallet_id: 'w-0' }),
+        ],
+        checkpoint('payments:open', 1),
+      );
+      const open = await store.openPayments(org);
+      expect(open.map((row) => [row.payment_id, row.status])).toEqual([
+        [paymentRow(900).payment_id, 'sending'],
+        [paymentRow(902).payment_id, 'teleporting'],
+      ]);
+      expect(await store.openPayments(org, { wallet_ids: [WALLET] })).toHaveLength(1);
+    });
+
+    it('closes a period once and reports it closed', async () => {
+      expect(await store.isPeriodClosed(ORG, '2026-10')).toBe(false);
+      expect(await store.closePeriod({ organization_id: ORG, period: '2026-10', window: WINDOW, run_id: 'run-x', note: 'closed by test' })).toBe(true);
+      expect(await store.closePeriod({ organization_id: ORG, period: '2026-10', window: WINDOW, run_id: 'run-y' })).toBe(false);
+      expect(await store.isPeriodClosed(ORG, '2026-10')).toBe(true);
+      expect(await store.getClosedPeriod(ORG, '2026-10')).toMatchObject({ run_id: 'run-x', window: { from: WINDOW.from, to: WINDOW.to }, tz: 'UTC', note: 'closed by test' });
+    });
+
+    it('writes through the unnest fallback (no COPY) with the same results', async () => {
+      const fallback = createStore(withoutCopy(db), { schema: schemaName, batchRows: 1000 });
+      const writer = fallback.writer();
+      await writer.beginRun(runInfo('fallback'));
+      const wallet = 'wallet-fallback';
+      const page = [hostilePayment(1000), ...Array.from({ length: 1200 }, (_, index) => paymentRow(1001 + index, { wallet_id: wallet }))].map((row) => ({ ...row, wallet_id: wallet }));
+      expect(await writer.writePaymentsPage(page, checkpoint('payments:fallback', 1))).toMatchObject({ inserted: 1201, updated: 0, history: 1201 });
+      expect(await writer.writePaymentsPage(page, checkpoint('payments:fallback', 1))).toEqual({ inserted: 0, updated: 0, unchanged: 1201, history: 0 });
+      const wide: Window = { from: '1999-01-01T00:00:00.000000Z', to: '2027-01-01T00:00:00.000000Z', tz: 'UTC' };
+      const { rows } = await collect(fallback.source.payments({ organization_id: ORG, wallet_id: wallet, window: wide }));
+      expect(rows).toEqual(sortPayments(page));
+      await writer.upsertWallets([walletRow(20)]);
+      expect(await fallback.source.wallets(ORG, [walletRow(20).wallet_id])).toEqual([walletRow(20)]);
+    });
+
+    it('reports every hostile string back exactly', async () => {
+      const writer = store.writer();
+      await writer.beginRun(runInfo('hostile'));
+      const wallet = 'wallet-hostile';
+      const rows = HOSTILE_STRINGS.map((text, index) => paymentRow(1300 + index, { wallet_id: wallet, description: text, metadata: { [text]: text }, flags: [text] }));
+      await writer.writePaymentsPage(rows, checkpoint('payments:hostile', 1));
+      const { rows: read } = await collect(store.source.payments({ organization_id: ORG, wallet_id: wallet, window: WINDOW }));
+      expect(read).toEqual(sortPayments(rows));
+    });
+
+    it('round-trips generated raw JSON, metadata, text and arrays exactly (property, one page)', async () => {
+      const writer = store.writer();
+      await writer.beginRun(runInfo('property'));
+      const wallet = 'wallet-property';
+      const samples = fc.sample(
+        fc.record({ raw: rawJson, description: awkwardString, metadata: fc.dictionary(awkwardString, awkwardString, { maxKeys: 5 }), tx_ids: fc.array(awkwardString, { maxLength: 4 }), total_base: fc.bigInt({ min: -(10n ** 38n), max: 10n ** 38n }) }),
+        { numRuns: 150, seed: 20261122 },
+      );
+      const rows = samples.map((sample, index) => paymentRow(2000 + index, { ...sample, wallet_id: wallet }));
+      await writer.writePaymentsPage(rows, checkpoint('payments:property', 1));
+      const { rows: read } = await collect(store.source.payments({ organization_id: ORG, wallet_id: wallet, window: WINDOW }));
+      expect(read).toEqual(sortPayments(rows));
+      expect(await writer.writePaymentsPage(rows, checkpoint('payments:property', 1))).toMatchObject({ inserted: 0, updated: 0 });
+    });
+
+    it('refuses pages before beginRun (history rows need their run)', async () => {
+      const writer = store.writer();
+      await expect(writer.writePaymentsPage([], checkpoint('x', 1))).rejects.toBeInstanceOf(AppError);
+    });
+  });
+}
