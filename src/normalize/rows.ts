@@ -89,13 +89,13 @@ export interface PaymentRow {
   error_code: string | null;
   error_detail: string | null;
 
-  // --- extensions (optional so rows built elsewhere still compile; normalizePayment always sets them)
+  // --- requested amount and quote (cross-currency) -------------------------------------------
   /** receives: `requested_amount` in `currency` base units */
-  requested_amount_base?: bigint | null;
+  requested_amount_base: bigint | null;
   /** the quote id of the payment's exchanges (market quotes only; peer quotes have none) */
-  quote_id?: string | null;
+  quote_id: string | null;
   /** rail_amount_base converted at quote_rate into `currency` (half-even), to set beside principal_base */
-  quote_principal_base?: bigint | null;
+  quote_principal_base: bigint | null;
 
   /** memo / label / description: free text from the payer or payee (hostile until escaped) */
   description: string | null;
@@ -167,8 +167,8 @@ export interface AssetRow {
   name: string;
   network: string;
   decimal_display: number;
-  /** quirks met while normalizing (optional so rows built elsewhere still compile) */
-  flags?: string[];
+  /** quirks met while normalizing */
+  flags: string[];
 }
 
 /** Where a summary count comes from. */
@@ -188,5 +188,5 @@ export interface SummaryBucketRow {
   oldest_created_at: UtcInstant | null;
   newest_created_at: UtcInstant | null;
   /** quirks met while normalizing, e.g. `malformed_value:total_count` (then api_count is 0 and not to be trusted) */
-  flags?: string[];
+  flags: string[];
 }

@@ -4,7 +4,7 @@ import type { ColumnMap } from './columns.js';
 
 /**
  * The row contracts as stored: which column holds each field and how (columns.ts). Column names
- * are the row field names; `migrations/001_initial.sql` declares the same columns.
+ * are the row field names; `migrations/` declare the same columns (001 and the columns 002 adds).
  */
 
 export const PAYMENT_COLUMNS = {
@@ -47,6 +47,9 @@ export const PAYMENT_COLUMNS = {
   error_type: 'text',
   error_code: 'text',
   error_detail: 'text',
+  requested_amount_base: 'bigint',
+  quote_id: 'id',
+  quote_principal_base: 'bigint',
   description: 'text',
   metadata: 'json',
   flags: 'text[]',
@@ -141,6 +144,7 @@ export const ASSET_COLUMNS = {
   name: 'text',
   network: 'text',
   decimal_display: 'int',
+  flags: 'text[]',
 } as const satisfies ColumnMap<AssetRow>;
 
 export const SUMMARY_COLUMNS = {
@@ -154,6 +158,7 @@ export const SUMMARY_COLUMNS = {
   api_count: 'bigint',
   oldest_created_at: 'instant',
   newest_created_at: 'instant',
+  flags: 'text[]',
 } as const satisfies ColumnMap<SummaryBucketRow>;
 
 export const FINDING_COLUMNS = {
