@@ -92,7 +92,7 @@ export function loadConfig(input: LoadInput): LoadedConfig {
   const config = parsed.data;
   for (const key of Object.keys(configSchema.shape)) sources[key] ??= 'default';
 
-  const secrets = loadSecrets(config, env, cwd);
+  const secrets = loadSecrets(config, env, cwd, sources);
   return { config: Object.freeze(config), secrets, sources: Object.freeze(sources), configFile };
 }
 
@@ -197,7 +197,7 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-function loadSecrets(config: Config, env: Env, cwd: string): Secrets {
+function loadSecrets(config: Config, env: Env, cwd: string, sources: Readonly<Record<string, Source>>): Secrets {
   const credentials = new Map<string, Credential>();
   const values: string[] = [];
   const add = (id: string, scheme: Credential['scheme'], value: string | undefined): void => {
@@ -219,7 +219,8 @@ function loadSecrets(config: Config, env: Env, cwd: string): Secrets {
   else if (env.PAYEXPORT_API_KEY_FILE) add('*', 'api_key', readSecretFile(resolve(cwd, env.PAYEXPORT_API_KEY_FILE), 'API key'));
 
   let databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== '' ? env.DATABASE_URL.trim() : undefined;
-  if (config.databaseUrl !== undefined) {
+  // defaults < file < env < flags: a file's URL yields to DATABASE_URL, a flag's wins over it.
+  if (config.databaseUrl !== undefined && (databaseUrl === undefined || sources.databaseUrl === 'flag')) {
     if (databaseUrlPassword(config.databaseUrl) !== undefined && !env.DATABASE_URL) {
       throw configError('secret_in_config', `databaseUrl '${redactDatabaseUrl(config.databaseUrl)}' holds a password: put it in DATABASE_URL or databaseUrlFile`);
     }

@@ -44,7 +44,7 @@ export async function pullPaymentsById(
 async function readOne(ctx: ExtractContext, wallet: WalletRow, id: string): Promise<PaymentRow | undefined> {
   try {
     const raw = await getPayment(ctx.apiFor(wallet.environment_id), { organizationId: ctx.organizationId, environmentId: wallet.environment_id, paymentId: id });
-    return ctx.normalize.payment(raw);
+    return ctx.normalize.payment(raw, wallet.environment_id);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;

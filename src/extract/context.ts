@@ -17,7 +17,7 @@ import type { ResumeMap } from './streams.js';
 
 /** The pure normalizers, bound to the run's context (assets, wallets) by the job. */
 export interface Normalizers {
-  payment(raw: WirePayment): PaymentRow;
+  payment(raw: WirePayment, environmentId: string): PaymentRow;
   ledger(raw: WireLedgerEvent, wallet: WalletRow): LedgerRow;
   wallet(raw: WireWallet): WalletRow;
   asset(raw: WireNamedAsset): AssetRow;

@@ -42,7 +42,7 @@ export async function pullWalletPayments(ctx: ExtractContext, options: PaymentsS
         if (ctx.signal?.aborted) throw ctx.signal.reason;
         const fresh = deduper.unique(page.items, paymentKey);
         progress.duplicates += page.items.length - fresh.length;
-        const rows = fresh.map((raw) => ctx.normalize.payment(raw));
+        const rows = fresh.map((raw) => ctx.normalize.payment(raw, wallet.environment_id));
         progress.pages++;
         progress.rows += rows.length;
         progress.done = page.next === null;

@@ -1,10 +1,11 @@
 import { loadCheckpoints } from './checkpoints.js';
+import { ledgerHighWater, orphanLedgerPaymentIds } from './ledger-queries.js';
 import type { Db } from './db.js';
 import { migrate, type MigrateResult } from './migrate.js';
 import { openDb, type OpenDbOptions } from './open-db.js';
 import { listPaymentHistory, openPayments, type OpenPayment, type OpenPaymentsFilter, type PaymentHistoryFilter, type PaymentHistoryRow } from './payment-queries.js';
 import { closePeriod, getClosedPeriod, isPeriodClosed, type ClosedPeriod, type ClosePeriodInput } from './periods.js';
-import type { Checkpoint, ReportSource, RunStatus } from './ports.js';
+import type { Checkpoint, ReportSource, RunStatus, Window } from './ports.js';
 import { createReportSource, type ReportSourceOptions } from './report-source.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 import { finishRun } from './runs.js';
@@ -29,6 +30,10 @@ export interface Store {
   getClosedPeriod(organizationId: string, period: string): Promise<ClosedPeriod | null>;
   openPayments(organizationId: string, filter?: OpenPaymentsFilter): Promise<OpenPayment[]>;
   paymentHistory(filter: PaymentHistoryFilter): Promise<PaymentHistoryRow[]>;
+  /** newest stored ledger effective_time of a wallet (incremental ledger reads) */
+  ledgerHighWater(organizationId: string, walletId: string): Promise<string | null>;
+  /** payment ids the wallet's in-window ledger names but the snapshot lacks */
+  orphanPaymentIds(organizationId: string, walletId: string, window: Window): Promise<string[]>;
   migrate(): Promise<MigrateResult>;
   close(): Promise<void>;
 }
@@ -54,6 +59,8 @@ export function createStore(db: Db, options: StoreOptions = {}): Store {
     getClosedPeriod: (organizationId, period) => getClosedPeriod(db, schema, organizationId, period),
     openPayments: (organizationId, filter) => openPayments(db, schema, organizationId, filter),
     paymentHistory: (filter) => listPaymentHistory(db, schema, filter),
+    ledgerHighWater: (organizationId, walletId) => ledgerHighWater(db, schema, organizationId, walletId),
+    orphanPaymentIds: (organizationId, walletId, window) => orphanLedgerPaymentIds(db, schema, organizationId, walletId, window),
     migrate: () => migrate(db, schema),
     close: () => db.close(),
   };

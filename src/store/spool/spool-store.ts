@@ -149,6 +149,20 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     return new Set(payment_ids.filter((id) => this.knownIds!.has(id)));
   }
 
+  // --- what the pull asks (see ledger-queries.ts for the database versions) -------------------
+
+  /** In-window ledger entries of the wallet that name a payment the spool does not hold. */
+  async orphanPaymentIds(organization_id: string, wallet_id: string, window: Window): Promise<string[]> {
+    const named = new Set<string>();
+    for await (const batch of this.ledger(organization_id, wallet_id)) {
+      for (const row of batch) {
+        if (row.payment_id !== null && row.effective_time >= window.from && row.effective_time < window.to) named.add(row.payment_id);
+      }
+    }
+    const known = await this.knownPaymentIds(organization_id, [...named]);
+    return [...named].filter((id) => !known.has(id)).sort();
+  }
+
   // --- internals --------------------------------------------------------------------------
 
   private async appendPage<T>(rows: readonly T[], checkpoint: Checkpoint, walletOf: (row: T) => string): Promise<WriteStats> {

@@ -1,0 +1,115 @@
+/**
+ * `export`, `nightly`, `month-end` and `report`: each parses its period, then runs the one
+ * pipeline (src/jobs/pipeline.ts) with its own settings. No business logic here.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { runPipeline, type JobName, type PipelineSpec } from '../../jobs/pipeline.js';
+import type { JobEnv } from '../../jobs/job-env.js';
+import { usageError } from '../../util/errors.js';
+import { dayPeriod, monthPeriod, rangePeriod, type Period } from '../../util/time.js';
+import type { CliContext } from '../cli-context.js';
+import { withCommonOptions, type CommonArgs } from '../common-options.js';
+import { runJob } from '../run-job.js';
+import { formatSummary } from '../summary.js';
+
+interface PeriodArgs extends CommonArgs {
+  from?: string;
+  to?: string;
+  month?: string;
+  date?: string;
+  job?: JobName;
+  'allow-open'?: boolean;
+}
+
+async function runAndSummarize(env: JobEnv, spec: PipelineSpec): Promise<number> {
+  const outcome = await runPipeline(env, spec);
+  if (!spec.dryRun && outcome.report) env.print(formatSummary(outcome));
+  return outcome.exitCode;
+}
+
+const base = (command: PipelineSpec['command'], job: JobName, period: Period, args: PeriodArgs): PipelineSpec => ({
+  command,
+  job,
+  period,
+  pull: command !== 'report',
+  incremental: command === 'nightly',
+  closePeriod: command === 'month-end',
+  allowOpen: args['allow-open'] === true,
+  dryRun: args['dry-run'] === true,
+});
+
+export function exportCommand(ctx: CliContext): CommandModule<object, PeriodArgs> {
+  return {
+    command: 'export',
+    describe: 'Ad hoc range: payments created from --from to --to (inclusive dates in --tz)',
+    builder: (y: Argv<object>) =>
+      withCommonOptions(y)
+        .option('from', { type: 'string', demandOption: true, describe: 'first day, YYYY-MM-DD' })
+        .option('to', { type: 'string', demandOption: true, describe: 'last day (inclusive), YYYY-MM-DD' })
+        .example('$0 export --from 2026-10-01 --to 2026-10-31 --tz America/New_York', 'October in New York time, CSV + XLSX + snapshot')
+        .example('$0 export --from 2026-11-01 --to 2026-11-21 --format csv --no-db', 'CSV only, no database') as Argv<PeriodArgs>,
+    handler: async (args) => {
+      ctx.exitCode = await runJob(ctx, args, (env) =>
+        runAndSummarize(env, base('export', 'export', rangePeriod(args.from!, args.to!, env.loaded.config.tz, env.clock()), args)),
+      );
+    },
+  };
+}
+
+export function nightlyCommand(ctx: CliContext): CommandModule<object, PeriodArgs> {
+  return {
+    command: 'nightly',
+    describe: 'Yesterday in --tz, with the look-back sweep and open payments re-read',
+    builder: (y: Argv<object>) =>
+      withCommonOptions(y)
+        .option('date', { type: 'string', describe: 'the day to report, YYYY-MM-DD (default: yesterday in --tz)' })
+        .example('$0 nightly --tz America/New_York', 'from cron, shortly after midnight')
+        .example('$0 nightly --date 2026-11-20', 'redo one day') as Argv<PeriodArgs>,
+    handler: async (args) => {
+      ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('nightly', 'nightly', dayPeriod(args.date, env.loaded.config.tz, env.clock()), args)));
+    },
+  };
+}
+
+export function monthEndCommand(ctx: CliContext): CommandModule<object, PeriodArgs> {
+  return {
+    command: 'month-end',
+    describe: "Fee reconciliation of one month; closes the period (refused while payments are open, unless --allow-open)",
+    builder: (y: Argv<object>) =>
+      withCommonOptions(y)
+        .option('month', { type: 'string', demandOption: true, describe: 'YYYY-MM' })
+        .option('allow-open', { type: 'boolean', describe: 'close the month even if payments of it are still open' })
+        .example('$0 month-end --month 2026-10 --tz America/New_York', 'October: fees tied to ledgers and summaries, period closed')
+        .example('$0 month-end --month 2026-10 --allow-open', 'close although some payments are still pending') as Argv<PeriodArgs>,
+    handler: async (args) => {
+      ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month!, env.loaded.config.tz, env.clock()), args)));
+    },
+  };
+}
+
+export function reportCommand(ctx: CliContext): CommandModule<object, PeriodArgs> {
+  return {
+    command: 'report',
+    describe: 'Rebuild the files of a window from the Postgres snapshot alone (no API calls)',
+    builder: (y: Argv<object>) =>
+      withCommonOptions(y)
+        .option('from', { type: 'string', describe: 'first day, YYYY-MM-DD (with --to)' })
+        .option('to', { type: 'string', describe: 'last day (inclusive), YYYY-MM-DD' })
+        .option('month', { type: 'string', describe: 'YYYY-MM (instead of --from/--to)' })
+        .option('job', { choices: ['export', 'nightly', 'month-end'] as const, describe: 'which report folder to rebuild (default: month-end for --month, export for a range)' })
+        .example('$0 report --month 2026-10', 'rebuild reports/month-end/2026-10 from the snapshot')
+        .example('$0 report --from 2026-10-01 --to 2026-10-31', 'after sharded pulls: build the files once') as Argv<PeriodArgs>,
+    handler: async (args) => {
+      ctx.exitCode = await runJob(ctx, args, async (env) => {
+        const { tz } = env.loaded.config;
+        let period: Period;
+        if (args.month !== undefined && args.from === undefined && args.to === undefined) period = monthPeriod(args.month, tz, env.clock());
+        else if (args.month === undefined && args.from !== undefined && args.to !== undefined) period = rangePeriod(args.from, args.to, tz, env.clock());
+        else throw usageError('bad_period', 'report needs either --month YYYY-MM or both --from and --to');
+        if (!env.loaded.config.db) throw usageError('no_snapshot', 'report rebuilds files from the snapshot database; it cannot run with --no-db');
+        const job = args.job ?? (period.kind === 'month' ? 'month-end' : 'export');
+        return runAndSummarize(env, { ...base('report', job, period, args), pull: false });
+      });
+    },
+  };
+}

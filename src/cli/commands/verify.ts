@@ -1,0 +1,22 @@
+/** `payexport verify DIR`: re-hash and re-count a report folder against its manifest. */
+import type { Argv, CommandModule } from 'yargs';
+import { verify } from '../../sinks/verify.js';
+import type { CliContext } from '../cli-context.js';
+import { AppError } from '../../util/errors.js';
+
+export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: string }> {
+  return {
+    command: 'verify <dir>',
+    describe: 'Re-check a report folder against its manifest (sha256, bytes, rows); non-zero on any mismatch',
+    builder: (y: Argv<object>) =>
+      y
+        .positional('dir', { type: 'string', demandOption: true, describe: 'a report folder, e.g. reports/month-end/2026-10' })
+        .example('$0 verify reports/month-end/2026-10', 'prove the files are the ones the run wrote') as Argv<{ dir: string }>,
+    handler: async (args) => {
+      const result = await verify(args.dir);
+      for (const problem of result.problems) ctx.stdout.write(`MISMATCH ${problem.kind}: ${problem.path}: ${problem.message}\n`);
+      if (!result.ok) throw new AppError('dataErr', 'verify_failed', `${args.dir} does not match its manifest (${result.problems.length} problem(s))`);
+      ctx.stdout.write(`verified ${result.files} file(s) of run ${result.run_id ?? '?'}: sha256, bytes and rows match the manifest\n`);
+    },
+  };
+}

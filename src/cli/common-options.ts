@@ -1,0 +1,80 @@
+/**
+ * Options every job command takes (docs/contracts.md "Common options"). No yargs defaults on
+ * anything the config also sets: an absent flag must never override the file or the environment.
+ */
+import type { Argv } from 'yargs';
+import type { ConfigInput } from '../config/schema.js';
+
+export interface CommonArgs {
+  config?: string;
+  'base-url'?: string;
+  organization?: string;
+  environment?: string[];
+  wallet?: string[];
+  tz?: string;
+  out?: string;
+  format?: string;
+  'database-url'?: string;
+  db?: boolean;
+  schema?: string;
+  'data-dir'?: string;
+  concurrency?: number;
+  'page-size'?: number;
+  'lookback-days'?: number;
+  shard?: string;
+  'dry-run'?: boolean;
+  'log-format'?: 'pretty' | 'json';
+  quiet?: boolean;
+  verbose?: boolean;
+  'print-config'?: boolean;
+}
+
+export function withCommonOptions<T>(y: Argv<T>): Argv<T & CommonArgs> {
+  return y
+    .option('config', { type: 'string', describe: 'JSON config file (env PAYEXPORT_CONFIG)', group: 'Configuration:' })
+    .option('base-url', { type: 'string', describe: 'API base including /v1 (env PAYEXPORT_BASE_URL)', group: 'Configuration:' })
+    .option('organization', { type: 'string', describe: 'organization UUID (env PAYEXPORT_ORGANIZATION_ID)', group: 'Configuration:' })
+    .option('environment', { type: 'string', array: true, describe: 'environment UUID, repeatable (default: every environment that holds a wallet)', group: 'Scope:' })
+    .option('wallet', { type: 'string', array: true, describe: 'wallet UUID, repeatable (default: every wallet, inactive included)', group: 'Scope:' })
+    .option('shard', { type: 'string', describe: 'K/N: pull only the wallets of shard K (JOB_COMPLETION_INDEX + PAYEXPORT_SHARDS also work)', group: 'Scope:' })
+    .option('tz', { type: 'string', describe: 'reporting time zone, IANA (default UTC)', group: 'Output:' })
+    .option('out', { type: 'string', describe: 'output root (default reports/)', group: 'Output:' })
+    .option('format', { type: 'string', describe: 'csv,xlsx (default both)', group: 'Output:' })
+    .option('database-url', { type: 'string', describe: 'Postgres URL (env DATABASE_URL); absent → embedded database under data/', group: 'Database:' })
+    .option('db', { type: 'boolean', describe: 'keep a snapshot database (--no-db: none; checkpoints in a state file)', group: 'Database:' })
+    .option('schema', { type: 'string', describe: 'Postgres schema (default payexport)', group: 'Database:' })
+    .option('data-dir', { type: 'string', describe: 'embedded database folder (default data/)', group: 'Database:' })
+    .option('concurrency', { type: 'number', describe: 'requests in flight for the whole run (default 8)', group: 'Run:' })
+    .option('page-size', { type: 'number', describe: 'items per API page (default 100)', group: 'Run:' })
+    .option('lookback-days', { type: 'number', describe: 'nightly re-sweep of recent days (default 7)', group: 'Run:' })
+    .option('dry-run', { type: 'boolean', describe: 'print the plan (streams, window, request estimate) and exit 0', group: 'Run:' })
+    .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'default: pretty on a TTY, json otherwise', group: 'Run:' })
+    .option('quiet', { type: 'boolean', describe: 'only warnings and errors', group: 'Run:' })
+    .option('verbose', { type: 'boolean', describe: 'debug logs and stack traces', group: 'Run:' })
+    .option('print-config', { type: 'boolean', describe: 'print the effective configuration (secrets redacted) and exit', group: 'Run:' });
+}
+
+/** Only the flags the user gave, in config terms (for loadConfig's flags layer). */
+export function flagsFromArgs(args: CommonArgs): Partial<ConfigInput> & { config?: string } {
+  const flags: Partial<ConfigInput> & { config?: string } = {};
+  if (args.config !== undefined) flags.config = args.config;
+  if (args['base-url'] !== undefined) flags.baseUrl = args['base-url'];
+  if (args.organization !== undefined) flags.organization = args.organization;
+  if (args.environment !== undefined) flags.environments = args.environment.map((id) => ({ id }));
+  if (args.wallet !== undefined) flags.wallets = args.wallet;
+  if (args.shard !== undefined) flags.shard = args.shard;
+  if (args.tz !== undefined) flags.tz = args.tz;
+  if (args.out !== undefined) flags.out = args.out;
+  if (args.format !== undefined) flags.formats = args.format.split(',').map((f) => f.trim()) as ('csv' | 'xlsx')[];
+  if (args['database-url'] !== undefined) flags.databaseUrl = args['database-url'];
+  if (args.db !== undefined) flags.db = args.db;
+  if (args.schema !== undefined) flags.dbSchema = args.schema;
+  if (args['data-dir'] !== undefined) flags.dataDir = args['data-dir'];
+  if (args.concurrency !== undefined) flags.concurrency = args.concurrency;
+  if (args['page-size'] !== undefined) flags.pageSize = args['page-size'];
+  if (args['lookback-days'] !== undefined) flags.lookbackDays = args['lookback-days'];
+  if (args['log-format'] !== undefined) flags.logFormat = args['log-format'];
+  if (args.verbose === true) flags.logLevel = 'debug';
+  else if (args.quiet === true) flags.logLevel = 'warn';
+  return flags;
+}

@@ -1,0 +1,65 @@
+/**
+ * The thin adapter between a command and a job (style.md rule 8): parse → validated config →
+ * logger, progress and cancellation → one job → exit code; clean up in `finally`.
+ */
+import { describeConfig, loadConfig, type LoadedConfig } from '../config/load.js';
+import type { JobEnv } from '../jobs/job-env.js';
+import { silentProgress } from '../jobs/progress.js';
+import { createLogger, defaultLogFormat } from '../util/log.js';
+import { AppError } from '../util/errors.js';
+import type { CliContext } from './cli-context.js';
+import { flagsFromArgs, type CommonArgs } from './common-options.js';
+import { newRunId } from '../jobs/run-key.js';
+import { logProgress, ttyProgress } from './tty-progress.js';
+
+export interface JobCommandOptions {
+  /** flags merged over the user's (e.g. the demo's own database) */
+  overrideFlags?: Partial<Parameters<typeof loadConfig>[0]['flags']>;
+  /** env merged over the process's (e.g. the demo simulator's token) */
+  overrideEnv?: Record<string, string>;
+}
+
+export function loadCliConfig(ctx: CliContext, args: CommonArgs, options: JobCommandOptions = {}): LoadedConfig {
+  const loaded = loadConfig({ flags: { ...flagsFromArgs(args), ...options.overrideFlags }, env: { ...ctx.env, ...options.overrideEnv }, cwd: ctx.cwd });
+  for (const secret of loaded.secrets.values) ctx.scrubber.add(secret);
+  return loaded;
+}
+
+/** Runs `job` with a full JobEnv; returns the job's exit code (0 or 65); AppErrors propagate to main. */
+export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEnv) => Promise<number>, options: JobCommandOptions = {}): Promise<number> {
+  const loaded = loadCliConfig(ctx, args, options);
+  if (args['print-config']) {
+    ctx.stdout.write(JSON.stringify(describeConfig(loaded), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2) + '\n');
+    return 0;
+  }
+  const format = loaded.config.logFormat ?? defaultLogFormat(ctx.stderr);
+  const runId = newRunId(new Date());
+  const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format });
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    log.warn({ signal }, 'stopping: finishing the current page, then cleaning up');
+    controller.abort(new AppError('tempFail', 'interrupted', `interrupted by ${signal}; run again with the same arguments to resume`));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const interactive = ctx.stderr.isTTY === true && format === 'pretty' && args.quiet !== true;
+  const progress = interactive ? ttyProgress(ctx.stderr) : args.quiet ? silentProgress : logProgress(log);
+  const env: JobEnv = {
+    runId,
+    loaded,
+    log,
+    scrubber: ctx.scrubber,
+    clock: () => new Date(),
+    cwd: ctx.cwd,
+    signal: controller.signal,
+    progress,
+    print: (line) => void ctx.stdout.write(ctx.scrubber.scrub(line) + '\n'),
+  };
+  try {
+    return await job(env);
+  } finally {
+    progress.stop();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,309 @@
+/**
+ * One run of a job, end to end: pre-flight checks (before any request), the lock, the pull
+ * (API → normalize → snapshot, page by page, resumable), then the report (snapshot → reconcile →
+ * files). `export`, `nightly`, `month-end` and `report` are configurations of this one pipeline.
+ *
+ * Order of the checks follows what a scheduler can act on: bad dates (64) come from the caller;
+ * then an unwritable output folder (74), missing credentials (77) and a staging/production mix-up
+ * (78) — all before any request or database write; then the database (75) and the lock (75).
+ */
+import { access, mkdir, rm, writeFile, constants } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { discover, type Discovery } from '../extract/wallets.js';
+import { pull, type PullResult } from '../extract/pull.js';
+import type { ExtractContext } from '../extract/context.js';
+import { walletSummary } from '../api/endpoints.js';
+import type { WalletRow } from '../normalize/rows.js';
+import type { ReportStageResult } from './report-stage.js';
+import { runReportStage } from './report-stage.js';
+import { AppError, configError } from '../util/errors.js';
+import { instantFromDate } from '../util/instant.js';
+import { parseShard, type Shard } from '../util/shard.js';
+import { apiDateBounds, minusDays, type Period } from '../util/time.js';
+import { runPool } from '../util/pool.js';
+import { createApiSet, type ApiSet } from './api-clients.js';
+import type { JobEnv } from './job-env.js';
+import { bindNormalizers } from './normalizers.js';
+import { runKey } from './run-key.js';
+import { openSnapshot, type Snapshot } from './snapshot.js';
+import type { Checkpoint, RunStatus, SnapshotWriter } from '../store/ports.js';
+
+export type JobName = 'export' | 'nightly' | 'month-end';
+
+export interface PipelineSpec {
+  /** the command line's command, for the run record and the manifest */
+  command: 'export' | 'nightly' | 'month-end' | 'report';
+  /** the report folder's first level */
+  job: JobName;
+  period: Period;
+  /** read the API into the snapshot (false for `report`) */
+  pull: boolean;
+  /** nightly: widen the payments sweep by the look-back and re-read open payments */
+  incremental: boolean;
+  /** month-end: record the period as closed (refused while items are open unless allowOpen) */
+  closePeriod: boolean;
+  allowOpen: boolean;
+  dryRun: boolean;
+}
+
+export interface PipelineOutcome {
+  exitCode: 0 | 65;
+  runId: string;
+  /** the published folder, when a report was written */
+  dir: string | null;
+  report: ReportStageResult | null;
+  pull: PullResult | null;
+  /** why the month was not closed, when it was not */
+  notClosed: string | null;
+  plan: Plan | null;
+}
+
+export interface Plan {
+  organizationId: string;
+  environments: string[];
+  wallets: number;
+  walletsInShard: number;
+  window: Period['window'];
+  paymentWindow: Period['window'];
+  streams: number;
+  estimatedRequests: number;
+  snapshot: string;
+}
+
+export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<PipelineOutcome> {
+  const { config } = env.loaded;
+  const runId = env.runId;
+  const log = env.log.child({ command: spec.command });
+  const shard = parseShard(config.shard);
+  const organizationId = config.organization;
+  if (!organizationId) throw configError('missing_organization', 'no organization: set --organization or PAYEXPORT_ORGANIZATION_ID');
+  const outRoot = resolve(env.cwd, config.out);
+  const writesReport = !spec.dryRun && shard === undefined;
+  if (writesReport) await assertWritable(outRoot);
+
+  const apis = spec.pull ? createApiSet({ loaded: env.loaded, scrubber: env.scrubber, log, signal: env.signal }) : null;
+  try {
+    if (spec.dryRun) return await dryRun(env, spec, apis, organizationId, shard, runId);
+    const snapshot = await openSnapshot({ loaded: env.loaded, cwd: env.cwd, job: spec.job, period: spec.period.label });
+    try {
+      const lockJob = shard === undefined ? spec.job : `${spec.job}#shard-${shard.index}-of-${shard.count}`;
+      const lock = await snapshot.lock(organizationId, spec.command === 'report' ? `report:${spec.job}` : lockJob);
+      try {
+        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, log });
+      } finally {
+        await lock.release();
+      }
+    } finally {
+      await snapshot.close();
+    }
+  } finally {
+    await apis?.close();
+  }
+}
+
+interface RunDeps {
+  apis: ApiSet | null;
+  /** the run's writer: the object beginRun was called on (it holds the run id) */
+  writer: SnapshotWriter;
+  snapshot: Snapshot;
+  organizationId: string;
+  shard: Shard | undefined;
+  runId: string;
+  outRoot: string;
+  log: JobEnv['log'];
+}
+
+async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<PipelineOutcome> {
+  const { config } = env.loaded;
+  const { snapshot, organizationId, shard, runId, log, writer } = deps;
+  const window = spec.period.window;
+  const key = runKey({ command: spec.command, organizationId, window, environments: [...(config.environments.map((e) => e.id))], wallets: config.wallets, shard: config.shard });
+  const resumed = await writer.beginRun({
+    run_id: runId,
+    run_key: key,
+    command: spec.command,
+    organization_id: organizationId,
+    window,
+    parameters: { job: spec.job, period: spec.period.label, tz: window.tz, shard: config.shard ?? null, formats: config.formats, concurrency: config.concurrency },
+    started_at: instantFromDate(env.clock()),
+  });
+  if (resumed.length > 0) log.info({ streams: resumed.length }, 'resuming an interrupted run from its checkpoints');
+
+  let status: RunStatus = 'failed';
+  const counts: Record<string, number> = {};
+  try {
+    let pulled: PullResult | null = null;
+    let discovery: Discovery | null = null;
+    if (spec.pull && deps.apis) {
+      env.progress.phase('discovery');
+      discovery = await discoverScope(env, deps.apis, organizationId, shard);
+      await writer.upsertWallets(discovery.allWallets);
+      await writer.upsertAssets(discovery.assets);
+      env.progress.phase('pull');
+      pulled = await pullScope(env, spec, deps, discovery, key, resumed);
+      const stats = deps.apis.stats();
+      Object.assign(counts, { api_requests: stats.requests, api_retries: stats.retries, api_bytes: stats.bytes, duplicates_seen: pulled.duplicates, payments_not_found: pulled.missingPaymentIds.length });
+      for (const s of pulled.streams) {
+        const kind = s.stream.split(':')[0] ?? s.stream;
+        counts[`pulled_${kind.replace(/[^a-z]/g, '_')}`] = (counts[`pulled_${kind.replace(/[^a-z]/g, '_')}`] ?? 0) + s.rows;
+      }
+    }
+
+    if (shard !== undefined) {
+      // A shard pulls its wallets only; `payexport report` builds the files once every shard is in.
+      status = 'succeeded';
+      env.print(`pulled shard ${shard.index}/${shard.count}: ${discovery?.wallets.length ?? 0} wallet(s). Build the files with: payexport report ${reportHint(spec)}`);
+      return { exitCode: 0, runId, dir: null, report: null, pull: pulled, notClosed: null, plan: null };
+    }
+
+    env.progress.phase('report');
+    const closedBefore = await snapshot.isPeriodClosed(organizationId, spec.period.label);
+    const report = await runReportStage({
+      source: snapshot.source,
+      organizationId,
+      walletIds: config.wallets,
+      environmentIds: config.environments.map((e) => e.id),
+      window,
+      outRoot: deps.outRoot,
+      job: spec.job,
+      period: spec.period.label,
+      command: spec.command,
+      runId,
+      formats: config.formats,
+      csv: config.csv,
+      closed: closedBefore && spec.job === 'month-end',
+      counts,
+      log,
+      onProgress: (sheet, rows) => env.progress.sheet(sheet, rows),
+    });
+    await writer.writeFindings(runId, report.result.findings);
+
+    let notClosed: string | null = null;
+    if (spec.closePeriod) {
+      const open = report.result.openItems.length;
+      if (open > 0 && !spec.allowOpen) {
+        notClosed = `${spec.period.label} has ${open} open item(s) (payments not yet completed, failed or expired); the period was not closed — rerun when they settle, or pass --allow-open`;
+      } else if (!closedBefore) {
+        await snapshot.closePeriod({ organizationId, period: spec.period.label, window, runId });
+      }
+    }
+    const exceptions = report.exceptions || notClosed !== null;
+    status = exceptions ? 'exceptions' : 'succeeded';
+    return { exitCode: exceptions ? 65 : 0, runId, dir: report.publish.dir, report, pull: pulled, notClosed, plan: null };
+  } finally {
+    await writer.finishRun(runId, status, counts).catch((error: unknown) => log.warn({ err: String(error) }, 'could not record the run outcome'));
+  }
+}
+
+async function discoverScope(env: JobEnv, apis: ApiSet, organizationId: string, shard: Shard | undefined): Promise<Discovery> {
+  const { config } = env.loaded;
+  return discover({
+    organizationId,
+    readers: apis.readers,
+    // configured environments already restrict discovery: each has its own reader
+    environmentIds: [],
+    walletIds: config.wallets,
+    shard,
+    normalize: bindNormalizers(organizationId),
+  });
+}
+
+async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discovery: Discovery, key: string, resumed: Checkpoint[]): Promise<PullResult> {
+  const { config } = env.loaded;
+  const { snapshot, organizationId, log, apis } = deps;
+  const window = spec.period.window;
+  const ctx: ExtractContext = {
+    organizationId,
+    apiFor: (environmentId) => apis!.apiFor(environmentId),
+    writer: deps.writer,
+    normalize: bindNormalizers(organizationId),
+    log,
+    runKey: key,
+    runId: deps.runId,
+    resume: new Map(resumed.map((c) => [c.stream, c])),
+    pageSize: config.pageSize,
+    onProgress: (p) => env.progress.stream(p),
+    signal: env.signal,
+  };
+  const paymentWindow = spec.incremental ? { ...window, from: minusDays(window.from, config.lookbackDays) } : window;
+  return pull(ctx, {
+    wallets: discovery.wallets,
+    // Environment summaries are read once: by an unsharded run or by shard 0.
+    summaryEnvironments: deps.shard === undefined || deps.shard.index === 0 ? discovery.environments : [],
+    window,
+    paymentWindow,
+    ledgerStart: (wallet: WalletRow) => snapshot.ledgerStart(organizationId, wallet, config.lookbackDays),
+    orphanPaymentIds: (wallet: WalletRow) => snapshot.orphanPaymentIds(organizationId, wallet, window),
+    ...(spec.incremental ? { openPaymentIds: (wallet: WalletRow) => snapshot.openPaymentIds(organizationId, wallet) } : {}),
+    width: Math.max(2, config.concurrency * 2),
+  });
+}
+
+async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | null, organizationId: string, shard: Shard | undefined, runId: string): Promise<PipelineOutcome> {
+  const { config } = env.loaded;
+  const window = spec.period.window;
+  const paymentWindow = spec.incremental ? { ...window, from: minusDays(window.from, config.lookbackDays) } : window;
+  let discovery: Discovery | null = null;
+  let estimatedRequests = 0;
+  if (apis) {
+    discovery = await discoverScope(env, apis, organizationId, shard);
+    const bounds = apiDateBounds(paymentWindow);
+    let pages = 0;
+    await runPool(discovery.wallets, config.concurrency, async (wallet) => {
+      const summary = await walletSummary(apis.apiFor(wallet.environment_id), {
+        organizationId,
+        walletId: wallet.wallet_id,
+        filters: { includeInactive: true, startDate: bounds.start_date, endDate: bounds.end_date },
+      });
+      pages += Math.max(1, Math.ceil(Number(summary.total_count) / config.pageSize));
+    });
+    // payments pages + a ledger estimate of two events per payment + one summary per wallet and environment
+    estimatedRequests = 1 + 1 + pages * 3 + discovery.wallets.length + discovery.environments.length;
+  }
+  const plan: Plan = {
+    organizationId,
+    environments: discovery?.environments ?? [],
+    wallets: discovery?.allWallets.length ?? 0,
+    walletsInShard: discovery?.wallets.length ?? 0,
+    window,
+    paymentWindow,
+    streams: (discovery?.wallets.length ?? 0) * 3 + (discovery?.environments.length ?? 0),
+    estimatedRequests,
+    snapshot: !config.db ? 'none (--no-db: a spool under the output folder)' : env.loaded.secrets.databaseUrl ? 'postgres' : `embedded (${resolve(env.cwd, config.dataDir)})`,
+  };
+  env.print(formatPlan(spec, plan, shard));
+  return { exitCode: 0, runId, dir: null, report: null, pull: null, notClosed: null, plan };
+}
+
+function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined): string {
+  return [
+    `plan for ${spec.command} ${spec.period.label} (dry run: nothing is read beyond the wallet list and summaries, nothing is written)`,
+    `  organization   ${plan.organizationId}`,
+    `  window         [${plan.window.from}, ${plan.window.to}) in ${plan.window.tz}`,
+    ...(plan.paymentWindow.from !== plan.window.from ? [`  payments sweep [${plan.paymentWindow.from}, ${plan.paymentWindow.to}) (look-back)`] : []),
+    `  environments   ${plan.environments.length} ${plan.environments.join(', ')}`,
+    `  wallets        ${plan.walletsInShard}${shard ? ` of ${plan.wallets} (shard ${shard.index}/${shard.count})` : ''}`,
+    `  streams        ${plan.streams} (payments, ledger and summary per wallet; summary per environment)`,
+    `  requests       ~${plan.estimatedRequests} (estimate)`,
+    `  snapshot       ${plan.snapshot}`,
+    `  report         ${spec.job}/${spec.period.label} (${shard ? 'none: a shard only pulls' : 'csv/xlsx per config'})`,
+  ].join('\n');
+}
+
+function reportHint(spec: PipelineSpec): string {
+  return spec.period.kind === 'month' ? `--month ${spec.period.label} --job ${spec.job}` : `--from ${spec.period.firstDay} --to ${spec.period.lastDay} --job ${spec.job}`;
+}
+
+/** Exit 74 before any request when the output folder cannot be written (PROC-09). */
+async function assertWritable(outRoot: string): Promise<void> {
+  const probe = join(outRoot, `.payexport-write-test-${process.pid}`);
+  try {
+    await mkdir(outRoot, { recursive: true });
+    await access(outRoot, constants.W_OK);
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    throw new AppError('cantCreate', 'output_not_writable', `cannot write to the output folder '${outRoot}' (${code})`, { cause: error });
+  }
+}
