@@ -4,6 +4,7 @@ import type { Queryable } from './db.js';
 import type { PaymentQuery, ReportSource, Window } from './ports.js';
 import type { StoreSchema } from './schema.js';
 import { ASSET_COLUMNS, BALANCE_COLUMNS, LEDGER_COLUMNS, PAYMENT_COLUMNS, SUMMARY_COLUMNS, WALLET_COLUMNS, type StoredBalance, type StoredWallet } from './tables.js';
+import { summarySourceSql } from './summary-source.js';
 import { escapeText } from './text-escape.js';
 
 /**
@@ -72,13 +73,14 @@ export function createReportSource(db: Queryable, schema: StoreSchema, options: 
     async summaries(organizationId: string, window: Window): Promise<SummaryBucketRow[]> {
       const { rows } = await db.query(
         `WITH pulled AS (
-           SELECT s.*, r.started_at AS run_started_at FROM ${schema.table('summary_buckets')} s JOIN ${schema.table('runs')} r USING (run_id)
+           SELECT s.*, ${summarySourceSql('s')} AS source, r.started_at AS run_started_at
+           FROM ${schema.table('summary_buckets')} s JOIN ${schema.table('runs')} r USING (run_id)
            WHERE r.organization_id = $1 AND r.window_from = $2::timestamptz AND r.window_to = $3::timestamptz
          ),
          newest AS (
-           SELECT DISTINCT ON (environment_id) environment_id, run_id FROM pulled ORDER BY environment_id, run_started_at DESC, run_id DESC
+           SELECT DISTINCT ON (environment_id, source) environment_id, source, run_id FROM pulled ORDER BY environment_id, source, run_started_at DESC, run_id DESC
          )
-         SELECT ${selectList('p', SUMMARY_COLUMNS)} FROM pulled p JOIN newest n USING (environment_id, run_id)
+         SELECT ${selectList('p', SUMMARY_COLUMNS)} FROM pulled p JOIN newest n USING (environment_id, source, run_id)
          ORDER BY p.environment_id, p.summary_id`,
         [escapeText(organizationId), window.from, window.to],
       );

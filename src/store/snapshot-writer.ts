@@ -11,6 +11,7 @@ import type { StoreSchema } from './schema.js';
 import { dedupeByKey, stageRows, stageTable } from './stage.js';
 import { ASSETS, BALANCES, FINDING_COLUMNS, LEDGER, PAYMENT_HISTORY_FIELDS, PAYMENTS, SUMMARY_COLUMNS, WALLETS, type StoredBalance, type StoredWallet, type TableSpec } from './tables.js';
 import { escapeText } from './text-escape.js';
+import { summarySource, summarySourceSql } from './summary-source.js';
 
 /**
  * The Postgres snapshot behind ports.ts `SnapshotWriter`: one writer per run (it remembers the
@@ -107,9 +108,18 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
 
     async writeSummaries(summaryRunId: string, rows: readonly SummaryBucketRow[], checkpoint: Checkpoint): Promise<void> {
       await db.transaction(async (tx) => {
-        // Rewriting an environment's buckets within one run replaces them (a retried stream).
-        const environments = [...new Set(rows.map((row) => escapeText(row.environment_id)))];
-        await tx.query(`DELETE FROM ${schema.table('summary_buckets')} WHERE run_id = $1 AND environment_id = ANY($2::text[])`, [escapeText(summaryRunId), environments]);
+        // Rewriting a summary within one run replaces it (a retried stream) — that summary only:
+        // the wallet summaries of one environment are separate streams and must not erase each other.
+        const sources = new Map<string, [string, string]>();
+        for (const row of rows) {
+          const source = summarySource(row);
+          sources.set(source.join('\u0000'), source);
+        }
+        await tx.query(
+          `DELETE FROM ${schema.table('summary_buckets')} b
+           WHERE b.run_id = $1 AND (b.environment_id, ${summarySourceSql('b')}) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+          [escapeText(summaryRunId), [...sources.values()].map((s) => s[0]), [...sources.values()].map((s) => s[1])],
+        );
         await insertRows(tx, schema.table('summary_buckets'), SUMMARY_COLUMNS, rows, { run_id: escapeText(summaryRunId) });
         await saveCheckpoint(tx, schema, checkpoint, summaryRunId);
       });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentRow } from '../../../src/normalize/rows.js';
+import type { PaymentRow, SummaryBucketRow } from '../../../src/normalize/rows.js';
 import type { Db, Queryable } from '../../../src/store/db.js';
 import { loadMigrations, migrate } from '../../../src/store/migrate.js';
 import type { Checkpoint, RunInfo, Window } from '../../../src/store/ports.js';
@@ -364,6 +364,29 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       const { rows } = await db.query<{ message: string; expected: string }>(`SELECT message, expected FROM ${t('findings')} WHERE run_id = $1 ORDER BY finding_id`, [run.run_id]);
       expect(rows.map((row) => row.expected)).toEqual(findings.map((row) => row.expected));
       expect(rows.map((row) => unescapeText(row.message))).toEqual(findings.map((row) => row.message));
+    });
+
+    it('keeps every wallet summary of an environment, across streams, retries, resumed runs and shards', async () => {
+      const window: Window = { ...WINDOW, from: '2026-09-01T00:00:00.000000Z' };
+      const env = 'env-summaries';
+      const total = (scope: 'environment' | 'wallet', id: string, n: bigint): SummaryBucketRow => ({
+        scope, scope_id: id, environment_id: env, direction: null, status: null, currency: null, kind: null, api_count: n, oldest_created_at: null, newest_created_at: null, flags: [],
+      });
+      const writer = store.writer();
+      const first = runInfo('summaries', window);
+      await writer.beginRun(first);
+      await writer.writeSummaries(first.run_id, [total('environment', env, 9n)], checkpoint(`summary:env:${env}`, 1, true));
+      for (const [id, n] of [['w-a', 1n], ['w-b', 2n], ['w-c', 3n]] as const) {
+        await writer.writeSummaries(first.run_id, [total('wallet', id, n)], checkpoint(`summary:wallet:${id}`, 1, true));
+      }
+      // A retried stream replaces its own summary only.
+      await writer.writeSummaries(first.run_id, [total('wallet', 'w-b', 20n)], checkpoint('summary:wallet:w-b', 1, true));
+      // A later run (a resumed run, or another shard) that pulled one wallet's summary of the same environment.
+      const second = runInfo('summaries-shard-1', window);
+      await store.writer().beginRun(second);
+      await store.writer().writeSummaries(second.run_id, [total('wallet', 'w-c', 30n)], checkpoint('summary:wallet:w-c', 1, true));
+      const byScope = (await store.source.summaries(ORG, window)).map((row) => `${row.scope}:${row.scope_id}=${row.api_count}`).sort();
+      expect(byScope).toEqual(['environment:env-summaries=9', 'wallet:w-a=1', 'wallet:w-b=20', 'wallet:w-c=30']);
     });
 
     it('keeps checkpoints for an unfinished run and clears them when the run succeeds', async () => {
