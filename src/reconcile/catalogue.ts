@@ -90,7 +90,9 @@ export const CHECKS = [
     description: 'The processing fee matches its rate',
     rule:
       'processing_fee_base equals principal_base × basis_points / 10,000 rounded to a whole base unit in either direction (floor or ceil): ' +
-      '|fee × 10,000 − principal × bps| < 10,000. One more base unit is allowed when the payment went through a quote (cross-currency).',
+      '|fee × 10,000 − principal × bps| < 10,000. One more base unit is allowed when the payment went through a quote (cross-currency). ' +
+      'A BTC payment that settles on chain (onchain, or BIP21 with an on-chain receipt/outflow) may instead round to a whole sat in either direction, ' +
+      'since on-chain amounts are whole sats: fee a multiple of 1,000 msats and |fee × 10,000 − principal × bps| < 10,000,000.',
   },
   {
     id: 'payment.fee_terms_vs_settled',

@@ -4,12 +4,13 @@
  * flags (fee unknown, treasury fee, legacy disagreement, ...) live in data-checks.ts.
  */
 import { absBig } from '../money/rounding.js';
-import { feeWithinRounding } from '../money/bps.js';
+import { feeWithinRounding, feeWithinUnitRounding } from '../money/bps.js';
 import type { PaymentRow } from '../normalize/rows.js';
 import type { CheckId } from './catalogue.js';
 import { finding } from './findings.js';
 import type { CompactEntry } from './ledger-index.js';
 import type { Finding } from './results.js';
+import { settlementUnitMsats } from './settlement-unit.js';
 
 export interface PaymentCheckContext {
   /** btc / usd currencies the wallet holds balances in (empty: unknown, not tested) */
@@ -140,11 +141,16 @@ function checkFees(p: PaymentRow, direction: 'send' | 'receive', report: Report,
     evaluated.push('payment.processing_fee_rate');
     // A fee that went through a quote may be one base unit further off.
     const slack = p.rail_currency !== null || p.quote_rate !== null || p.flags.some((f) => f.startsWith('converted_amount')) ? 1n : 0n;
-    if (!feeWithinRounding(p.processing_fee_base, p.principal_base, p.processing_fee_bps, slack)) {
+    const settlementUnit = settlementUnitMsats(p);
+    const withinRounding =
+      feeWithinRounding(p.processing_fee_base, p.principal_base, p.processing_fee_bps, slack) ||
+      (settlementUnit !== null && feeWithinUnitRounding(p.processing_fee_base, p.principal_base, p.processing_fee_bps, settlementUnit));
+    if (!withinRounding) {
       const exact = `${p.principal_base} × ${p.processing_fee_bps} / 10000`;
+      const unit = p.unit === 'base units' ? 'base unit' : p.unit.replace(/s$/, '');
       report('payment.processing_fee_rate', {
         actual: p.processing_fee_base,
-        message: `processing fee (${p.processing_fee_source}) ${p.processing_fee_base} ${p.unit} is not ${exact} rounded to a whole ${p.unit === 'base units' ? 'base unit' : p.unit.replace(/s$/, '')}`,
+        message: `processing fee (${p.processing_fee_source}) ${p.processing_fee_base} ${p.unit} is not ${exact} rounded to a whole ${unit}${settlementUnit !== null ? ' or sat' : ''}`,
       });
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveBps, feeAtBps, feeWithinRounding } from '../../../src/money/bps.js';
+import { effectiveBps, feeAtBps, feeWithinRounding, feeWithinUnitRounding } from '../../../src/money/bps.js';
 import { formatRate, msatsToQuoted, parseRate, quotedToMsats } from '../../../src/money/rate.js';
 
 describe('quote rates', () => {
@@ -43,6 +43,14 @@ describe('basis points', () => {
     expect(feeWithinRounding(8n, 650n, 100, 1n)).toBe(true);
     expect(feeWithinRounding(3_750_000n, 150_000_000n, 250)).toBe(true);
     expect(feeWithinRounding(3_750_001n, 150_000_000n, 250)).toBe(false);
+  });
+  it('accepts rounding to a settlement unit (whole sats) in either direction, and only whole units', () => {
+    // 199,153 sats at 100 bps = 1,991.53 sats
+    expect(feeWithinUnitRounding(1_991_000n, 199_153_000n, 100, 1_000n)).toBe(true);
+    expect(feeWithinUnitRounding(1_992_000n, 199_153_000n, 100, 1_000n)).toBe(true);
+    expect(feeWithinUnitRounding(1_993_000n, 199_153_000n, 100, 1_000n)).toBe(false);
+    expect(feeWithinUnitRounding(1_991_530n, 199_153_000n, 100, 1_000n)).toBe(false);
+    expect(feeWithinUnitRounding(2_000n, 200_000n, 100, 1_000n)).toBe(true);
   });
   it('states the effective rate', () => {
     expect(effectiveBps(7n, 650n, 2, 'half_even')).toBe('107.69');
