@@ -176,7 +176,9 @@ function sendData(ctx: GenContext, core: PaymentCore, text: PaymentText, wallet:
       return {
         payment_request: text.paymentRequest ?? '',
         max_fee: null,
-        fees: null,
+        // Optional in the OpenAPI, but a client cannot tell "no fee" from "not reported": like every
+        // other completed send, state what was charged (network/provider + processing; 0 here).
+        fees: totalFees(core),
         asset: wallet.currency.slice('asset:'.length),
         amount: principalAmount(core),
         peer_quote: null,

@@ -136,6 +136,16 @@ describe('generated dataset: ledger ↔ payments', () => {
     expect(checked).toBeGreaterThan(1000);
   });
 
+  it('states the fees of every completed send (data.fees, a breakdown or the legacy fee field): an unknown fee is never implied to be 0', () => {
+    const silent = payments.filter(
+      (p) => p['direction'] === 'send' && p['status'] === 'completed' && p['type'] !== 'usdbatch' && !p['payment_breakdown'] && p['data']['fees'] == null && p['data']['fee_msats'] == null && p['data']['fee_sats'] == null,
+    );
+    expect(silent.map((p) => `${p['type']}:${p['id']}`)).toEqual([]);
+    const assetSends = payments.filter((p) => p['direction'] === 'send' && p['status'] === 'completed' && p['type'] === 'taprootasset');
+    expect(assetSends.length).toBeGreaterThan(0);
+    for (const p of assetSends) expect(p['data']['fees']).toMatchObject({ currency: p['currency'], unit: 'base units' });
+  });
+
   it('releases failed sends, keeps open sends held, and moves no money for checks and rejections', () => {
     for (const p of payments.filter((x) => x['direction'] === 'send')) {
       const types = eventsOf(p).map((e) => e['type']);
