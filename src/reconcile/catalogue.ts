@@ -139,7 +139,8 @@ export const CHECKS = [
     subject_kind: 'payment',
     description: 'The BTC rail amount converts to the principal at the quote',
     rule:
-      'Cross-currency payment: |rail msats × rate (half-even) − principal_base| ≤ 1 base unit, with rate = coefficient / 10^scale base units per BTC.',
+      'Cross-currency payment: |rail msats × rate (half-even) − principal_base| ≤ 1 base unit, with rate = coefficient / 10^scale base units per BTC. ' +
+      'When the breakdown settled another principal than data.amount (an over-paid or partial receive), the rail amount — the twin of data.amount — is compared with requested_amount_base instead.',
   },
   {
     id: 'payment.frozen_funds',

@@ -185,18 +185,30 @@ function checkFees(p: PaymentRow, direction: 'send' | 'receive', report: Report,
   }
 
   const quoted = p.quote_principal_base ?? null;
-  if (quoted !== null && p.principal_base !== null) {
+  const stated = statedPrincipal(p);
+  if (quoted !== null && stated !== null) {
     evaluated.push('payment.quote_conversion');
-    const difference = p.principal_base - quoted;
+    const difference = stated.value - quoted;
     if (absBig(difference) > 1n) {
       report('payment.quote_conversion', {
         expected: quoted,
-        actual: p.principal_base,
+        actual: stated.value,
         difference,
-        message: `rail ${p.rail_amount_base} msats at ${p.quote_rate} is ${quoted} ${p.unit}, but the principal is ${p.principal_base}`,
+        message: `rail ${p.rail_amount_base} msats at ${p.quote_rate} is ${quoted} ${p.unit}, but ${stated.label} is ${stated.value}`,
       });
     }
   }
+}
+
+/**
+ * The principal the rail amount stands for. The deprecated BTC fields are twins of `data.amount`
+ * (api-notes), which is the principal unless the breakdown settled another one — an over-paid or
+ * partial receive — and then it is the requested amount ("`requested_amount` remains the
+ * principal"). Null when neither is known.
+ */
+function statedPrincipal(p: PaymentRow): { value: bigint; label: string } | null {
+  if (!p.flags.includes('breakdown_principal_differs')) return p.principal_base === null ? null : { value: p.principal_base, label: 'the principal' };
+  return p.requested_amount_base === null ? null : { value: p.requested_amount_base, label: 'the requested amount' };
 }
 
 /** `captured:h1, released:h1` — at most three, then a count. */

@@ -39,6 +39,11 @@ export function centsToMsats(cents: bigint, rate: Rate): bigint {
   return (cents * MSATS_PER_BTC * 10n ** BigInt(rate.scale)) / rate.coefficient;
 }
 
+/** msats → cents at `rate`, rounded down (what a wallet is credited for BTC it received). */
+export function msatsToCentsFloor(msats: bigint, rate: Rate): bigint {
+  return (msats * rate.coefficient) / (MSATS_PER_BTC * 10n ** BigInt(rate.scale));
+}
+
 /** msats → cents at `rate`, rounded up (a fee in cents never rounds to less than it cost). */
 export function msatsToCentsCeil(msats: bigint, rate: Rate): bigint {
   return divCeil(msats * rate.coefficient, MSATS_PER_BTC * 10n ** BigInt(rate.scale));

@@ -21,7 +21,7 @@ import {
   ST_EXPIRED,
   ST_FAILED,
 } from './codes.js';
-import { centsToMsats, msatsToCentsCeil, processingFeeOf, type Rate } from './fees.js';
+import { centsToMsats, msatsToCentsCeil, msatsToCentsFloor, processingFeeOf, type Rate } from './fees.js';
 import type { ResolvedDatasetOptions } from './options.js';
 import { expirationSecondsOf, type Timeline } from './timeline.js';
 import type { SimWallet, World } from './world.js';
@@ -206,7 +206,11 @@ export function baseCore(ctx: GenContext, i: number, lite = false): PaymentCore 
       : 0;
   const wholeSats = wallet.currencyKind === 'btc' && onchainAmounts;
   let settledPrincipal = principal;
-  if ((flags & F_OVERPAID) !== 0) settledPrincipal = principal + BigInt(s.int(1, 5_000)) * 1_000n;
+  if ((flags & F_OVERPAID) !== 0) {
+    // The payer sent extra whole sats on chain; a USD wallet is credited what they are worth at the quote.
+    const extraMsats = BigInt(s.int(1, 5_000)) * 1_000n;
+    settledPrincipal = principal + (rate ? msatsToCentsFloor(extraMsats, rate) : extraMsats);
+  }
   const feeTerms = bps > 0 ? processingFeeOf(principal, bps, wholeSats) : null;
   let feeSettled: bigint | null = null;
   if (bps > 0 && status === ST_COMPLETED) feeSettled = processingFeeOf(settledPrincipal, bps, wholeSats);

@@ -119,7 +119,7 @@ function exchangesOf(core: PaymentCore): Json[] {
   if (core.direction === DIR_SEND) {
     return [{ ledger_id: ledgerId, quote_id: core.rail.quoteId, quote, from_amount: amountOf(core.currency, core.captureAmount), to_amount: amountOf('btc', core.rail.amountMsats + core.rail.feeMsats) }];
   }
-  return [{ ledger_id: ledgerId, quote_id: core.rail.quoteId, quote, from_amount: amountOf('btc', core.rail.amountMsats), to_amount: amountOf(core.currency, core.creditAmount + (core.feeSettled ?? 0n)) }];
+  return [{ ledger_id: ledgerId, quote_id: core.rail.quoteId, quote, from_amount: amountOf('btc', receivedMsats(core)), to_amount: amountOf(core.currency, core.creditAmount + (core.feeSettled ?? 0n)) }];
 }
 
 function marketQuoteOf(core: PaymentCore): Json | null {
@@ -256,12 +256,24 @@ function outflowsOf(ctx: GenContext, core: PaymentCore, text: PaymentText): Json
   return done ? [{ type: 'lightning', data: lightningReceipt(text, core.holdId) }] : [];
 }
 
+/**
+ * What arrived over the rail for a completed receive: the settled principal plus the payer-funded
+ * processing fee, in msats. A cross-currency receive converts its cents at the quote the way its
+ * rail principal was (rounded down, to whole sats on chain), so a receive without fee or
+ * overpayment arrives as exactly its rail principal.
+ */
+function receivedMsats(core: PaymentCore): bigint {
+  const gross = core.settledPrincipal + (core.feeSettled ?? 0n);
+  if (!core.rail) return gross;
+  const msats = centsToMsats(gross, core.rail.rate);
+  return core.kind === KIND_ONCHAIN || (core.kind === KIND_BIP21 && core.railOnchain) ? (msats / 1_000n) * 1_000n : msats;
+}
+
 function receiptsOf(core: PaymentCore, text: PaymentText): Json[] {
   if (core.status !== ST_COMPLETED) return [];
   if (core.kind === KIND_ONCHAIN || (core.kind === KIND_BIP21 && core.railOnchain)) {
     // api-notes: on-chain receipts carry WHOLE SATS; the payer paid the processing fee on top.
-    const grossMsats = core.rail ? core.rail.amountMsats : core.settledPrincipal + (core.feeSettled ?? 0n);
-    return [{ type: 'onchain', data: onchainReceipt(core, text, sats(grossMsats), core.creditId, 3) }];
+    return [{ type: 'onchain', data: onchainReceipt(core, text, sats(receivedMsats(core)), core.creditId, 3) }];
   }
   return [{ type: 'lightning', data: lightningReceipt(text, core.creditId) }];
 }

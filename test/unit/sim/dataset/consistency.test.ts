@@ -183,6 +183,40 @@ describe('generated dataset: ledger ↔ payments', () => {
     }
   });
 
+  it('settles a cross-currency receive in its own currency: what arrived over the rail is worth principal + fee at the quote', () => {
+    // rate `<coefficient>e<scale>`: coefficient / 10^scale cents per BTC (10^11 msats)
+    const cents = (msats: bigint, rate: string): bigint => {
+      const [coefficient, scale] = rate.split('e') as [string, string];
+      return (msats * BigInt(coefficient)) / (100_000_000_000n * 10n ** BigInt(scale));
+    };
+    let overpaid = 0;
+    let checked = 0;
+    for (const p of payments.filter((x) => x['direction'] === 'receive' && x['status'] === 'completed' && x['data']['market_quote'] && x['payment_breakdown'])) {
+      const rate = p['data']['market_quote']['rate'] as string;
+      const principal = big(p['payment_breakdown']['principal']['amount']);
+      const fee = big(p['payment_breakdown']['processing_fee']['amount']);
+      const stated = big(p['data']['amount']['amount']);
+      if (principal !== stated) overpaid++;
+      // An overpayment is a few thousand sats at most: worth a few dollars, never thousands.
+      expect(principal - stated, p['id']).toBeGreaterThanOrEqual(0n);
+      expect(principal - stated, p['id']).toBeLessThanOrEqual(cents(5_000_000n, rate) + 1n);
+      // The deprecated sat/msat field is data.amount's twin; the receipt and the exchange are what arrived.
+      const twin = p['data']['amount_sats'] !== undefined ? big(p['data']['amount_sats']) * 1000n : big(p['data']['amount_msats']);
+      expect(cents(twin, rate) - stated, p['id']).toBeLessThanOrEqual(0n);
+      expect(cents(twin, rate) - stated, p['id']).toBeGreaterThanOrEqual(-1n);
+      const onchain = (p['data']['receipts'] ?? []).find((r: J) => r['type'] === 'onchain');
+      const arrived = onchain ? big(onchain['data']['amount_sats']) * 1000n : big(p['exchanges'][0]['from_amount']['amount']);
+      // whole sats and floor conversions lose less than a cent each way
+      expect(principal + fee - cents(arrived, rate), p['id']).toBeGreaterThanOrEqual(0n);
+      expect(principal + fee - cents(arrived, rate), p['id']).toBeLessThanOrEqual(2n);
+      expect(big(p['exchanges'][0]['to_amount']['amount'])).toBe(principal + fee);
+      expect(big(p['exchanges'][0]['from_amount']['amount'])).toBe(arrived);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(overpaid).toBeGreaterThan(0);
+  });
+
   it('reports wallet balances equal to the ledger sums', () => {
     for (const w of ds.wallets) {
       const wallet = wire(ds.renderWallet(w.index));
