@@ -27,10 +27,23 @@ export function formatSummary(outcome: PipelineOutcome): string {
         `${currency.slice(0, 9).padEnd(9)} ${t.payments} payments (${t.completed_payments} completed): principal ${show(t.principal_base)}, network fees ${show(t.network_fee_base)}, processing fees ${show(t.processing_fee_base)}`,
       );
     }
-    const failed = report.result.checks.filter((c) => !c.passed);
-    lines.push(`checks    ${report.result.checks.length - failed.length} passed, ${failed.length} failed${failed.length ? ': ' + failed.map((c) => `${c.check_id} (${c.findings})`).join(', ') : ''}`);
+    // Only error findings fail a run (exit 65); warnings and info notes are listed, not counted as failures.
+    const checks = report.result.checks;
+    const parts = [`${checks.filter((c) => c.passed).length} passed`];
+    for (const [label, severity] of [['failed', 'error'], ['with warnings', 'warning'], ['with notes', 'info']] as const) {
+      const these = checks.filter((c) => !c.passed && c.severity === severity);
+      if (these.length > 0) parts.push(`${these.length} ${label}: ${these.map((c) => `${c.check_id} (${c.findings})`).join(', ')}`);
+    }
+    lines.push(`checks    ${parts.join('; ')}`);
   }
   if (outcome.notClosed) lines.push(`period    NOT CLOSED: ${outcome.notClosed}`);
-  lines.push(outcome.exitCode === 0 ? 'result    complete; every reconciliation check passed (exit 0)' : 'result    completed with exceptions: see exceptions.csv / the Exceptions sheet (exit 65)');
+  const clean = (report?.result.findings.length ?? 0) === 0;
+  lines.push(
+    outcome.exitCode !== 0
+      ? 'result    completed with exceptions: see exceptions.csv / the Exceptions sheet (exit 65)'
+      : clean
+        ? 'result    complete; every reconciliation check passed (exit 0)'
+        : 'result    complete; no reconciliation errors — warnings and notes in exceptions.csv (exit 0)',
+  );
   return lines.join('\n');
 }

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { formatSummary } from '../../../src/cli/summary.js';
+import type { PipelineOutcome } from '../../../src/jobs/pipeline.js';
+import type { CheckResult, Finding } from '../../../src/reconcile/results.js';
+
+function outcome(exitCode: 0 | 65, checks: CheckResult[], findings: Partial<Finding>[]): PipelineOutcome {
+  const report = {
+    publish: { dir: '/out/x', unchanged: false, manifest: { counts: {} } },
+    result: { checks, findings, controlTotals: {} },
+    exceptions: exitCode === 65,
+  };
+  return { exitCode, runId: 'r', dir: '/out/x', report, pull: null, notClosed: null, plan: null } as unknown as PipelineOutcome;
+}
+const check = (check_id: string, severity: CheckResult['severity'], findings: number): CheckResult => ({ check_id, description: '', severity, findings, passed: findings === 0 });
+
+describe('formatSummary', () => {
+  it('does not call a run with only info notes "failed", and says where the notes are', () => {
+    const text = formatSummary(outcome(0, [check('a', 'error', 0), check('payment.fee_terms_vs_settled', 'info', 8)], [{ severity: 'info' }]));
+    expect(text).toContain('checks    1 passed; 1 with notes: payment.fee_terms_vs_settled (8)');
+    expect(text).not.toMatch(/failed/);
+    expect(text).toContain('result    complete; no reconciliation errors — warnings and notes in exceptions.csv (exit 0)');
+  });
+
+  it('lists failed checks and warnings apart', () => {
+    const text = formatSummary(outcome(65, [check('e', 'error', 2), check('w', 'warning', 1), check('ok', 'error', 0)], [{}, {}, {}]));
+    expect(text).toContain('checks    1 passed; 1 failed: e (2); 1 with warnings: w (1)');
+    expect(text).toContain('(exit 65)');
+  });
+
+  it('says every check passed only when there are no findings at all', () => {
+    expect(formatSummary(outcome(0, [check('a', 'error', 0)], []))).toContain('every reconciliation check passed (exit 0)');
+  });
+});
