@@ -37,13 +37,18 @@ export function formatSummary(outcome: PipelineOutcome): string {
     lines.push(`checks    ${parts.join('; ')}`);
   }
   if (outcome.notClosed) lines.push(`period    NOT CLOSED: ${outcome.notClosed}`);
-  const clean = (report?.result.findings.length ?? 0) === 0;
+  const findings = report?.result.findings ?? [];
+  const count = (severity: string): number => findings.filter((f) => f.severity === severity).length;
+  const remarks = [
+    ...(count('warning') > 0 ? [`${count('warning')} warning(s)`] : []),
+    ...(count('info') > 0 ? [`${count('info')} note(s)`] : []),
+  ];
   lines.push(
     outcome.exitCode !== 0
       ? 'result    completed with exceptions: see exceptions.csv / the Exceptions sheet (exit 65)'
-      : clean
+      : remarks.length === 0
         ? 'result    complete; every reconciliation check passed (exit 0)'
-        : 'result    complete; no reconciliation errors — warnings and notes in exceptions.csv (exit 0)',
+        : `result    complete; no reconciliation errors — ${remarks.join(' and ')} in exceptions.csv (exit 0)`,
   );
   return lines.join('\n');
 }

@@ -18,13 +18,18 @@ describe('formatSummary', () => {
     const text = formatSummary(outcome(0, [check('a', 'error', 0), check('payment.fee_terms_vs_settled', 'info', 8)], [{ severity: 'info' }]));
     expect(text).toContain('checks    1 passed; 1 with notes: payment.fee_terms_vs_settled (8)');
     expect(text).not.toMatch(/failed/);
-    expect(text).toContain('result    complete; no reconciliation errors — warnings and notes in exceptions.csv (exit 0)');
+    expect(text).toContain('result    complete; no reconciliation errors — 1 note(s) in exceptions.csv (exit 0)');
   });
 
   it('lists failed checks and warnings apart', () => {
     const text = formatSummary(outcome(65, [check('e', 'error', 2), check('w', 'warning', 1), check('ok', 'error', 0)], [{}, {}, {}]));
     expect(text).toContain('checks    1 passed; 1 failed: e (2); 1 with warnings: w (1)');
     expect(text).toContain('(exit 65)');
+  });
+
+  it('counts warnings and notes when the run still exits 0', () => {
+    const text = formatSummary(outcome(0, [check('w', 'warning', 2), check('i', 'info', 1)], [{ severity: 'warning' }, { severity: 'warning' }, { severity: 'info' }]));
+    expect(text).toContain('no reconciliation errors — 2 warning(s) and 1 note(s) in exceptions.csv (exit 0)');
   });
 
   it('says every check passed only when there are no findings at all', () => {
