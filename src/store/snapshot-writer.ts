@@ -107,9 +107,14 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
 
     async writeSummaries(summaryRunId: string, rows: readonly SummaryBucketRow[], checkpoint: Checkpoint): Promise<void> {
       await db.transaction(async (tx) => {
-        // Rewriting an environment's buckets within one run replaces them (a retried stream).
-        const environments = [...new Set(rows.map((row) => escapeText(row.environment_id)))];
-        await tx.query(`DELETE FROM ${schema.table('summary_buckets')} WHERE run_id = $1 AND environment_id = ANY($2::text[])`, [escapeText(summaryRunId), environments]);
+        // Rewriting a scope's buckets within one run replaces them (a retried stream). Only that
+        // scope's: the environment's and each wallet's summaries are separate streams of one run.
+        const scopes = [...new Map(rows.map((row) => [`${row.environment_id}\u0000${row.scope}\u0000${row.scope_id}`, row])).values()];
+        await tx.query(
+          `DELETE FROM ${schema.table('summary_buckets')} s USING unnest($2::text[], $3::text[], $4::text[]) AS k(environment_id, scope, scope_id)
+           WHERE s.run_id = $1 AND s.environment_id = k.environment_id AND s.scope = k.scope AND s.scope_id = k.scope_id`,
+          [escapeText(summaryRunId), ...(['environment_id', 'scope', 'scope_id'] as const).map((c) => scopes.map((r) => escapeText(r[c])))],
+        );
         await insertRows(tx, schema.table('summary_buckets'), SUMMARY_COLUMNS, rows, { run_id: escapeText(summaryRunId) });
         await saveCheckpoint(tx, schema, checkpoint, summaryRunId);
       });
