@@ -6,7 +6,7 @@ import { describeConfig, loadConfig, type LoadedConfig } from '../config/load.js
 import type { JobEnv } from '../jobs/job-env.js';
 import { silentProgress } from '../jobs/progress.js';
 import { createLogger, defaultLogFormat } from '../util/log.js';
-import { AppError } from '../util/errors.js';
+import { AppError, exitCodeOf } from '../util/errors.js';
 import type { CliContext } from './cli-context.js';
 import { flagsFromArgs, type CommonArgs } from './common-options.js';
 import { newRunId } from '../jobs/run-key.js';
@@ -15,12 +15,12 @@ import { logProgress, ttyProgress } from './tty-progress.js';
 export interface JobCommandOptions {
   /** flags merged over the user's (e.g. the demo's own database) */
   overrideFlags?: Partial<Parameters<typeof loadConfig>[0]['flags']>;
-  /** env merged over the process's (e.g. the demo simulator's token) */
-  overrideEnv?: Record<string, string>;
+  /** the environment to read instead of the process's (the demo's is hermetic: the simulator's token only) */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export function loadCliConfig(ctx: CliContext, args: CommonArgs, options: JobCommandOptions = {}): LoadedConfig {
-  const loaded = loadConfig({ flags: { ...flagsFromArgs(args), ...options.overrideFlags }, env: { ...ctx.env, ...options.overrideEnv }, cwd: ctx.cwd });
+  const loaded = loadConfig({ flags: { ...flagsFromArgs(args), ...options.overrideFlags }, env: options.env ?? ctx.env, cwd: ctx.cwd });
   for (const secret of loaded.secrets.values) ctx.scrubber.add(secret);
   return loaded;
 }
@@ -56,7 +56,14 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
     print: (line) => void ctx.stdout.write(ctx.scrubber.scrub(line) + '\n'),
   };
   try {
-    return await job(env);
+    const exitCode = await job(env);
+    log.info({ exit_code: exitCode }, exitCode === 0 ? 'run finished' : 'run finished with exceptions');
+    return exitCode;
+  } catch (error) {
+    // Under cron the JSON log is the record: it gets the outcome too, with the run id. On a TTY
+    // the one stderr line main.ts prints is enough.
+    if (format === 'json') log.error({ exit_code: exitCodeOf(error), error_type: error instanceof AppError ? error.type : 'internal' }, `run failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
   } finally {
     progress.stop();
     process.removeListener('SIGINT', onSignal);
