@@ -59,7 +59,10 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
     const exitCode = await job(env);
     log.info({ exit_code: exitCode }, exitCode === 0 ? 'run finished' : 'run finished with exceptions');
     return exitCode;
-  } catch (error) {
+  } catch (caught) {
+    // Interrupted: whatever layer the abort surfaced through (and however it was wrapped on the
+    // way), the outcome is the interruption itself — exit 75, resume with the same arguments.
+    const error: unknown = controller.signal.aborted && controller.signal.reason instanceof AppError ? controller.signal.reason : caught;
     // Under cron the JSON log is the record: it gets the outcome too, with the run id. On a TTY
     // the one stderr line main.ts prints is enough.
     if (format === 'json') log.error({ exit_code: exitCodeOf(error), error_type: error instanceof AppError ? error.type : 'internal' }, `run failed: ${error instanceof Error ? error.message : String(error)}`);

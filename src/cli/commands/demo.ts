@@ -7,8 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Argv, CommandModule } from 'yargs';
-import { runPipeline, type PipelineOutcome, type PipelineSpec } from '../../jobs/pipeline.js';
-import { startSimulator } from '../../sim/start-simulator.js';
+import type { PipelineOutcome, PipelineSpec } from '../../jobs/pipeline.js';
 import { monthPeriod, rangePeriod } from '../../util/time.js';
 import type { CliContext } from '../cli-context.js';
 import { JOB_EPILOG } from '../help.js';
@@ -53,6 +52,7 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
         .example('$0 demo --scale 100000 --tz UTC', 'a bigger organization')
         .epilog(JOB_EPILOG) as unknown as Argv<DemoArgs>,
     handler: async (args) => {
+      const [{ runPipeline }, { startSimulator }] = await Promise.all([import('../../jobs/pipeline.js'), import('../../sim/start-simulator.js')]);
       const sim = await startSimulator({ seed: args.seed, scale: args.scale, wallets: args.wallets });
       try {
         ctx.stdout.write(`simulator: ${sim.baseUrl} — organization ${sim.organizationId}, ${args.scale} payments over ${args.wallets} wallets (seed ${args.seed})\n`);

@@ -1,9 +1,10 @@
 /**
  * `export`, `nightly`, `month-end` and `report`: each parses its period, then runs the one
- * pipeline (src/jobs/pipeline.ts) with its own settings. No business logic here.
+ * pipeline (src/jobs/pipeline.ts) with its own settings. No business logic here. Heavy modules
+ * are imported when a command runs, not when the CLI starts.
  */
 import type { Argv, CommandModule } from 'yargs';
-import { runPipeline, type JobName, type PipelineSpec } from '../../jobs/pipeline.js';
+import type { JobName, PipelineSpec } from '../../jobs/pipeline.js';
 import type { JobEnv } from '../../jobs/job-env.js';
 import { usageError } from '../../util/errors.js';
 import { dayPeriod, monthPeriod, rangePeriod, type Period } from '../../util/time.js';
@@ -22,6 +23,8 @@ interface PeriodArgs extends CommonArgs {
 }
 
 async function runAndSummarize(env: JobEnv, spec: PipelineSpec): Promise<number> {
+  // Loaded on use: `--help` and usage errors answer without loading the whole pipeline.
+  const { runPipeline } = await import('../../jobs/pipeline.js');
   const outcome = await runPipeline(env, spec);
   if (!spec.dryRun && outcome.report) env.print(formatSummary(outcome));
   return outcome.exitCode;

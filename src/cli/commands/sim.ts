@@ -2,7 +2,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { ANOMALY_KINDS, type AnomalyKind } from '../../sim/dataset/anomaly-kinds.js';
 import type { EnvironmentKind } from '../../sim/dataset/options.js';
 import { FaultSpecError, parseFaultSpec } from '../../sim/faults/fault-spec.js';
-import { startSimulator, type SimHandle } from '../../sim/start-simulator.js';
+import type { SimHandle } from '../../sim/start-simulator.js';
 import { usageError } from '../../util/errors.js';
 import { EXIT_CODES_EPILOG } from '../help.js';
 
@@ -61,6 +61,7 @@ export const simCommand: CommandModule<object, SimArgs> = {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    const { startSimulator } = await import('../../sim/start-simulator.js');
     let sim: SimHandle;
     try {
       sim = await startSimulator({

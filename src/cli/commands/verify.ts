@@ -1,6 +1,5 @@
 /** `payexport verify DIR`: re-hash and re-count a report folder against its manifest. */
 import type { Argv, CommandModule } from 'yargs';
-import { verify } from '../../sinks/verify.js';
 import type { CliContext } from '../cli-context.js';
 import { AppError } from '../../util/errors.js';
 import { EXIT_CODES_EPILOG } from '../help.js';
@@ -16,6 +15,7 @@ export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: str
         .example('$0 verify reports/month-end/2026-10 && rsync -a reports/ books:/archive/', 'archive only folders that verify')
         .epilog(EXIT_CODES_EPILOG) as Argv<{ dir: string }>,
     handler: async (args) => {
+      const { verify } = await import('../../sinks/verify.js');
       const result = await verify(args.dir);
       for (const problem of result.problems) ctx.stdout.write(`MISMATCH ${problem.kind}: ${problem.path}: ${problem.message}\n`);
       if (!result.ok) throw new AppError('dataErr', 'verify_failed', `${args.dir} does not match its manifest (${result.problems.length} problem(s))`);
