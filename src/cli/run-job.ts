@@ -34,7 +34,9 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
   }
   const format = loaded.config.logFormat ?? defaultLogFormat(ctx.stderr);
   const runId = newRunId(new Date());
-  const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format });
+  const interactive = ctx.stderr.isTTY === true && format === 'pretty' && args.quiet !== true;
+  const bars = interactive ? ttyProgress(ctx.stderr) : null;
+  const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format, ...(bars ? { destination: { write: (line: string) => bars.log(line) } } : {}) });
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
     log.warn({ signal }, 'stopping: finishing the current page, then cleaning up');
@@ -42,8 +44,7 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const interactive = ctx.stderr.isTTY === true && format === 'pretty' && args.quiet !== true;
-  const progress = interactive ? ttyProgress(ctx.stderr) : args.quiet ? silentProgress : logProgress(log);
+  const progress = bars ?? (args.quiet ? silentProgress : logProgress(log));
   const env: JobEnv = {
     runId,
     loaded,
@@ -53,11 +54,16 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
     cwd: ctx.cwd,
     signal: controller.signal,
     progress,
-    print: (line) => void ctx.stdout.write(ctx.scrubber.scrub(line) + '\n'),
+    print: (line) => {
+      // the closing summary comes after the bars, not through them
+      progress.stop();
+      ctx.stdout.write(ctx.scrubber.scrub(line) + '\n');
+    },
   };
   try {
     const exitCode = await job(env);
-    log.info({ exit_code: exitCode }, exitCode === 0 ? 'run finished' : 'run finished with exceptions');
+    // the JSON log's closing record; a person at a terminal has just read the summary instead
+    if (format === 'json') log.info({ exit_code: exitCode }, exitCode === 0 ? 'run finished' : 'run finished with exceptions');
     return exitCode;
   } catch (caught) {
     // Interrupted: whatever layer the abort surfaced through (and however it was wrapped on the

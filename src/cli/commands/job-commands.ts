@@ -80,12 +80,13 @@ export function monthEndCommand(ctx: CliContext): CommandModule<object, PeriodAr
     describe: "Fee reconciliation of one month; closes the period (refused while payments are open, unless --allow-open)",
     builder: (y: Argv<object>) =>
       withCommonOptions(y)
-        .option('month', { type: 'string', demandOption: true, describe: 'YYYY-MM' })
+        .option('month', { type: 'string', describe: 'YYYY-MM (default: the previous month in --tz)' })
         .option('allow-open', { type: 'boolean', describe: 'close the month even if payments of it are still open' })
         .example('$0 month-end --month 2026-10 --tz America/New_York', 'October: fees tied to ledgers and summaries, period closed')
-        .example('$0 month-end --month 2026-10 --allow-open', 'close although some payments are still pending') as Argv<PeriodArgs>,
+        .example('$0 month-end --month 2026-10 --allow-open', 'close although some payments are still pending')
+        .example('$0 month-end --tz America/New_York', 'from a scheduler on the 2nd: last month') as Argv<PeriodArgs>,
     handler: async (args) => {
-      ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month!, env.loaded.config.tz, env.clock()), args)));
+      ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month, env.loaded.config.tz, env.clock()), args)));
     },
   };
 }
