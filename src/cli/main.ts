@@ -5,6 +5,7 @@ import { AppError, exitCodeOf } from '../util/errors.js';
 import { ExitCode } from '../util/exit-codes.js';
 import { SecretScrubber } from '../util/secret-scrubber.js';
 import type { CliContext } from './cli-context.js';
+import { withHint } from './error-hints.js';
 import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
 import { demoCommand } from './commands/demo.js';
@@ -49,7 +50,8 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     await parser.parseAsync();
     return ctx.exitCode;
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    const text = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    const message = withHint(text, error instanceof AppError ? error.type : undefined);
     const command = COMMANDS.has(argv[0] ?? '') ? `${argv[0]} ` : '';
     const hint = error instanceof AppError && error.exit === 'usage' ? ` (see \`payexport ${command}--help\`)` : '';
     // ONE line: cron mails and log collectors show it whole; the stack only on request.

@@ -175,13 +175,13 @@ describe('exit codes of payexport, as a subprocess', () => {
       const cwd = ws.fresh('wrong-key');
       const args = ['export', ...OCTOBER, '--no-db'];
       const env = { ...sim.env('token'), PAYEXPORT_BEARER_TOKEN: '', PAYEXPORT_API_KEY: 'vltg_not-a-key-of-this-organization' };
-      expectExit(args, await runCli(args, { cwd, env }), 77, cwd, /401 wrong_credentials/);
+      expectExit(args, await runCli(args, { cwd, env }), 77, cwd, /401 wrong_credentials: .* — check PAYEXPORT_API_KEY or PAYEXPORT_BEARER_TOKEN/);
     });
 
     it("one environment's key used for another environment (403)", async () => {
       const cwd = ws.fresh('other-env');
       const args = ['export', ...OCTOBER, '--no-db', '--environment', sim.sim.environments[0]!.id];
-      expectExit(args, await runCli(args, { cwd, env: sim.env({ keyOf: 1 }) }), 77, cwd, /403 access_rights/);
+      expectExit(args, await runCli(args, { cwd, env: sim.env({ keyOf: 1 }) }), 77, cwd, /403 access_rights: .* — an API key works for its own environment only/);
     });
   });
 
@@ -210,7 +210,7 @@ describe('exit codes of payexport, as a subprocess', () => {
       writeFileSync(join(cwd, 'payexport.json'), JSON.stringify({ environments: [{ id: sim.sim.environments[0]!.id, kind: 'staging' }] }));
       // The production host itself: the guard runs before any request, so no network is needed.
       const args = ['export', ...OCTOBER, '--no-db', '--config', 'payexport.json', '--base-url', 'https://voltageapi.com/v1'];
-      expectExit(args, await runCli(args, { cwd, env: { PAYEXPORT_ORGANIZATION_ID: sim.sim.organizationId, PAYEXPORT_API_KEY: PLANTED_SECRETS[0]! } }), 78, cwd, /configured as staging but the base URL is the production API/);
+      expectExit(args, await runCli(args, { cwd, env: { PAYEXPORT_ORGANIZATION_ID: sim.sim.organizationId, PAYEXPORT_API_KEY: PLANTED_SECRETS[0]! } }), 78, cwd, /configured as staging but the base URL is the production API — staging keys belong to https:\/\/staging\.voltageapi\.com\/v1/);
     });
   });
 
