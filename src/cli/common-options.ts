@@ -4,6 +4,7 @@
  */
 import type { Argv } from 'yargs';
 import type { ConfigInput } from '../config/schema.js';
+import { JOB_EPILOG } from './help.js';
 
 export interface CommonArgs {
   config?: string;
@@ -51,7 +52,8 @@ export function withCommonOptions<T>(y: Argv<T>): Argv<T & CommonArgs> {
     .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'default: pretty on a TTY, json otherwise', group: 'Run:' })
     .option('quiet', { type: 'boolean', describe: 'only warnings and errors', group: 'Run:' })
     .option('verbose', { type: 'boolean', describe: 'debug logs and stack traces', group: 'Run:' })
-    .option('print-config', { type: 'boolean', describe: 'print the effective configuration (secrets redacted) and exit', group: 'Run:' });
+    .option('print-config', { type: 'boolean', describe: 'print the effective configuration (secrets redacted) and exit', group: 'Run:' })
+    .epilog(JOB_EPILOG);
 }
 
 /** Only the flags the user gave, in config terms (for loadConfig's flags layer). */

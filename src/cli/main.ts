@@ -2,9 +2,11 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { AppError, exitCodeOf } from '../util/errors.js';
-import { EXIT_CODE_MEANINGS, ExitCode } from '../util/exit-codes.js';
+import { ExitCode } from '../util/exit-codes.js';
 import { SecretScrubber } from '../util/secret-scrubber.js';
 import type { CliContext } from './cli-context.js';
+import { withHint } from './error-hints.js';
+import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
 import { demoCommand } from './commands/demo.js';
 import { exportCommand, monthEndCommand, nightlyCommand, reportCommand } from './commands/job-commands.js';
@@ -16,9 +18,7 @@ import { verifyCommand } from './commands/verify.js';
  * Each command parses its flags, calls one job and returns; errors map to exit codes here, as ONE
  * line on stderr (the stack only with --verbose), scrubbed of every secret loaded.
  */
-const EPILOG = `Exit codes:\n${Object.entries(EXIT_CODE_MEANINGS)
-  .map(([code, meaning]) => `  ${code.padStart(2)}  ${meaning}`)
-  .join('\n')}\n\nSecrets come from the environment only: PAYEXPORT_API_KEY or PAYEXPORT_BEARER_TOKEN, DATABASE_URL.`;
+const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db']);
 
 async function main(argv: string[], ctx: CliContext): Promise<number> {
   const parser = yargs(argv)
@@ -28,7 +28,11 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .demandCommand(1, 'Name a command.')
     .recommendCommands()
     .wrap(Math.min(120, process.stdout.columns ?? 100))
-    .epilog(EPILOG)
+    .example('$0 demo', 'the whole product against a local simulator, nothing to set up')
+    .example('$0 month-end --month 2026-10 --tz America/New_York', 'close October')
+    .example('$0 nightly', 'from cron: yesterday, with the look-back sweep')
+    .example('$0 <command> --help', 'options, examples and exit codes of one command')
+    .epilog(JOB_EPILOG)
     .help()
     .version()
     .fail((message, error) => {
@@ -46,10 +50,13 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     await parser.parseAsync();
     return ctx.exitCode;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    ctx.stderr.write(ctx.scrubber.scrub(`payexport: ${message.split('\n')[0]}`) + '\n');
+    const text = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    const message = withHint(text, error instanceof AppError ? error.type : undefined);
+    const command = COMMANDS.has(argv[0] ?? '') ? `${argv[0]} ` : '';
+    const hint = error instanceof AppError && error.exit === 'usage' ? ` (see \`payexport ${command}--help\`)` : '';
+    // ONE line: cron mails and log collectors show it whole; the stack only on request.
+    ctx.stderr.write(ctx.scrubber.scrub(`payexport: ${message}${hint}`) + '\n');
     if (argv.includes('--verbose') && error instanceof Error && error.stack) ctx.stderr.write(ctx.scrubber.scrub(error.stack) + '\n');
-    if (error instanceof AppError && error.exit === 'usage') ctx.stderr.write('Run `payexport --help` for usage.\n');
     return exitCodeOf(error);
   }
 }

@@ -6,7 +6,7 @@ import { describeConfig, loadConfig, type LoadedConfig } from '../config/load.js
 import type { JobEnv } from '../jobs/job-env.js';
 import { silentProgress } from '../jobs/progress.js';
 import { createLogger, defaultLogFormat } from '../util/log.js';
-import { AppError } from '../util/errors.js';
+import { AppError, exitCodeOf } from '../util/errors.js';
 import type { CliContext } from './cli-context.js';
 import { flagsFromArgs, type CommonArgs } from './common-options.js';
 import { newRunId } from '../jobs/run-key.js';
@@ -15,12 +15,12 @@ import { logProgress, ttyProgress } from './tty-progress.js';
 export interface JobCommandOptions {
   /** flags merged over the user's (e.g. the demo's own database) */
   overrideFlags?: Partial<Parameters<typeof loadConfig>[0]['flags']>;
-  /** env merged over the process's (e.g. the demo simulator's token) */
-  overrideEnv?: Record<string, string>;
+  /** the environment to read instead of the process's (the demo's is hermetic: the simulator's token only) */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export function loadCliConfig(ctx: CliContext, args: CommonArgs, options: JobCommandOptions = {}): LoadedConfig {
-  const loaded = loadConfig({ flags: { ...flagsFromArgs(args), ...options.overrideFlags }, env: { ...ctx.env, ...options.overrideEnv }, cwd: ctx.cwd });
+  const loaded = loadConfig({ flags: { ...flagsFromArgs(args), ...options.overrideFlags }, env: options.env ?? ctx.env, cwd: ctx.cwd });
   for (const secret of loaded.secrets.values) ctx.scrubber.add(secret);
   return loaded;
 }
@@ -34,7 +34,9 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
   }
   const format = loaded.config.logFormat ?? defaultLogFormat(ctx.stderr);
   const runId = newRunId(new Date());
-  const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format });
+  const interactive = ctx.stderr.isTTY === true && format === 'pretty' && args.quiet !== true;
+  const bars = interactive ? ttyProgress(ctx.stderr) : null;
+  const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format, ...(bars ? { destination: { write: (line: string) => bars.log(line) } } : {}) });
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
     log.warn({ signal }, 'stopping: finishing the current page, then cleaning up');
@@ -42,8 +44,7 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const interactive = ctx.stderr.isTTY === true && format === 'pretty' && args.quiet !== true;
-  const progress = interactive ? ttyProgress(ctx.stderr) : args.quiet ? silentProgress : logProgress(log);
+  const progress = bars ?? (args.quiet ? silentProgress : logProgress(log));
   const env: JobEnv = {
     runId,
     loaded,
@@ -53,10 +54,25 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
     cwd: ctx.cwd,
     signal: controller.signal,
     progress,
-    print: (line) => void ctx.stdout.write(ctx.scrubber.scrub(line) + '\n'),
+    print: (line) => {
+      // the closing summary comes after the bars, not through them
+      progress.stop();
+      ctx.stdout.write(ctx.scrubber.scrub(line) + '\n');
+    },
   };
   try {
-    return await job(env);
+    const exitCode = await job(env);
+    // the JSON log's closing record; a person at a terminal has just read the summary instead
+    if (format === 'json') log.info({ exit_code: exitCode }, exitCode === 0 ? 'run finished' : 'run finished with exceptions');
+    return exitCode;
+  } catch (caught) {
+    // Interrupted: whatever layer the abort surfaced through (and however it was wrapped on the
+    // way), the outcome is the interruption itself — exit 75, resume with the same arguments.
+    const error: unknown = controller.signal.aborted && controller.signal.reason instanceof AppError ? controller.signal.reason : caught;
+    // Under cron the JSON log is the record: it gets the outcome too, with the run id. On a TTY
+    // the one stderr line main.ts prints is enough.
+    if (format === 'json') log.error({ exit_code: exitCodeOf(error), error_type: error instanceof AppError ? error.type : 'internal' }, `run failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
   } finally {
     progress.stop();
     process.removeListener('SIGINT', onSignal);

@@ -38,7 +38,12 @@ class Tally {
   }
 }
 
-export function ttyProgress(stream: NodeJS.WriteStream): Progress {
+/** Bars on a terminal; log lines written through `log` appear above them instead of through them. */
+export interface TtyProgress extends Progress {
+  log(line: string): void;
+}
+
+export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
   const bars = new cliProgress.MultiBar(
     { stream, clearOnComplete: false, hideCursor: true, format: ' {name} | {value} rows | {rate} rows/s | {detail}', fps: 5, noTTYOutput: false },
     cliProgress.Presets.shades_grey,
@@ -46,9 +51,11 @@ export function ttyProgress(stream: NodeJS.WriteStream): Progress {
   const tally = new Tally();
   const started = new Map<string, number>();
   const rows = new Map<string, cliProgress.SingleBar>();
+  let state: 'idle' | 'drawing' | 'stopped' = 'idle';
   const bar = (name: string): cliProgress.SingleBar => {
     let b = rows.get(name);
     if (!b) {
+      state = state === 'idle' ? 'drawing' : state;
       b = bars.create(0, 0, { name: name.padEnd(12), rate: 0, detail: '' });
       rows.set(name, b);
       started.set(name, Date.now());
@@ -61,18 +68,29 @@ export function ttyProgress(stream: NodeJS.WriteStream): Progress {
   };
   return {
     phase: () => undefined,
+    log(line) {
+      if (state === 'drawing') bars.log(line);
+      else stream.write(line);
+    },
     stream(p) {
+      if (state === 'stopped') return;
       tally.update(p);
       const kind = kindOf(p.stream);
       const t = tally.totals(kind);
       bar(kind).update(t.rows, { rate: rate(kind, t.rows), detail: `${t.done}/${t.streams} streams done` });
     },
     sheet(name, value) {
+      if (state === 'stopped') return;
       const label = `→ ${name}`;
       bar(label).update(value, { rate: rate(label, value), detail: 'written' });
     },
     stop() {
-      bars.stop();
+      // idempotent, and silent when nothing was drawn (a dry run, an early error)
+      if (state === 'drawing') {
+        bars.update(); // flushes log lines still buffered above the bars
+        bars.stop();
+      }
+      state = 'stopped';
     },
   };
 }

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { AppError, configError } from '../util/errors.js';
+import { AppError, configError, usageError } from '../util/errors.js';
 import { configSchema, type Config, type ConfigInput } from './schema.js';
 import { databaseUrlPassword, findSecretKeys, readSecretFile, redactDatabaseUrl, secretFromEnv } from './secrets.js';
 
@@ -88,7 +88,7 @@ export function loadConfig(input: LoadInput): LoadedConfig {
   }
 
   const parsed = configSchema.safeParse(merged);
-  if (!parsed.success) throw fromZodError(parsed.error, sources, configFile);
+  if (!parsed.success) throw fromZodError(parsed.error, sources, configFile, merged);
   const config = parsed.data;
   for (const key of Object.keys(configSchema.shape)) sources[key] ??= 'default';
 
@@ -119,16 +119,44 @@ function readConfigFile(path: string, shown: string): Record<string, unknown> {
       `config file '${shown}' holds a secret at '${secretKeys[0]}': secrets come from env (PAYEXPORT_API_KEY, DATABASE_URL) or a file named by apiKeyFile / apiKeyEnv`,
     );
   }
-  const { $schema: _schema, ...rest } = value as Record<string, unknown>;
+  // `$schema` for editors and `$comment` for people (JSON Schema's own keywords) are not settings.
+  const { $schema: _schema, $comment: _comment, ...rest } = value as Record<string, unknown>;
   return rest;
 }
 
-function fromZodError(error: z.ZodError, sources: Record<string, Source>, configFile: string | undefined): AppError {
+/** The command-line flag of each config key a flag can set (common-options.ts), for usage errors. */
+const FLAG_OF: Readonly<Record<string, string>> = {
+  baseUrl: '--base-url',
+  organization: '--organization',
+  environments: '--environment',
+  wallets: '--wallet',
+  shard: '--shard',
+  tz: '--tz',
+  out: '--out',
+  formats: '--format',
+  databaseUrl: '--database-url',
+  db: '--db',
+  dbSchema: '--schema',
+  dataDir: '--data-dir',
+  concurrency: '--concurrency',
+  pageSize: '--page-size',
+  lookbackDays: '--lookback-days',
+  logFormat: '--log-format',
+};
+
+function fromZodError(error: z.ZodError, sources: Record<string, Source>, configFile: string | undefined, merged: Record<string, unknown>): AppError {
   const issue = error.issues[0];
   if (!issue) return configError('config_invalid', 'invalid configuration');
   const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
-  const top = String(issue.path[0] ?? '');
+  const rootKeys = issue.code === 'unrecognized_keys' && issue.path.length === 0 ? (issue as unknown as { keys: string[] }).keys : [];
+  const top = String(issue.path[0] ?? rootKeys[0] ?? '');
   const origin = describeSource(sources[top], configFile);
+  const flag = FLAG_OF[top];
+  if (sources[top] === 'flag' && flag !== undefined) {
+    // A bad flag value is a usage error (64), not a configuration one: name the flag as typed.
+    const shown = top === 'databaseUrl' ? '' : shownValue(issue.path.length > 1 && typeof issue.path[1] === 'number' ? (merged[top] as unknown[])[issue.path[1]] : merged[top]);
+    return usageError('bad_option', `invalid ${flag}${shown ? ` ${shown}` : ''}: ${issue.message}`, { option: flag });
+  }
   if (issue.code === 'unrecognized_keys') {
     const keys = (issue as unknown as { keys: string[] }).keys;
     const key = keys[0] ?? '';
@@ -138,6 +166,12 @@ function fromZodError(error: z.ZodError, sources: Record<string, Source>, config
     return configError('config_unknown_key', `unknown configuration key '${at}'${origin}${hint ? ` (did you mean '${hint}'?)` : ''}`, { key: at });
   }
   return configError('config_invalid', `invalid configuration '${path || top}'${origin}: ${issue.message}`, { key: path });
+}
+
+function shownValue(value: unknown): string {
+  if (typeof value === 'object' && value !== null && 'id' in value) return shownValue((value as { id: unknown }).id);
+  const text = Array.isArray(value) ? value.join(',') : String(value);
+  return `'${text.length > 60 ? `${text.slice(0, 60)}…` : text}'`;
 }
 
 function describeSource(source: Source | undefined, configFile: string | undefined): string {
@@ -169,10 +203,10 @@ function unwrap(schema: unknown): Record<string, unknown> | undefined {
   return undefined;
 }
 
-/** The closest known key within edit distance 3, for "did you mean". */
+/** The closest known key within a third of the key's length (at least 1, at most 3) edits, for "did you mean". */
 export function didYouMean(key: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
-  let bestDistance = 4;
+  let bestDistance = Math.min(3, Math.max(1, Math.floor(key.length / 3))) + 1;
   for (const candidate of candidates) {
     const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) {

@@ -25,7 +25,7 @@ import { createApiSet, type ApiSet } from './api-clients.js';
 import type { JobEnv } from './job-env.js';
 import { bindNormalizers } from './normalizers.js';
 import { runKey } from './run-key.js';
-import { openSnapshot, type Snapshot } from './snapshot.js';
+import { openSnapshot, peekSnapshot, type Snapshot } from './snapshot.js';
 import type { Checkpoint, RunStatus, SnapshotWriter } from '../store/ports.js';
 
 export type JobName = 'export' | 'nightly' | 'month-end';
@@ -68,13 +68,16 @@ export interface Plan {
   streams: number;
   estimatedRequests: number;
   snapshot: string;
+  /** the wallets in scope; `payments` = the service's count in the payments window (null: not asked) */
+  walletList: Array<{ wallet_id: string; environment_id: string; name: string; active: boolean; payments: number | null }>;
 }
 
 export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<PipelineOutcome> {
   const { config } = env.loaded;
   const runId = env.runId;
   const log = env.log.child({ command: spec.command });
-  const shard = parseShard(config.shard);
+  // A shard splits the pull; `report` reads the whole snapshot whatever PAYEXPORT_SHARD says.
+  const shard = spec.pull ? parseShard(config.shard) : undefined;
   const organizationId = config.organization;
   if (!organizationId) throw configError('missing_organization', 'no organization: set --organization or PAYEXPORT_ORGANIZATION_ID');
   const outRoot = resolve(env.cwd, config.out);
@@ -117,6 +120,10 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
   const { config } = env.loaded;
   const { snapshot, organizationId, shard, runId, log, writer } = deps;
   const window = spec.period.window;
+  if (!spec.pull && (await snapshot.source.wallets(organizationId, config.wallets.length > 0 ? config.wallets : undefined)).length === 0) {
+    // An empty report with exit 0 would hide a wrong schema, database or organization.
+    throw configError('empty_snapshot', `the snapshot (${snapshot.target}${snapshot.kind === 'postgres' ? `, schema ${config.dbSchema}` : ''}) holds no wallets of organization ${organizationId}${config.wallets.length > 0 ? ' among the --wallet ids' : ''}: pull first (export, nightly or month-end), or check --database-url, --schema and --organization`);
+  }
   const key = runKey({ command: spec.command, organizationId, window, environments: [...(config.environments.map((e) => e.id))], wallets: config.wallets, shard: config.shard });
   const resumed = await writer.beginRun({
     run_id: runId,
@@ -245,6 +252,7 @@ async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | null, orga
   const paymentWindow = spec.incremental ? { ...window, from: minusDays(window.from, config.lookbackDays) } : window;
   let discovery: Discovery | null = null;
   let estimatedRequests = 0;
+  const counts = new Map<string, number>();
   if (apis) {
     discovery = await discoverScope(env, apis, organizationId, shard);
     const bounds = apiDateBounds(paymentWindow);
@@ -255,29 +263,43 @@ async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | null, orga
         walletId: wallet.wallet_id,
         filters: { includeInactive: true, startDate: bounds.start_date, endDate: bounds.end_date },
       });
-      pages += Math.max(1, Math.ceil(Number(summary.total_count) / config.pageSize));
+      const count = Number(summary.total_count);
+      counts.set(wallet.wallet_id, Number.isFinite(count) ? count : 0);
+      pages += Math.max(1, Math.ceil((Number.isFinite(count) ? count : 0) / config.pageSize));
     });
     // payments pages + a ledger estimate of two events per payment + one summary per wallet and environment
     estimatedRequests = 1 + 1 + pages * 3 + discovery.wallets.length + discovery.environments.length;
   }
+  const snapshotWhere = !config.db ? 'none (--no-db: a spool under the output folder)' : env.loaded.secrets.databaseUrl ? `postgres, schema ${config.dbSchema}` : `embedded (${resolve(env.cwd, config.dataDir)})`;
+  let snapshot = snapshotWhere;
+  let rebuild: { wallets: WalletRow[] | null; summaries: number } | null = null;
+  if (!apis) {
+    // `report`: the scope is whatever the snapshot holds (read without migrating or creating anything)
+    rebuild = await peekSnapshot({ loaded: env.loaded, cwd: env.cwd, organizationId, walletIds: config.wallets, window });
+    const environmentIds = new Set(config.environments.map((e) => e.id.toLowerCase()));
+    if (rebuild.wallets && environmentIds.size > 0) rebuild.wallets = rebuild.wallets.filter((w) => environmentIds.has(w.environment_id.toLowerCase()));
+    snapshot = rebuild.wallets === null ? `${snapshotWhere}: EMPTY (nothing pulled yet; the report would fail)` : `${snapshotWhere}: ${rebuild.summaries} summary bucket(s) stored for this window`;
+  }
+  const wallets = discovery?.wallets ?? rebuild?.wallets ?? [];
   const plan: Plan = {
     organizationId,
-    environments: discovery?.environments ?? [],
-    wallets: discovery?.allWallets.length ?? 0,
-    walletsInShard: discovery?.wallets.length ?? 0,
+    environments: discovery?.environments ?? [...new Set(wallets.map((w) => w.environment_id))].sort(),
+    wallets: discovery?.allWallets.length ?? wallets.length,
+    walletsInShard: wallets.length,
     window,
     paymentWindow,
-    streams: (discovery?.wallets.length ?? 0) * 3 + (discovery?.environments.length ?? 0),
+    streams: apis ? wallets.length * 3 + (discovery?.environments.length ?? 0) : 0,
     estimatedRequests,
-    snapshot: !config.db ? 'none (--no-db: a spool under the output folder)' : env.loaded.secrets.databaseUrl ? 'postgres' : `embedded (${resolve(env.cwd, config.dataDir)})`,
+    snapshot,
+    walletList: wallets.map((w) => ({ wallet_id: w.wallet_id, environment_id: w.environment_id, name: w.name, active: w.active, payments: counts.get(w.wallet_id) ?? null })),
   };
-  env.print(formatPlan(spec, plan, shard));
+  env.print(formatPlan(spec, plan, shard, resolve(env.cwd, config.out), config.formats));
   return { exitCode: 0, runId, dir: null, report: null, pull: null, notClosed: null, plan };
 }
 
-function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined): string {
+function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined, outRoot: string, formats: readonly string[]): string {
   return [
-    `plan for ${spec.command} ${spec.period.label} (dry run: nothing is read beyond the wallet list and summaries, nothing is written)`,
+    `plan for ${spec.command} ${spec.period.label} (dry run: ${spec.pull ? 'nothing is read beyond the wallet list and summaries' : 'no API calls; the snapshot is only read'}, nothing is written)`,
     `  organization   ${plan.organizationId}`,
     `  window         [${plan.window.from}, ${plan.window.to}) in ${plan.window.tz}`,
     ...(plan.paymentWindow.from !== plan.window.from ? [`  payments sweep [${plan.paymentWindow.from}, ${plan.paymentWindow.to}) (look-back)`] : []),
@@ -286,8 +308,21 @@ function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined): s
     `  streams        ${plan.streams} (payments, ledger and summary per wallet; summary per environment)`,
     `  requests       ~${plan.estimatedRequests} (estimate)`,
     `  snapshot       ${plan.snapshot}`,
-    `  report         ${spec.job}/${spec.period.label} (${shard ? 'none: a shard only pulls' : 'csv/xlsx per config'})`,
+    `  report         ${shard ? 'none: a shard only pulls; `payexport report` builds the files' : `${join(outRoot, spec.job, spec.period.label)} (${formats.join(', ')})`}`,
+    ...(spec.closePeriod && !shard ? [`  closes         ${spec.period.label}${spec.allowOpen ? ' (even with open items: --allow-open)' : ' (unless payments of it are still open; --allow-open closes anyway)'}`] : []),
+    ...walletLines(plan.walletList),
   ].join('\n');
+}
+
+const MAX_LISTED_WALLETS = 50;
+
+function walletLines(wallets: Plan['walletList']): string[] {
+  if (wallets.length === 0) return [];
+  const shown = wallets.slice(0, MAX_LISTED_WALLETS).map(
+    (w) => `    ${w.wallet_id}  env ${w.environment_id.slice(0, 8)}  ${w.payments === null ? '' : `${String(w.payments).padStart(7)} payments  `}${w.active ? '' : '(inactive) '}${w.name}`,
+  );
+  const more = wallets.length > MAX_LISTED_WALLETS ? [`    … and ${wallets.length - MAX_LISTED_WALLETS} more`] : [];
+  return ['  wallets in scope', ...shown, ...more];
 }
 
 function reportHint(spec: PipelineSpec): string {

@@ -7,7 +7,7 @@
  * over the source per sheet — Payments (with reconciliation), Ledger, then the small tables from the
  * reconciler's result, then Open items — and memory stays bounded by one wallet's state.
  */
-import type { PaymentRow } from '../normalize/rows.js';
+import type { AssetRow, PaymentRow } from '../normalize/rows.js';
 import { Reconciler, hasErrors } from '../reconcile/reconciler.js';
 import type { ReconcileResult } from '../reconcile/results.js';
 import { openReportFolder, type PublishResult, type ReportFormat } from '../sinks/report-folder.js';
@@ -49,6 +49,8 @@ export interface ReportStageInput {
 
 export interface ReportStageResult {
   publish: PublishResult;
+  /** the snapshot's assets (names and display decimals, for the closing summary) */
+  assets: AssetRow[];
   result: ReconcileResult;
   /** true when an error-severity finding exists: exit 65 */
   exceptions: boolean;
@@ -135,7 +137,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length },
     });
     input.log.info({ dir: publish.dir, unchanged: publish.unchanged, findings: result.findings.length }, 'report published');
-    return { publish, result, exceptions: hasErrors(result.findings) };
+    return { publish, assets, result, exceptions: hasErrors(result.findings) };
   } catch (error) {
     await folder.abort().catch(() => undefined);
     throw error;

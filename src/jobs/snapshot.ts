@@ -3,6 +3,7 @@
  * DATABASE_URL), the embedded engine under `data/` (no URL: zero setup), or — with `--no-db` — a
  * spool of JSON-lines files under the output folder that lives only until the run succeeds.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
@@ -11,7 +12,8 @@ import type { WalletRow } from '../normalize/rows.js';
 import { acquireFileLock, describeHolder } from '../store/lock-file.js';
 import type { ReportSource, SnapshotWriter, Window } from '../store/ports.js';
 import { SpoolStore } from '../store/spool/spool-store.js';
-import { openStore, type Store } from '../store/store.js';
+import { openDb } from '../store/open-db.js';
+import { createStore, openStore, type Store } from '../store/store.js';
 import { minusDays } from '../util/time.js';
 
 export interface ClosedPeriodInput {
@@ -122,4 +124,34 @@ function spoolSnapshot(stateRoot: string, job: string, period: string): Snapshot
     },
     close: async () => undefined,
   };
+}
+
+export interface SnapshotPeek {
+  /** null when there is no snapshot yet (no data folder, or a schema without tables) */
+  wallets: WalletRow[] | null;
+  summaries: number;
+}
+
+/**
+ * What a `report --dry-run` can tell without changing anything: the snapshot's wallets and the
+ * summary buckets stored for the window. No migration runs and no data folder is created.
+ */
+export async function peekSnapshot(options: { loaded: LoadedConfig; cwd: string; organizationId: string; walletIds: readonly string[]; window: Window }): Promise<SnapshotPeek> {
+  const { config, secrets } = options.loaded;
+  const dataDir = resolve(options.cwd, config.dataDir);
+  if (!secrets.databaseUrl && !existsSync(dataDir)) return { wallets: null, summaries: 0 };
+  const db = await openDb(secrets.databaseUrl ? { databaseUrl: secrets.databaseUrl } : { dataDir });
+  try {
+    const store = createStore(db, { schema: config.dbSchema });
+    const wallets = await store.source.wallets(options.organizationId, options.walletIds.length > 0 ? options.walletIds : undefined);
+    const summaries = await store.source.summaries(options.organizationId, options.window);
+    return { wallets, summaries: summaries.length };
+  } catch (error) {
+    // 42P01 undefined_table, 3F000 invalid_schema_name: never migrated, so nothing pulled yet
+    const code = (error as { code?: unknown }).code;
+    if (code === '42P01' || code === '3F000') return { wallets: null, summaries: 0 };
+    throw error;
+  } finally {
+    await db.close();
+  }
 }

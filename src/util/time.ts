@@ -101,16 +101,20 @@ export function rangePeriod(fromText: string, toText: string, tz: string, now: D
   return period;
 }
 
-/** A calendar month in `tz`. */
-export function monthPeriod(monthText: string, tz: string, now: Date): Period {
+/** A calendar month in `tz`; without `monthText`, the month before the current one in `tz` (the month-end default). */
+export function monthPeriod(monthText: string | undefined, tz: string, now: Date): Period {
   checkTimeZone(tz);
-  const { year, month } = parseMonth('--month', monthText);
+  const { year, month } = monthText === undefined ? previousMonth(calendarDateIn(now, tz)) : parseMonth('--month', monthText);
   const first = { year, month, day: 1 };
   const last = new Date(Date.UTC(year, month, 0));
   const lastDay = { year, month, day: last.getUTCDate() };
-  const period = makePeriod('month', monthText, first, lastDay, tz);
-  refuseFuture(period, now, `--month '${monthText}'`);
+  const period = makePeriod('month', `${year}-${String(month).padStart(2, '0')}`, first, lastDay, tz);
+  refuseFuture(period, now, `--month '${period.label}'`);
   return period;
+}
+
+function previousMonth(today: CalendarDate): { year: number; month: number } {
+  return today.month === 1 ? { year: today.year - 1, month: 12 } : { year: today.year, month: today.month - 1 };
 }
 
 /** One calendar day in `tz`; without `dateText`, the day before today in `tz` (the nightly default). */

@@ -6,8 +6,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { resolve } from 'node:path';
 import { redactDatabaseUrl } from '../../config/secrets.js';
-import { serveEmbeddedForPsql } from '../../store/db-shell.js';
-import { openStore } from '../../store/store.js';
 import { usageError } from '../../util/errors.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
@@ -29,6 +27,7 @@ export function dbCommand(ctx: CliContext): CommandModule<object, CommonArgs> {
       const { config, secrets } = loaded;
       const dataDir = resolve(ctx.cwd, config.dataDir);
       if (args.action === 'migrate') {
+        const { openStore } = await import('../../store/store.js');
         const store = await openStore({ schema: config.dbSchema, ...(secrets.databaseUrl ? { databaseUrl: secrets.databaseUrl } : { dataDir }) });
         try {
           const result = await store.migrate();
@@ -39,6 +38,7 @@ export function dbCommand(ctx: CliContext): CommandModule<object, CommonArgs> {
         return;
       }
       if (secrets.databaseUrl) throw usageError('shell_needs_embedded', 'db shell serves the embedded database; with a server, use psql on your DATABASE_URL directly');
+      const { serveEmbeddedForPsql } = await import('../../store/db-shell.js');
       const shell = await serveEmbeddedForPsql(dataDir, args.port);
       ctx.stdout.write(`embedded database ${dataDir} on 127.0.0.1:${args.port} (one connection at a time)\n  ${shell.psqlCommand}\nSet search_path to ${config.dbSchema}. Ctrl-C to stop.\n`);
       await new Promise<void>((done) => {

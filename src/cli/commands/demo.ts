@@ -2,23 +2,35 @@
  * `payexport demo`: the whole product on one machine with nothing installed — the simulator with
  * a realistic seeded dataset, the embedded database under data/demo, then a month-end (October)
  * and an ad hoc export (November so far), printing where the files are and how they reconciled.
+ * Its settings are config/demo.json, an ordinary config file; the run is hermetic: the user's
+ * DATABASE_URL, keys and PAYEXPORT_* variables are never read.
  */
+import { fileURLToPath } from 'node:url';
 import type { Argv, CommandModule } from 'yargs';
-import { runPipeline, type PipelineOutcome } from '../../jobs/pipeline.js';
-import { startSimulator } from '../../sim/start-simulator.js';
+import type { PipelineOutcome, PipelineSpec } from '../../jobs/pipeline.js';
 import { monthPeriod, rangePeriod } from '../../util/time.js';
 import type { CliContext } from '../cli-context.js';
+import { JOB_EPILOG } from '../help.js';
 import { runJob } from '../run-job.js';
 import { formatSummary } from '../summary.js';
+
+/** Shipped with the package (package.json "files"), found from the code, not from the working directory. */
+export const DEMO_CONFIG = fileURLToPath(new URL('../../../config/demo.json', import.meta.url));
+
+/** The simulated organization's data runs from 2026-09-01 to 2026-11-22 (docs/simulator.md). */
+const DEMO_MONTH = '2026-10';
+const DEMO_RANGE = { from: '2026-11-01', to: '2026-11-21' } as const;
 
 interface DemoArgs {
   seed: number;
   scale: number;
   wallets: number;
+  config: string;
   out?: string;
-  'data-dir': string;
-  tz: string;
+  'data-dir'?: string;
+  tz?: string;
   quiet?: boolean;
+  'log-format'?: 'pretty' | 'json';
 }
 
 export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
@@ -30,68 +42,86 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
         .option('seed', { type: 'number', default: 7, describe: 'dataset seed' })
         .option('scale', { type: 'number', default: 5000, describe: 'payments in the simulated organization' })
         .option('wallets', { type: 'number', default: 12, describe: 'wallets in the simulated organization' })
-        .option('out', { type: 'string', describe: 'output root (default reports/)' })
-        .option('data-dir', { type: 'string', default: 'data/demo', describe: 'embedded database folder for the demo' })
-        .option('tz', { type: 'string', default: 'America/New_York', describe: 'reporting time zone' })
-        .option('quiet', { type: 'boolean', describe: 'only the closing summary' })
+        .option('config', { type: 'string', default: DEMO_CONFIG, defaultDescription: 'config/demo.json', describe: 'the demo settings (tz, out, dataDir, formats, ...)' })
+        .option('out', { type: 'string', describe: 'output root (default from config/demo.json: reports/)' })
+        .option('data-dir', { type: 'string', describe: 'embedded database folder (default from config/demo.json: data/demo)' })
+        .option('tz', { type: 'string', describe: 'reporting time zone (default from config/demo.json: America/New_York)' })
+        .option('quiet', { type: 'boolean', describe: 'only the closing summaries' })
+        .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'default: pretty on a TTY, json otherwise' })
         .example('$0 demo', 'what `npm run demo` runs')
-        .example('$0 demo --scale 100000 --tz UTC', 'a bigger organization') as unknown as Argv<DemoArgs>,
+        .example('$0 demo --scale 100000 --tz UTC', 'a bigger organization')
+        .epilog(JOB_EPILOG) as unknown as Argv<DemoArgs>,
     handler: async (args) => {
+      const [{ runPipeline }, { startSimulator }] = await Promise.all([import('../../jobs/pipeline.js'), import('../../sim/start-simulator.js')]);
       const sim = await startSimulator({ seed: args.seed, scale: args.scale, wallets: args.wallets });
       try {
         ctx.stdout.write(`simulator: ${sim.baseUrl} — organization ${sim.organizationId}, ${args.scale} payments over ${args.wallets} wallets (seed ${args.seed})\n`);
         const overrideFlags = {
           baseUrl: sim.baseUrl,
           organization: sim.organizationId,
-          dataDir: args['data-dir'],
-          tz: args.tz,
           ...(args.out !== undefined ? { out: args.out } : {}),
+          ...(args['data-dir'] !== undefined ? { dataDir: args['data-dir'] } : {}),
+          ...(args.tz !== undefined ? { tz: args.tz } : {}),
         };
-        // The simulator's organization-wide token; the demo never touches the user's own credentials or database.
-        const overrideEnv = { PAYEXPORT_BEARER_TOKEN: sim.bearerToken, PAYEXPORT_API_KEY: '', DATABASE_URL: '' };
+        // Hermetic: the simulator's organization-wide token, nothing of the user's environment but PATH-like basics.
+        const env = { ...hermeticEnv(ctx.env), PAYEXPORT_BEARER_TOKEN: sim.bearerToken };
         const outcomes: PipelineOutcome[] = [];
-        const run = async (label: string, spec: (now: Date) => Parameters<typeof runPipeline>[1]): Promise<number> => {
-          ctx.stdout.write(`\n== ${label}\n`);
-          return runJob(
+        let dataDir = '';
+        const run = async (title: (tz: string) => string, spec: (now: Date, tz: string) => PipelineSpec): Promise<number> =>
+          runJob(
             ctx,
-            { quiet: args.quiet ?? false },
-            async (env) => {
-              const outcome = await runPipeline(env, spec(env.clock()));
+            { config: args.config, ...(args.quiet !== undefined ? { quiet: args.quiet } : {}), ...(args['log-format'] !== undefined ? { 'log-format': args['log-format'] } : {}) },
+            async (jobEnv) => {
+              const { tz } = jobEnv.loaded.config;
+              dataDir = jobEnv.loaded.config.dataDir;
+              ctx.stdout.write(`\n== ${title(tz)}\n`);
+              const outcome = await runPipeline(jobEnv, spec(jobEnv.clock(), tz));
               outcomes.push(outcome);
-              env.print(formatSummary(outcome));
+              jobEnv.print(formatSummary(outcome));
               return outcome.exitCode;
             },
-            { overrideFlags, overrideEnv },
+            { overrideFlags, env },
           );
-        };
-        const monthEnd = await run(`month-end 2026-10 (${args.tz})`, (now) => ({
-          command: 'month-end',
-          job: 'month-end',
-          period: monthPeriod('2026-10', args.tz, now),
-          pull: true,
-          incremental: false,
-          closePeriod: true,
-          // The simulated organization always has a few payments in flight; close anyway and list them.
-          allowOpen: true,
-          dryRun: false,
-        }));
-        const exported = await run(`export 2026-11-01 .. 2026-11-21 (${args.tz})`, (now) => ({
-          command: 'export',
-          job: 'export',
-          period: rangePeriod('2026-11-01', '2026-11-21', args.tz, now),
-          pull: true,
-          incremental: false,
-          closePeriod: false,
-          allowOpen: false,
-          dryRun: false,
-        }));
-        ctx.stdout.write(`\nOpen the workbooks: ${outcomes.map((o) => o.dir).filter(Boolean).join(' and ')} (report.xlsx, CSV files, manifest.json).\n`);
-        ctx.stdout.write(`Check them: payexport verify ${outcomes[0]?.dir ?? 'reports/month-end/2026-10'}\n`);
-        ctx.stdout.write(`Look inside the snapshot: payexport db shell --data-dir ${args['data-dir']}\n`);
+        const monthEnd = await run(
+          (tz) => `month-end ${DEMO_MONTH} (${tz})`,
+          (now, tz) => ({
+            command: 'month-end',
+            job: 'month-end',
+            period: monthPeriod(DEMO_MONTH, tz, now),
+            pull: true,
+            incremental: false,
+            closePeriod: true,
+            // The simulated organization always has a few payments in flight; close anyway and list them.
+            allowOpen: true,
+            dryRun: false,
+          }),
+        );
+        const exported = await run(
+          (tz) => `export ${DEMO_RANGE.from} .. ${DEMO_RANGE.to} (${tz})`,
+          (now, tz) => ({
+            command: 'export',
+            job: 'export',
+            period: rangePeriod(DEMO_RANGE.from, DEMO_RANGE.to, tz, now),
+            pull: true,
+            incremental: false,
+            closePeriod: false,
+            allowOpen: false,
+            dryRun: false,
+          }),
+        );
+        const dirs = outcomes.map((o) => o.dir).filter((d): d is string => d !== null);
+        ctx.stdout.write(`\nOpen the workbooks: ${dirs.join(' and ')} (report.xlsx, CSV files, manifest.json).\n`);
+        ctx.stdout.write(`Check them: ${dirs.map((d) => `payexport verify ${d}`).join(' && ')}\n`);
+        ctx.stdout.write(`Look inside the snapshot: payexport db shell --data-dir ${dataDir}\n`);
         ctx.exitCode = Math.max(monthEnd, exported);
       } finally {
         await sim.close();
       }
     },
   };
+}
+
+/** The process environment without anything payexport would read as settings or secrets. */
+function hermeticEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^(PAYEXPORT_|DATABASE_URL$|JOB_COMPLETION_INDEX$)/.test(name)));
 }

@@ -1,9 +1,10 @@
 /**
  * `export`, `nightly`, `month-end` and `report`: each parses its period, then runs the one
- * pipeline (src/jobs/pipeline.ts) with its own settings. No business logic here.
+ * pipeline (src/jobs/pipeline.ts) with its own settings. No business logic here. Heavy modules
+ * are imported when a command runs, not when the CLI starts.
  */
 import type { Argv, CommandModule } from 'yargs';
-import { runPipeline, type JobName, type PipelineSpec } from '../../jobs/pipeline.js';
+import type { JobName, PipelineSpec } from '../../jobs/pipeline.js';
 import type { JobEnv } from '../../jobs/job-env.js';
 import { usageError } from '../../util/errors.js';
 import { dayPeriod, monthPeriod, rangePeriod, type Period } from '../../util/time.js';
@@ -22,6 +23,8 @@ interface PeriodArgs extends CommonArgs {
 }
 
 async function runAndSummarize(env: JobEnv, spec: PipelineSpec): Promise<number> {
+  // Loaded on use: `--help` and usage errors answer without loading the whole pipeline.
+  const { runPipeline } = await import('../../jobs/pipeline.js');
   const outcome = await runPipeline(env, spec);
   if (!spec.dryRun && outcome.report) env.print(formatSummary(outcome));
   return outcome.exitCode;
@@ -77,12 +80,13 @@ export function monthEndCommand(ctx: CliContext): CommandModule<object, PeriodAr
     describe: "Fee reconciliation of one month; closes the period (refused while payments are open, unless --allow-open)",
     builder: (y: Argv<object>) =>
       withCommonOptions(y)
-        .option('month', { type: 'string', demandOption: true, describe: 'YYYY-MM' })
+        .option('month', { type: 'string', describe: 'YYYY-MM (default: the previous month in --tz)' })
         .option('allow-open', { type: 'boolean', describe: 'close the month even if payments of it are still open' })
         .example('$0 month-end --month 2026-10 --tz America/New_York', 'October: fees tied to ledgers and summaries, period closed')
-        .example('$0 month-end --month 2026-10 --allow-open', 'close although some payments are still pending') as Argv<PeriodArgs>,
+        .example('$0 month-end --month 2026-10 --allow-open', 'close although some payments are still pending')
+        .example('$0 month-end --tz America/New_York', 'from a scheduler on the 2nd: last month') as Argv<PeriodArgs>,
     handler: async (args) => {
-      ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month!, env.loaded.config.tz, env.clock()), args)));
+      ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month, env.loaded.config.tz, env.clock()), args)));
     },
   };
 }

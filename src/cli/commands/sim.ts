@@ -2,8 +2,9 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { ANOMALY_KINDS, type AnomalyKind } from '../../sim/dataset/anomaly-kinds.js';
 import type { EnvironmentKind } from '../../sim/dataset/options.js';
 import { FaultSpecError, parseFaultSpec } from '../../sim/faults/fault-spec.js';
-import { startSimulator, type SimHandle } from '../../sim/start-simulator.js';
+import type { SimHandle } from '../../sim/start-simulator.js';
 import { usageError } from '../../util/errors.js';
+import { EXIT_CODES_EPILOG } from '../help.js';
 
 /** `payexport sim`: run the payments-service simulator alone until SIGINT/SIGTERM (docs/simulator.md). */
 
@@ -38,7 +39,11 @@ export const simCommand: CommandModule<object, SimArgs> = {
       .option('environments', { type: 'string', describe: 'environment kinds, comma-separated (default production,production)' })
       .option('anomalies', { type: 'string', describe: `plant anomalies: all, or a comma list of ${ANOMALY_KINDS.join(', ')}` })
       .option('unknown-fields', { type: 'boolean', default: false, describe: 'add unknown fields and enum values' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the connection details as one JSON line' }) as unknown as Argv<SimArgs>,
+      .option('json', { type: 'boolean', default: false, describe: 'print the connection details as one JSON line' })
+      .example('$0 sim --port 8080 --seed 7 --scale 10000', 'serve a seeded organization on http://127.0.0.1:8080/v1')
+      .example("$0 sim --faults 'latency=50ms,503=0.05' --anomalies all", 'slow, flaky, and with reconciliation anomalies planted')
+      .example('$0 sim --json --environments production,staging', 'one JSON line with the URL, organization and keys, for scripts')
+      .epilog(EXIT_CODES_EPILOG) as unknown as Argv<SimArgs>,
   handler: async (args: ArgumentsCamelCase<SimArgs>) => {
     if (args.faults !== undefined) {
       try {
@@ -56,6 +61,7 @@ export const simCommand: CommandModule<object, SimArgs> = {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    const { startSimulator } = await import('../../sim/start-simulator.js');
     let sim: SimHandle;
     try {
       sim = await startSimulator({

@@ -1,8 +1,8 @@
 /** `payexport verify DIR`: re-hash and re-count a report folder against its manifest. */
 import type { Argv, CommandModule } from 'yargs';
-import { verify } from '../../sinks/verify.js';
 import type { CliContext } from '../cli-context.js';
 import { AppError } from '../../util/errors.js';
+import { EXIT_CODES_EPILOG } from '../help.js';
 
 export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: string }> {
   return {
@@ -11,8 +11,11 @@ export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: str
     builder: (y: Argv<object>) =>
       y
         .positional('dir', { type: 'string', demandOption: true, describe: 'a report folder, e.g. reports/month-end/2026-10' })
-        .example('$0 verify reports/month-end/2026-10', 'prove the files are the ones the run wrote') as Argv<{ dir: string }>,
+        .example('$0 verify reports/month-end/2026-10', 'prove the files are the ones the run wrote')
+        .example('$0 verify reports/month-end/2026-10 && rsync -a reports/ books:/archive/', 'archive only folders that verify')
+        .epilog(EXIT_CODES_EPILOG) as Argv<{ dir: string }>,
     handler: async (args) => {
+      const { verify } = await import('../../sinks/verify.js');
       const result = await verify(args.dir);
       for (const problem of result.problems) ctx.stdout.write(`MISMATCH ${problem.kind}: ${problem.path}: ${problem.message}\n`);
       if (!result.ok) throw new AppError('dataErr', 'verify_failed', `${args.dir} does not match its manifest (${result.problems.length} problem(s))`);

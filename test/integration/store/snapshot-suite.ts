@@ -359,6 +359,30 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       expect(summaries).toEqual([...summaryRows(ENV, 6n), ...summaryRows(otherEnv, 7n)].sort((x, y) => (x.environment_id < y.environment_id ? -1 : 1)));
       expect(await store.source.summaries(ORG, { ...WINDOW, to: '2026-10-31T00:00:00.000000Z' })).toEqual([]);
 
+      // One run writes the environment's and each wallet's summaries as separate streams: all are kept.
+      // Sharded pulls of the same window each bring some wallets: the newest per scope, whichever run.
+      const walletSummary = (walletId: string, count: bigint) => ({ ...summaryRows(ENV, count)[1]!, scope_id: walletId, api_count: count });
+      const shardA = runInfo('shard-a');
+      const shardB = runInfo('shard-b');
+      await writer.beginRun(shardA);
+      await writer.beginRun(shardB);
+      await writer.writeSummaries(shardA.run_id, [summaryRows(ENV, 8n)[0]!], checkpoint('summary:env:1', 1, true));
+      await writer.writeSummaries(shardA.run_id, [walletSummary('w-a', 1n)], checkpoint('summary:wallet:a', 1, true));
+      await writer.writeSummaries(shardB.run_id, [walletSummary('w-b', 2n)], checkpoint('summary:wallet:b', 1, true));
+      await writer.writeSummaries(shardA.run_id, [walletSummary('w-c', 3n)], checkpoint('summary:wallet:c', 1, true));
+      // a retried stream replaces its own buckets only
+      await writer.writeSummaries(shardA.run_id, [walletSummary('w-c', 4n)], checkpoint('summary:wallet:c', 1, true));
+      // order within an environment is the store's business; the set is what counts
+      expect((await store.source.summaries(ORG, WINDOW)).map((s) => `${s.environment_id}/${s.scope}/${s.scope_id}=${s.api_count}`).sort()).toEqual([
+        `${ENV}/environment/${ENV}=8`,
+        `${ENV}/wallet/${WALLET}=${BEYOND_INT64}`,
+        `${ENV}/wallet/w-a=1`,
+        `${ENV}/wallet/w-b=2`,
+        `${ENV}/wallet/w-c=4`,
+        `${otherEnv}/environment/${otherEnv}=7`,
+        `${otherEnv}/wallet/${WALLET}=${BEYOND_INT64}`,
+      ].sort());
+
       const findings = Array.from({ length: 5 }, (_, index) => finding(index));
       await writer.writeFindings(run.run_id, findings);
       const { rows } = await db.query<{ message: string; expected: string }>(`SELECT message, expected FROM ${t('findings')} WHERE run_id = $1 ORDER BY finding_id`, [run.run_id]);

@@ -8,6 +8,7 @@ function outcome(exitCode: 0 | 65, checks: CheckResult[], findings: Partial<Find
     publish: { dir: '/out/x', unchanged: false, manifest: { counts: {} } },
     result: { checks, findings, controlTotals: {} },
     exceptions: exitCode === 65,
+    assets: [],
   };
   return { exitCode, runId: 'r', dir: '/out/x', report, pull: null, notClosed: null, plan: null } as unknown as PipelineOutcome;
 }
@@ -16,14 +17,17 @@ const check = (check_id: string, severity: CheckResult['severity'], findings: nu
 describe('formatSummary', () => {
   it('does not call a run with only info notes "failed", and says where the notes are', () => {
     const text = formatSummary(outcome(0, [check('a', 'error', 0), check('payment.fee_terms_vs_settled', 'info', 8)], [{ severity: 'info' }]));
-    expect(text).toContain('checks    1 passed; 1 with notes: payment.fee_terms_vs_settled (8)');
+    expect(text).toContain('checks    2 run, 1 clean');
+    expect(text).toContain('  notes     payment.fee_terms_vs_settled (8)');
     expect(text).not.toMatch(/failed/);
     expect(text).toContain('result    complete; no reconciliation errors — 1 note(s) in exceptions.csv (exit 0)');
   });
 
   it('lists failed checks and warnings apart', () => {
     const text = formatSummary(outcome(65, [check('e', 'error', 2), check('w', 'warning', 1), check('ok', 'error', 0)], [{}, {}, {}]));
-    expect(text).toContain('checks    1 passed; 1 failed: e (2); 1 with warnings: w (1)');
+    expect(text).toContain('checks    3 run, 1 clean');
+    expect(text).toContain('  errors    e (2)');
+    expect(text).toContain('  warnings  w (1)');
     expect(text).toContain('(exit 65)');
   });
 

@@ -23,6 +23,13 @@ describe('periods', () => {
     expect(p.lastDay).toBe('2026-10-31');
   });
 
+  it('without --month, month-end takes the month before the current one in the zone', () => {
+    expect(monthPeriod(undefined, 'UTC', now).label).toBe('2026-10');
+    // 2026-12-01T03:00Z is still November 30 in New York: the previous month is October
+    expect(monthPeriod(undefined, 'America/New_York', new Date('2026-12-01T03:00:00Z')).label).toBe('2026-10');
+    expect(monthPeriod(undefined, 'UTC', new Date('2027-01-01T00:00:00Z')).window).toMatchObject({ from: '2026-12-01T00:00:00.000000Z', to: '2027-01-01T00:00:00.000000Z' });
+  });
+
   it('a UTC month is midnight to midnight', () => {
     expect(monthPeriod('2026-02', 'UTC', now).window).toMatchObject({ from: '2026-02-01T00:00:00.000000Z', to: '2026-03-01T00:00:00.000000Z' });
   });

@@ -1,0 +1,231 @@
+import { createServer } from 'node:net';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_CODE_MEANINGS } from '../../src/util/exit-codes.js';
+import { assertBuilt, describeRun, runCli, splitStderr, startCli, type CliResult } from './support/cli.js';
+import { expectNoSecrets } from './support/secrets.js';
+import { PLANTED_SECRETS, startTestSim, type TestSim } from './support/sim.js';
+import { workspace } from './support/workspace.js';
+
+/**
+ * Every exit code of the table (docs/contracts.md), provoked through the real command line against
+ * the simulator: the exact code, ONE plain stderr line (`payexport: …`) for a failure and none for
+ * a completed run, JSON log lines that each carry the run id, and the planted credentials in 0
+ * bytes of stdout, stderr and every file written. 1 is for bugs only and is never provoked.
+ */
+
+const OCTOBER = ['--from', '2026-10-01', '--to', '2026-10-31'];
+const NO_WALLET = '11111111-1111-4111-8111-111111111111';
+const DB_PASSWORD = 'PLANTEDdbPassw0rd-4c1e9a';
+const SECRETS = [...PLANTED_SECRETS, DB_PASSWORD];
+
+const ws = workspace('exit-codes');
+let sim: TestSim;
+let anomalous: TestSim;
+const provoked = new Set<number>();
+
+beforeAll(async () => {
+  assertBuilt();
+  sim = await startTestSim();
+  anomalous = await startTestSim({ anomalies: 'all' });
+});
+
+afterAll(async () => {
+  await sim?.close();
+  await anomalous?.close();
+  ws.remove();
+});
+
+/** Asserts the contract of one finished run and records the code as provoked. */
+function expectExit(args: readonly string[], result: CliResult, code: number, cwd: string, message?: RegExp): void {
+  const context = describeRun(args, result);
+  expect(result.code, context).toBe(code);
+  const { logs, plain } = splitStderr(result.stderr);
+  if (code === 0 || code === 65) {
+    expect(plain, context).toEqual([]);
+  } else {
+    expect(plain, context).toHaveLength(1);
+    expect(plain[0], context).toMatch(/^payexport: \S/);
+    if (message) expect(plain[0], context).toMatch(message);
+    expect(plain[0], context).not.toMatch(/\n|^\s+at /);
+  }
+  for (const record of logs) expect(record.run_id, context).toEqual(expect.any(String));
+  expectNoSecrets(SECRETS, { texts: [result.stdout, result.stderr], dirs: [cwd] });
+  provoked.add(code);
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('exit codes of payexport, as a subprocess', () => {
+  it('0: a complete run whose checks found no error', async () => {
+    const cwd = ws.fresh('ok');
+    const args = ['export', ...OCTOBER, '--no-db'];
+    // One environment's key: the single-environment case (the other environment holds the asset wallet).
+    const result = await runCli(args, { cwd, env: sim.env({ keyOf: 1 }) });
+    expectExit(args, result, 0, cwd);
+    expect(result.stdout).toMatch(/result\s+complete; (every reconciliation check passed|no reconciliation errors)/);
+    expect(existsSync(join(cwd, 'reports/export/2026-10-01_2026-10-31/report.xlsx'))).toBe(true);
+  });
+
+  describe('64: bad command-line usage', () => {
+    const cases: Array<[string, string[], RegExp]> = [
+      ['an unknown flag', ['export', ...OCTOBER, '--no-db', '--bogus'], /Unknown argument: bogus \(see `payexport export --help`\)/],
+      ['an impossible date', ['export', '--from', '2026-02-30', '--to', '2026-03-01', '--no-db'], /invalid --from '2026-02-30'/],
+      ['a reversed range', ['export', '--from', '2026-10-31', '--to', '2026-10-01', '--no-db'], /--from '2026-10-31' is after --to '2026-10-01'/],
+      ['a bad month', ['month-end', '--month', '2026-13', '--no-db'], /invalid --month '2026-13'/],
+      ['a missing option', ['export', '--from', '2026-10-01'], /Missing required argument: to/],
+      ['a bad flag value', ['export', ...OCTOBER, '--no-db', '--concurrency', '0'], /invalid --concurrency '0'/],
+      ['a wallet id that is no UUID', ['export', ...OCTOBER, '--no-db', '--wallet', 'main'], /invalid --wallet 'main': expected a UUID/],
+      ['no command', [], /Name a command/],
+    ];
+    for (const [label, args, message] of cases) {
+      it(label, async () => {
+        const cwd = ws.fresh('usage');
+        expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 64, cwd, message);
+        expect(existsSync(join(cwd, 'reports')), 'nothing is written on a usage error').toBe(false);
+      });
+    }
+
+    it('--verbose adds the stack after the one line', async () => {
+      const cwd = ws.fresh('verbose');
+      const args = ['export', '--from', '2026-10-05', '--to', '2026-10-01', '--no-db', '--verbose'];
+      const result = await runCli(args, { cwd, env: sim.env('token') });
+      expect(result.code, describeRun(args, result)).toBe(64);
+      const [first, ...stack] = splitStderr(result.stderr).plain;
+      expect(first).toMatch(/^payexport: --from '2026-10-05' is after --to '2026-10-01'/);
+      expect(stack.some((line) => /^\s+at .*time\.js:\d+/.test(line)), result.stderr).toBe(true);
+    });
+
+    it('a wallet the organization does not have', async () => {
+      const cwd = ws.fresh('unknown-wallet');
+      const args = ['export', ...OCTOBER, '--no-db', '--wallet', NO_WALLET];
+      expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 64, cwd, new RegExp(`wallet ${NO_WALLET} was not found`));
+    });
+  });
+
+  it('65: completed, but reconciliation found errors (planted anomalies); the files are written', async () => {
+    const cwd = ws.fresh('anomalies');
+    const args = ['export', ...OCTOBER, '--no-db'];
+    const result = await runCli(args, { cwd, env: anomalous.env('token') });
+    expectExit(args, result, 65, cwd);
+    expect(result.stdout).toMatch(/errors\s+\S/);
+    expect(existsSync(join(cwd, 'reports/export/2026-10-01_2026-10-31/exceptions.csv'))).toBe(true);
+  });
+
+  it('69: the service answers 503 beyond the retry budget', async () => {
+    const cwd = ws.fresh('unavailable');
+    writeFileSync(join(cwd, 'tiny-retries.json'), JSON.stringify({ retry: { maxAttempts: 2, maxDelayMs: 5 } }));
+    const args = ['export', ...OCTOBER, '--no-db', '--config', 'tiny-retries.json'];
+    sim.sim.setFaults('503=1:retry-after=0');
+    try {
+      const result = await runCli(args, { cwd, env: sim.env('token') });
+      expectExit(args, result, 69, cwd, /503 read_temporarily_unavailable/);
+      const retries = splitStderr(result.stderr).logs.filter((r) => r.msg === 'api retry');
+      expect(retries.length).toBeGreaterThan(0);
+    } finally {
+      sim.sim.setFaults(null);
+    }
+  });
+
+  it('74: the output folder cannot be created (--out below a regular file)', async () => {
+    const cwd = ws.fresh('cant-create');
+    writeFileSync(join(cwd, 'a-file'), 'not a folder\n');
+    const args = ['export', ...OCTOBER, '--no-db', '--out', 'a-file/reports'];
+    const requestsBefore = sim.sim.requestLog.entries().length;
+    expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 74, cwd, /cannot write to the output folder '.*a-file\/reports' \(ENOTDIR\)/);
+    expect(sim.sim.requestLog.entries().length, 'refused before any request').toBe(requestsBefore);
+  });
+
+  describe('75: temporary, safe to retry', () => {
+    it('another run holds the lock; a SIGTERMed run stops cleanly and a rerun succeeds', async () => {
+      const cwd = ws.fresh('lock');
+      const args = ['export', ...OCTOBER, '--no-db'];
+      // The first run takes the lock, then waits on its first request.
+      sim.sim.setFaults('latency=60s');
+      let holder;
+      try {
+        holder = startCli(args, { cwd, env: sim.env({ keyOf: 1 }) });
+        await holder.waitForStderr(/"phase":"discovery"/);
+        const second = await runCli(args, { cwd, env: sim.env({ keyOf: 1 }) });
+        expectExit(args, second, 75, cwd, /another export run is in progress \(pid \d+ on .+ since .+\); try again later/);
+      } finally {
+        holder?.child.kill('SIGTERM');
+        sim.sim.setFaults(null);
+      }
+      const stopped = await holder.result;
+      expectExit(args, stopped, 75, cwd, /interrupted by SIGTERM; run again with the same arguments to resume/);
+      const rerun = await runCli(args, { cwd, env: sim.env({ keyOf: 1 }) });
+      expect(rerun.code, describeRun(args, rerun)).toBe(0);
+    });
+
+    it('the database is unreachable', async () => {
+      const cwd = ws.fresh('db-down');
+      const args = ['export', ...OCTOBER];
+      const env = { ...sim.env('token'), DATABASE_URL: `postgres://payexport:${DB_PASSWORD}@127.0.0.1:${await closedPort()}/books` };
+      expectExit(args, await runCli(args, { cwd, env }), 75, cwd, /database postgres:\/\/payexport:\S+@127\.0\.0\.1:\d+\/books is unavailable \(ECONNREFUSED\); try again later/);
+    });
+  });
+
+  describe('77: credentials missing or rejected', () => {
+    it('no key at all', async () => {
+      const cwd = ws.fresh('no-key');
+      const args = ['export', ...OCTOBER, '--no-db'];
+      const { PAYEXPORT_BASE_URL, PAYEXPORT_ORGANIZATION_ID } = sim.env('token');
+      expectExit(args, await runCli(args, { cwd, env: { PAYEXPORT_BASE_URL: PAYEXPORT_BASE_URL!, PAYEXPORT_ORGANIZATION_ID: PAYEXPORT_ORGANIZATION_ID! } }), 77, cwd, /no API credentials .*PAYEXPORT_API_KEY/);
+    });
+
+    it('a wrong key (401)', async () => {
+      const cwd = ws.fresh('wrong-key');
+      const args = ['export', ...OCTOBER, '--no-db'];
+      const env = { ...sim.env('token'), PAYEXPORT_BEARER_TOKEN: '', PAYEXPORT_API_KEY: 'vltg_not-a-key-of-this-organization' };
+      expectExit(args, await runCli(args, { cwd, env }), 77, cwd, /401 wrong_credentials: .* — check PAYEXPORT_API_KEY or PAYEXPORT_BEARER_TOKEN/);
+    });
+
+    it("one environment's key used for another environment (403)", async () => {
+      const cwd = ws.fresh('other-env');
+      const args = ['export', ...OCTOBER, '--no-db', '--environment', sim.sim.environments[0]!.id];
+      expectExit(args, await runCli(args, { cwd, env: sim.env({ keyOf: 1 }) }), 77, cwd, /403 access_rights: .* — an API key works for its own environment only/);
+    });
+  });
+
+  describe('78: bad configuration', () => {
+    it('an unknown key in the config file, with a suggestion', async () => {
+      const cwd = ws.fresh('unknown-key');
+      writeFileSync(join(cwd, 'payexport.json'), JSON.stringify({ concurency: 4 }));
+      const args = ['export', ...OCTOBER, '--no-db', '--config', 'payexport.json'];
+      expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 78, cwd, /unknown configuration key 'concurency' in config file 'payexport.json' \(did you mean 'concurrency'\?\)/);
+    });
+
+    it('a secret written into the config file is refused without being echoed', async () => {
+      const cwd = ws.fresh('secret-in-file');
+      writeFileSync(join(cwd, 'payexport.json'), JSON.stringify({ environments: [{ id: sim.sim.environments[0]!.id, apiKey: PLANTED_SECRETS[0] }] }));
+      const args = ['export', ...OCTOBER, '--no-db', '--config', 'payexport.json'];
+      const result = await runCli(args, { cwd, env: sim.env('token') });
+      // the file itself holds the key: search only what the run printed and wrote
+      expect(result.code, describeRun(args, result)).toBe(78);
+      expect(splitStderr(result.stderr).plain).toEqual([expect.stringMatching(/holds a secret at 'environments\[0\]\.apiKey'/)]);
+      expectNoSecrets(SECRETS, { texts: [result.stdout, result.stderr], dirs: [join(cwd, 'reports')] });
+      provoked.add(78);
+    });
+
+    it('a staging environment against the production host: refused before any request', async () => {
+      const cwd = ws.fresh('staging-prod');
+      writeFileSync(join(cwd, 'payexport.json'), JSON.stringify({ environments: [{ id: sim.sim.environments[0]!.id, kind: 'staging' }] }));
+      // The production host itself: the guard runs before any request, so no network is needed.
+      const args = ['export', ...OCTOBER, '--no-db', '--config', 'payexport.json', '--base-url', 'https://voltageapi.com/v1'];
+      expectExit(args, await runCli(args, { cwd, env: { PAYEXPORT_ORGANIZATION_ID: sim.sim.organizationId, PAYEXPORT_API_KEY: PLANTED_SECRETS[0]! } }), 78, cwd, /configured as staging but the base URL is the production API — staging keys belong to https:\/\/staging\.voltageapi\.com\/v1/);
+    });
+  });
+
+  it('provoked every code of the table except 1 (bugs only)', () => {
+    const table = Object.keys(EXIT_CODE_MEANINGS).map(Number).filter((code) => code !== 1);
+    expect([...provoked].sort((a, b) => a - b)).toEqual(table.sort((a, b) => a - b));
+  });
+});
