@@ -78,6 +78,8 @@ export function createApiStats(): ApiStats {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** How long a slot stays taken after we aborted its request (see attempt()). */
+const ABORT_SETTLE_MS = 25;
 
 class DeadlineExceeded extends Error {
   override readonly name = 'DeadlineExceeded';
@@ -203,6 +205,11 @@ export class ApiClient {
         controller.signal.aborted && controller.signal.reason === deadline ? 'timeout' : error instanceof ResponseTooLarge ? 'too_large' : classifyTransportError(error);
       this.record(reason, 0);
       this.options.log.debug({ method: label.method, path: label.path, reason, attempt, ms: this.now() - started }, 'api transport failure');
+      // We closed the connection ourselves: the server counts the request in flight until it reads
+      // the close, so giving the slot away at once lets the next request arrive first and the server
+      // sees N+1 (measured against the simulator's drip fault). A short grace keeps the count honest;
+      // it is paid only after a timeout, which has already cost the whole deadline.
+      if (reason === 'timeout') await new Promise((resolve) => setTimeout(resolve, ABORT_SETTLE_MS));
       throw new ApiConnectionError(reason, { ...label, host: this.host, attempts: attempt }, this.options.scrubber.scrubError(error));
     } finally {
       clearTimeout(timer);
