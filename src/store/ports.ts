@@ -81,8 +81,8 @@ export interface ReportSource {
   assets(): Promise<AssetRow[]>;
   /**
    * Summary buckets stored for the newest run that pulled exactly this window, or [] if none.
-   * (Postgres snapshot: the newest such run per environment, so a resumed run or sharded pulls
-   * that each fetched some environments' summaries still yield all of them.)
+   * (Postgres snapshot: the newest such run per summary — an environment's or a wallet's — so a
+   * resumed run or sharded pulls that each fetched some of the summaries still yield all of them.)
    */
   summaries(organization_id: string, window: Window): Promise<SummaryBucketRow[]>;
   /** Payments of one wallet created in the window, sorted by (created_at, payment_id), in batches. */

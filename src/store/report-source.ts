@@ -76,10 +76,11 @@ export function createReportSource(db: Queryable, schema: StoreSchema, options: 
            WHERE r.organization_id = $1 AND r.window_from = $2::timestamptz AND r.window_to = $3::timestamptz
          ),
          newest AS (
-           SELECT DISTINCT ON (environment_id) environment_id, run_id FROM pulled ORDER BY environment_id, run_started_at DESC, run_id DESC
+           SELECT DISTINCT ON (environment_id, scope, scope_id) environment_id, scope, scope_id, run_id FROM pulled
+           ORDER BY environment_id, scope, scope_id, run_started_at DESC, run_id DESC
          )
-         SELECT ${selectList('p', SUMMARY_COLUMNS)} FROM pulled p JOIN newest n USING (environment_id, run_id)
-         ORDER BY p.environment_id, p.summary_id`,
+         SELECT ${selectList('p', SUMMARY_COLUMNS)} FROM pulled p JOIN newest n USING (environment_id, scope, scope_id, run_id)
+         ORDER BY p.environment_id, p.scope, p.scope_id, p.summary_id`,
         [escapeText(organizationId), window.from, window.to],
       );
       return rows.map((record) => decodeRow<SummaryBucketRow>(SUMMARY_COLUMNS, record));

@@ -107,9 +107,14 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
 
     async writeSummaries(summaryRunId: string, rows: readonly SummaryBucketRow[], checkpoint: Checkpoint): Promise<void> {
       await db.transaction(async (tx) => {
-        // Rewriting an environment's buckets within one run replaces them (a retried stream).
-        const environments = [...new Set(rows.map((row) => escapeText(row.environment_id)))];
-        await tx.query(`DELETE FROM ${schema.table('summary_buckets')} WHERE run_id = $1 AND environment_id = ANY($2::text[])`, [escapeText(summaryRunId), environments]);
+        // Rewriting a summary within one run replaces its buckets (a retried stream). Only the
+        // subjects written here: each wallet's summary is its own write, in parallel with the others.
+        const subjects = [...new Map(rows.map((row) => [`${row.environment_id}\u0000${row.scope}\u0000${row.scope_id}`, row])).values()];
+        await tx.query(
+          `DELETE FROM ${schema.table('summary_buckets')} WHERE run_id = $1
+             AND (environment_id, scope, scope_id) IN (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))`,
+          [escapeText(summaryRunId), subjects.map((r) => escapeText(r.environment_id)), subjects.map((r) => escapeText(r.scope)), subjects.map((r) => escapeText(r.scope_id))],
+        );
         await insertRows(tx, schema.table('summary_buckets'), SUMMARY_COLUMNS, rows, { run_id: escapeText(summaryRunId) });
         await saveCheckpoint(tx, schema, checkpoint, summaryRunId);
       });
