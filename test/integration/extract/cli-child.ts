@@ -16,7 +16,7 @@ export interface ChildOutcome {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  /** requests the simulator received from this child */
+  /** requests the simulator received from this child (arrived after it started) */
   requests: number;
 }
 
@@ -30,6 +30,9 @@ export interface ChildOptions {
 
 export async function runCli(sim: SimHandle, args: readonly string[], options: ChildOptions): Promise<ChildOutcome> {
   sim.requestLog.clear();
+  const startedAt = Date.now();
+  // a killed predecessor's requests may still be closing: they arrived before this child started
+  const ours = (): number => sim.requestLog.entries().filter((e) => Date.parse(e.at) >= startedAt).length;
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,7 +47,7 @@ export async function runCli(sim: SimHandle, args: readonly string[], options: C
     killAt === undefined && options.killWhen === undefined
       ? undefined
       : setInterval(() => {
-          if (killAt !== undefined && sim.requestLog.entries().length >= killAt) child.kill('SIGKILL');
+          if (killAt !== undefined && ours() >= killAt) child.kill('SIGKILL');
           if (options.killWhen && !polling) {
             polling = true;
             options
@@ -55,7 +58,7 @@ export async function runCli(sim: SimHandle, args: readonly string[], options: C
         }, 1);
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
   if (watcher) clearInterval(watcher);
-  return { code, signal, stdout, stderr, requests: sim.requestLog.entries().length };
+  return { code, signal, stdout, stderr, requests: ours() };
 }
 
 /** The files of a published report folder (the manifest excluded: it names the run), by name. */

@@ -3,10 +3,12 @@
  * at several points of its pull; started again with the same arguments it resumes, and the files it
  * publishes equal those of an uninterrupted run — no row missing, none doubled.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimHandle } from '../../../src/sim/index.js';
 import { startSim } from './harness.js';
-import { cleanRun, killedThenResumed, type ScenarioOptions } from './kill-resume.js';
+import { cleanRun, killedThenResumed, PERIOD, type ScenarioOptions } from './kill-resume.js';
 
 const BASE_FAULTS = 'latency=2-6ms';
 let sim: SimHandle;
@@ -22,11 +24,31 @@ afterAll(async () => {
   await sim.close();
 });
 
+/** Wallet summaries the spool has saved so far (its state file is the checkpoint store). */
+async function savedSummaries(out: string): Promise<number> {
+  try {
+    const state = JSON.parse(await readFile(join(out, '.state', PERIOD.folder, 'state.json'), 'utf8')) as { streams: Record<string, unknown> };
+    return Object.keys(state.streams).filter((s) => s.startsWith('summary:wallet:')).length;
+  } catch {
+    return 0;
+  }
+}
+
 describe('--no-db: a SIGKILLed export resumes from the spool', () => {
-  it.each([0.1, 0.45, 0.9])('killed after %s of the requests, then run again → the same files', async (share) => {
-    const killAt = Math.floor(clean.outcome.requests * share);
-    const { resumed, files, killedRequests } = await killedThenResumed(scenario, { label: String(share), killAfterRequests: killAt });
-    expect(killedRequests).toBeGreaterThanOrEqual(killAt);
+  it.each([
+    { label: 'mid-summaries', faults: 'drip=1:10ms:256,paths=*/payments/summary', killWhen: async (out: string) => (await savedSummaries(out)) >= 3 },
+    { label: 'early', share: 0.3 },
+    { label: 'late', share: 0.9 },
+  ])('killed $label, then run again → the same files', async ({ label, share, faults, killWhen }) => {
+    const killAt = share === undefined ? undefined : Math.floor(clean.outcome.requests * share);
+    const { resumed, files, killedRequests } = await killedThenResumed(scenario, {
+      label,
+      ...(killAt !== undefined ? { killAfterRequests: killAt } : {}),
+      ...(killWhen ? { killWhen } : {}),
+      ...(faults ? { faults } : {}),
+    });
+    if (killAt !== undefined) expect(killedRequests).toBeGreaterThanOrEqual(killAt);
+    if (label === 'mid-summaries') expect(sim.requestLog.filter('/payments/summary').filter((e) => e.fault === undefined).length).toBeLessThan(sim.wallets.length + 1);
     expect(resumed.code, resumed.stderr).toBe(clean.outcome.code);
     expect(resumed.stderr).toContain('resuming an interrupted run from its checkpoints');
     // resumed, not restarted: the second start skipped what the first one had saved

@@ -65,7 +65,8 @@ export async function cleanRun(options: ScenarioOptions): Promise<{ outcome: Chi
 export interface KillPoint {
   label: string;
   killAfterRequests?: number;
-  killWhen?: () => Promise<boolean>;
+  /** polled with the run's output folder */
+  killWhen?: (out: string) => Promise<boolean>;
   /** simulator faults while the first start runs (e.g. to slow one phase down), cleared after */
   faults?: string;
 }
@@ -79,7 +80,7 @@ export async function killedThenResumed(options: ScenarioOptions, point: KillPoi
   const killed = await runCli(options.sim, args, {
     env,
     ...(point.killAfterRequests !== undefined ? { killAfterRequests: point.killAfterRequests } : {}),
-    ...(point.killWhen ? { killWhen: point.killWhen } : {}),
+    ...(point.killWhen ? { killWhen: () => point.killWhen!(out) } : {}),
   });
   if (point.faults) options.sim.setFaults(options.baseFaults);
   expect(killed.signal, killed.stderr).toBe('SIGKILL');
