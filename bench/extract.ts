@@ -31,7 +31,7 @@ import { SpoolStore } from '../src/store/spool/spool-store.js';
 import { createStore, type Store } from '../src/store/store.js';
 import { openPostgres } from '../src/store/pg-db.js';
 import { quoteIdent } from '../src/store/schema.js';
-import { createLogger } from '../src/util/log.js';
+import { createLogger, type Logger } from '../src/util/log.js';
 import { SecretScrubber } from '../src/util/secret-scrubber.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -51,23 +51,44 @@ export interface ExtractionBenchOptions {
   maxChainPages?: number;
   /** the report window; default the simulator's whole range */
   window?: Window;
+  /** measured pulls against the same simulator (the first of them after a warm-up pull) */
+  repeat?: number;
+  /** pull once, unmeasured, first: the simulator builds its per-wallet indexes on first use */
+  warmup?: boolean;
+}
+
+export interface ExtractionRun {
+  wallMs: number;
+  discoveryMs: number;
+  pullMs: number;
+  /** requests the simulator logged for this pull */
+  requests: number;
+  requestsByKind: Record<string, number>;
+  maxInFlight: number;
+  /** requests × latency / concurrency */
+  floorMs: number;
+  ratio: number;
+  /** the simulator's own time per request above the injected latency (render, queueing, send), mean */
+  simExtraMs: number;
+  /** Σ per-request durations at the simulator / concurrency: the floor given the simulator's real response times */
+  serverFloorMs: number;
+  /** wall / serverFloor: how full the client kept the pipe */
+  serverRatio: number;
+  rows: { payments: number; ledger: number };
+  streams: number;
+  slicedStreams: number;
+  duplicates: number;
+  clientCpuSeconds: number;
+  serverCpuSeconds: number;
 }
 
 export interface ExtractionBenchResult {
   options: ExtractionBenchOptions;
-  wallMs: number;
-  discoveryMs: number;
-  pullMs: number;
-  requests: number;
-  requestsByKind: Record<string, number>;
-  maxInFlight: number;
-  floorMs: number;
-  ratio: number;
-  rows: { payments: number; ledger: number };
-  streams: number;
-  duplicates: number;
-  serverCpuSeconds: number;
-  clientCpuSeconds: number;
+  runs: ExtractionRun[];
+  /** the run with the median ratio */
+  median: ExtractionRun;
+  best: ExtractionRun;
+  loadAverage: number[];
   peakRssMb: number;
 }
 
@@ -77,101 +98,127 @@ interface SimInfo {
   bearerToken: string;
 }
 
+interface LogEntry {
+  at: string;
+  path: string;
+  in_flight: number;
+  duration_ms: number;
+}
+
 const DEFAULT_WINDOW: Window = { from: '2026-09-01T00:00:00.000000Z', to: '2026-11-22T00:00:00.000000Z', tz: 'UTC' };
 
 export async function runExtractionBench(options: ExtractionBenchOptions): Promise<ExtractionBenchResult> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-extract-'));
   const requestLog = path.join(work, 'requests.jsonl');
+  const loadAverage = os.loadavg().map((n) => Math.round(n * 100) / 100);
   const { child, info } = await startSimChild(options, requestLog);
   const scrubber = new SecretScrubber([info.bearerToken]);
   const log = createLogger({ runId: 'bench', scrubber, level: 'warn', format: 'json' });
-  const limiter = pLimit(options.concurrency);
-  const samples: Array<[number, number]> = [];
-  const sampler = process.env.BENCH_DEBUG ? setInterval(() => samples.push([limiter.activeCount, limiter.pendingCount]), 5) : undefined;
-  const api = new ApiClient({ baseUrl: info.baseUrl, auth: { kind: 'bearer', token: info.bearerToken }, limiter, log, scrubber });
-  const target = await openTarget(options.store, work);
-  const window = options.window ?? DEFAULT_WINDOW;
-  const cpuStart = process.cpuUsage();
-  const serverCpuStart = cpuSeconds(child.pid as number);
+  const api = new ApiClient({ baseUrl: info.baseUrl, auth: { kind: 'bearer', token: info.bearerToken }, limiter: pLimit(options.concurrency), log, scrubber });
   try {
-    const started = performance.now();
-    const normalize = bindNormalizers(info.organizationId);
-    const discovery = await discover({ organizationId: info.organizationId, readers: [{ environmentId: undefined, api }], environmentIds: [], walletIds: [], shard: undefined, normalize });
-    const runKey = `bench:${randomBytes(4).toString('hex')}`;
-    const resumed = await target.writer.beginRun({ run_id: runKey, run_key: runKey, command: 'export', organization_id: info.organizationId, window, parameters: {}, started_at: '2026-11-22T00:00:00.000000Z' });
-    await target.writer.upsertWallets(discovery.allWallets);
-    await target.writer.upsertAssets(discovery.assets);
-    const discovered = performance.now();
-    const ctx: ExtractContext = {
-      organizationId: info.organizationId,
-      apiFor: () => api,
-      writer: target.writer,
-      normalize,
-      log,
-      runKey,
-      runId: runKey,
-      resume: new Map(resumed.map((c) => [c.stream, c])),
-      pageSize: options.pageSize,
-    };
-    const result: PullResult = await pull(ctx, {
-      wallets: discovery.wallets,
-      summaryEnvironments: discovery.environments,
-      window,
-      paymentWindow: window,
-      ledgerStart: async () => null,
-      orphanPaymentIds: (wallet) => target.orphanPaymentIds(info.organizationId, wallet, window),
-      width: Math.max(2, options.concurrency * 2),
-      ...(options.maxChainPages !== undefined ? { maxChainPages: options.maxChainPages } : {}),
-    });
-    const finished = performance.now();
-    if (sampler) {
-      clearInterval(sampler);
-      const hist: Record<string, number> = {};
-      for (const [a, p] of samples) hist[`${a}/${Math.min(p, 9)}`] = (hist[`${a}/${Math.min(p, 9)}`] ?? 0) + 1;
-      console.error('active/pending samples', JSON.stringify(hist));
+    if (options.warmup ?? true) await pullOnce(options, info, api, log, await openTarget('memory', work), child.pid as number);
+    const measured: Array<Omit<ExtractionRun, 'requests' | 'requestsByKind' | 'maxInFlight' | 'floorMs' | 'ratio' | 'simExtraMs' | 'serverFloorMs' | 'serverRatio'> & { fromEpochMs: number; toEpochMs: number }> = [];
+    for (let k = 0; k < Math.max(1, options.repeat ?? 1); k++) {
+      const target = await openTarget(options.store, path.join(work, `run-${k}`));
+      try {
+        measured.push(await pullOnce(options, info, api, log, target, child.pid as number));
+      } finally {
+        await target.close();
+      }
     }
-    const clientCpu = process.cpuUsage(cpuStart);
-    const serverCpuSeconds = cpuSeconds(child.pid as number) - serverCpuStart;
-    const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
     await stopChild(child);
     const entries = readFileSync(requestLog, 'utf8')
       .split('\n')
       .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as { path: string; in_flight: number });
-    const requestsByKind: Record<string, number> = {};
-    for (const entry of entries) requestsByKind[kindOf(entry.path)] = (requestsByKind[kindOf(entry.path)] ?? 0) + 1;
-    const wallMs = finished - started;
-    const floorMs = (entries.length * options.latencyMs) / options.concurrency;
-    const rows = { payments: 0, ledger: 0 };
-    for (const s of result.streams) {
-      if (s.stream.startsWith('payments')) rows.payments += s.rows;
-      if (s.stream.startsWith('ledger')) rows.ledger += s.rows;
-    }
-    return {
-      options,
-      wallMs: Math.round(wallMs),
-      discoveryMs: Math.round(discovered - started),
-      pullMs: Math.round(finished - discovered),
-      requests: entries.length,
-      requestsByKind,
-      maxInFlight: entries.reduce((m, e) => Math.max(m, e.in_flight), 0),
-      floorMs: Math.round(floorMs),
-      ratio: Math.round((wallMs / floorMs) * 1000) / 1000,
-      rows,
-      streams: result.streams.length,
-      duplicates: result.duplicates,
-      serverCpuSeconds: Math.round(serverCpuSeconds * 10) / 10,
-      clientCpuSeconds: Math.round(((clientCpu.user + clientCpu.system) / 1e6) * 10) / 10,
-      peakRssMb,
-    };
+      .map((line) => JSON.parse(line) as LogEntry);
+    const runs = measured.map(({ fromEpochMs, toEpochMs, ...run }): ExtractionRun => {
+      const mine = entries.filter((e) => Date.parse(e.at) >= fromEpochMs && Date.parse(e.at) <= toEpochMs);
+      const requestsByKind: Record<string, number> = {};
+      for (const entry of mine) requestsByKind[kindOf(entry.path)] = (requestsByKind[kindOf(entry.path)] ?? 0) + 1;
+      const floorMs = (mine.length * options.latencyMs) / options.concurrency;
+      const serverFloorMs = mine.reduce((sum, e) => sum + e.duration_ms, 0) / options.concurrency;
+      return {
+        ...run,
+        requests: mine.length,
+        requestsByKind,
+        maxInFlight: mine.reduce((m, e) => Math.max(m, e.in_flight), 0),
+        floorMs: Math.round(floorMs),
+        ratio: round3(run.wallMs / floorMs),
+        simExtraMs: round3(mine.reduce((sum, e) => sum + e.duration_ms - options.latencyMs, 0) / Math.max(1, mine.length)),
+        serverFloorMs: Math.round(serverFloorMs),
+        serverRatio: round3(run.wallMs / serverFloorMs),
+      };
+    });
+    const byRatio = [...runs].sort((a, b) => a.ratio - b.ratio);
+    return { options, runs, median: byRatio[Math.floor((byRatio.length - 1) / 2)]!, best: byRatio[0]!, loadAverage, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
   } finally {
     await api.close();
-    await target.close();
     await stopChild(child);
     if (process.env.BENCH_KEEP) console.error(`kept ${work}`);
     else rmSync(work, { recursive: true, force: true });
   }
 }
+
+/** Discovery + one pull, exactly as the job runs them; times it. */
+async function pullOnce(options: ExtractionBenchOptions, info: SimInfo, api: ApiClient, log: Logger, target: Target, simPid: number) {
+  const window = options.window ?? DEFAULT_WINDOW;
+  const cpuStart = process.cpuUsage();
+  const serverCpuStart = cpuSeconds(simPid);
+  const fromEpochMs = Date.now();
+  const started = performance.now();
+  const normalize = bindNormalizers(info.organizationId);
+  const discovery = await discover({ organizationId: info.organizationId, readers: [{ environmentId: undefined, api }], environmentIds: [], walletIds: [], shard: undefined, normalize });
+  const runKey = `bench:${randomBytes(4).toString('hex')}`;
+  const resumed = await target.writer.beginRun({ run_id: runKey, run_key: runKey, command: 'export', organization_id: info.organizationId, window, parameters: {}, started_at: '2026-11-22T00:00:00.000000Z' });
+  await target.writer.upsertWallets(discovery.allWallets);
+  await target.writer.upsertAssets(discovery.assets);
+  const discovered = performance.now();
+  const ctx: ExtractContext = {
+    organizationId: info.organizationId,
+    apiFor: () => api,
+    writer: target.writer,
+    normalize,
+    log,
+    runKey,
+    runId: runKey,
+    resume: new Map(resumed.map((c) => [c.stream, c])),
+    pageSize: options.pageSize,
+  };
+  const result: PullResult = await pull(ctx, {
+    wallets: discovery.wallets,
+    summaryEnvironments: discovery.environments,
+    window,
+    paymentWindow: window,
+    ledgerStart: async () => null,
+    orphanPaymentIds: (wallet) => target.orphanPaymentIds(info.organizationId, wallet, window),
+    width: Math.max(2, options.concurrency * 2),
+    ...(options.maxChainPages !== undefined ? { maxChainPages: options.maxChainPages } : {}),
+  });
+  const finished = performance.now();
+  const toEpochMs = Date.now();
+  const clientCpu = process.cpuUsage(cpuStart);
+  const rows = { payments: 0, ledger: 0 };
+  for (const s of result.streams) {
+    if (s.stream.startsWith('payments')) rows.payments += s.rows;
+    if (s.stream.startsWith('ledger')) rows.ledger += s.rows;
+  }
+  return {
+    fromEpochMs,
+    toEpochMs,
+    wallMs: Math.round(finished - started),
+    discoveryMs: Math.round(discovered - started),
+    pullMs: Math.round(finished - discovered),
+    rows,
+    streams: result.streams.length,
+    slicedStreams: result.streams.filter((s) => s.stream.includes(':slice-')).length,
+    duplicates: result.duplicates,
+    clientCpuSeconds: round1((clientCpu.user + clientCpu.system) / 1e6),
+    serverCpuSeconds: round1(cpuSeconds(simPid) - serverCpuStart),
+  };
+}
+
+const round1 = (n: number): number => Math.round(n * 10) / 10;
+const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
 function kindOf(requestPath: string): string {
   if (requestPath.endsWith('/ledger')) return 'ledger';
@@ -306,6 +353,8 @@ async function main(): Promise<void> {
       'page-size': { type: 'string', default: '100' },
       store: { type: 'string', default: 'spool' },
       'max-chain-pages': { type: 'string' },
+      repeat: { type: 'string', default: '3' },
+      'no-warmup': { type: 'boolean', default: false },
     },
   });
   const store = values.store as ExtractionBenchOptions['store'];
@@ -318,13 +367,21 @@ async function main(): Promise<void> {
     concurrency: Number(values.concurrency),
     pageSize: Number(values['page-size']),
     store,
+    repeat: Number(values.repeat),
+    warmup: !values['no-warmup'],
     ...(values['max-chain-pages'] !== undefined ? { maxChainPages: Number(values['max-chain-pages']) } : {}),
   });
   console.log(JSON.stringify(result, null, 2));
   const out = path.join(ROOT, 'bench/out');
   mkdirSync(out, { recursive: true });
   writeFileSync(path.join(out, 'extract.json'), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`ratio ${result.ratio} (wall ${result.wallMs} ms / floor ${result.floorMs} ms = ${result.requests} requests × ${result.options.latencyMs} ms / ${result.options.concurrency})`);
+  for (const run of result.runs) {
+    console.log(
+      `ratio ${run.ratio.toFixed(3)}  wall ${run.wallMs} ms / floor ${run.floorMs} ms (${run.requests} requests × ${result.options.latencyMs} ms / ${result.options.concurrency})` +
+        `  | simulator +${run.simExtraMs.toFixed(1)} ms/request → server floor ${run.serverFloorMs} ms, wall/serverFloor ${run.serverRatio.toFixed(3)}`,
+    );
+  }
+  console.log(`median ratio ${result.median.ratio.toFixed(3)}, best ${result.best.ratio.toFixed(3)} (load average at start ${result.loadAverage.join(' ')})`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

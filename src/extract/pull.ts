@@ -5,14 +5,14 @@
  *
  * Phases: (1) the summaries: one request per wallet and environment, whose counts size the chains;
  * (2) payments and ledger chains, the longest first, a huge wallet split into time slices so that no
- * chain outlasts the rest of the run; (3) per wallet, payments read by id: the ones a ledger entry
- * names but no list returned, and (for the nightly) the still-open payments of the snapshot, so late
- * completions are caught.
+ * chain outlasts the rest of the run; as soon as all of one wallet's chains are done, its payments
+ * read by id: the ones a ledger entry names but no list returned, and (for the nightly) the
+ * still-open payments of the snapshot, so late completions are caught. Starting those per wallet,
+ * not after every wallet, keeps their queries and requests inside the run instead of after it.
  */
 import type { UtcInstant, WalletRow } from '../normalize/rows.js';
 import type { Window } from '../store/ports.js';
 import { instantFromDate } from '../util/instant.js';
-import { runPool } from '../util/pool.js';
 import { pullPaymentsById } from './by-id.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import { finishSlicedLedger, pullLedgerChain, pullWalletLedger, type LedgerChain } from './ledgers.js';
@@ -57,7 +57,14 @@ export const MIN_CHAIN_PAGES = 10;
 /** Ledger entries per payment, for ordering chains before the ledger's first page tells its size. */
 const LEDGER_ENTRIES_PER_PAYMENT = 1.5;
 
-type Chain = { kind: 'payments'; chain: PaymentsChain; group: SliceGroup | null } | { kind: 'ledger'; wallet: WalletRow } | { kind: 'ledger-slice'; chain: LedgerChain; group: SliceGroup };
+type Unit =
+  | { kind: 'payments'; chain: PaymentsChain; group: SliceGroup | null }
+  | { kind: 'ledger'; wallet: WalletRow }
+  | { kind: 'ledger-slice'; chain: LedgerChain; group: SliceGroup }
+  | { kind: 'by-id'; wallet: WalletRow };
+
+/** By-id reads go first once a wallet is ready: they are short, and the run's end should not wait on them. */
+const BY_ID_PRIORITY = Number.MAX_SAFE_INTEGER;
 
 /** The slices of one split stream: the stream is marked done when the last one is. */
 interface SliceGroup {
@@ -72,29 +79,53 @@ export async function pull(ctx: ExtractContext, plan: PullPlan): Promise<PullRes
   const budgetPages = chainBudgetPages(plan, counts, ctx.pageSize);
   const maxChainItems = budgetPages * ctx.pageSize;
   const now = plan.now ?? instantFromDate(new Date());
-  const queue: WorkQueue<Chain> = new WorkQueue(plan.width, runChain, ctx.signal);
-  async function runChain(unit: Chain): Promise<void> {
+  const missing: string[] = [];
+  // chains still running per wallet; its reads by id start when the count reaches zero
+  const pending = new Map<string, number>();
+  const queue: WorkQueue<Unit> = new WorkQueue(plan.width, run, ctx.signal);
+  const chainDone = (wallet: WalletRow): void => {
+    const left = (pending.get(wallet.wallet_id) ?? 1) - 1;
+    pending.set(wallet.wallet_id, left);
+    if (left === 0) queue.push({ kind: 'by-id', wallet }, BY_ID_PRIORITY);
+  };
+  async function run(unit: Unit): Promise<void> {
     switch (unit.kind) {
       case 'payments': {
         streams.push(await pullPaymentsChain(ctx, unit.chain));
         if (unit.group && --unit.group.remaining === 0) streams.push(await unit.group.finish());
-        return;
+        return chainDone(unit.chain.wallet);
       }
       case 'ledger': {
         const wallet = unit.wallet;
         const outcome = await pullWalletLedger(ctx, { wallet, startDate: await plan.ledgerStart(wallet), maxChainItems, now });
         if (outcome.slices === null) {
           streams.push(outcome.progress);
-          return;
+          return chainDone(wallet);
         }
         const { slices, startDate, progress } = outcome;
         const group: SliceGroup = { remaining: slices.length, finish: () => finishSlicedLedger(ctx, progress, slices, startDate) };
+        // the slices replace this unit in the wallet's count
+        pending.set(wallet.wallet_id, (pending.get(wallet.wallet_id) ?? 0) + slices.length - 1);
         for (const chain of slices) queue.push({ kind: 'ledger-slice', chain, group }, budgetPages);
         return;
       }
       case 'ledger-slice': {
         streams.push(await pullLedgerChain(ctx, unit.chain));
         if (--unit.group.remaining === 0) streams.push(await unit.group.finish());
+        return chainDone(unit.chain.wallet);
+      }
+      case 'by-id': {
+        const { wallet } = unit;
+        const orphans = await plan.orphanPaymentIds(wallet);
+        if (orphans.length > 0) {
+          const result = await pullPaymentsById(ctx, wallet, orphans, 'orphans');
+          streams.push(result);
+          missing.push(...result.missing);
+        }
+        if (plan.openPaymentIds) {
+          const open = await plan.openPaymentIds(wallet);
+          if (open.length > 0) streams.push(await pullPaymentsById(ctx, wallet, open, 'open'));
+        }
         return;
       }
     }
@@ -111,30 +142,13 @@ export async function pull(ctx: ExtractContext, plan: PullPlan): Promise<PullRes
     const group: SliceGroup | null = sliced
       ? { remaining: planned.chains.length, finish: () => finishSlicedPayments(ctx, planned.parent, planned.chains.map((c) => c.range)) }
       : null;
+    pending.set(wallet.wallet_id, planned.chains.length + 1);
     const pagesEach = Math.ceil((expected ?? ctx.pageSize) / Math.max(1, planned.chains.length) / ctx.pageSize);
     for (const chain of planned.chains) queue.push({ kind: 'payments', chain, group }, pagesEach + 1);
     queue.push({ kind: 'ledger', wallet }, Math.ceil(((expected ?? 0) * LEDGER_ENTRIES_PER_PAYMENT) / ctx.pageSize) + 1);
   }
   await queue.drain();
 
-  const missing: string[] = [];
-  await runPool(
-    plan.wallets,
-    plan.width,
-    async (wallet) => {
-      const orphans = await plan.orphanPaymentIds(wallet);
-      if (orphans.length > 0) {
-        const result = await pullPaymentsById(ctx, wallet, orphans, 'orphans');
-        streams.push(result);
-        missing.push(...result.missing);
-      }
-      if (plan.openPaymentIds) {
-        const open = await plan.openPaymentIds(wallet);
-        if (open.length > 0) streams.push(await pullPaymentsById(ctx, wallet, open, 'open'));
-      }
-    },
-    ctx.signal,
-  );
   streams.sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0));
   return { streams, duplicates: streams.reduce((n, s) => n + s.duplicates, 0), missingPaymentIds: missing.sort() };
 }
