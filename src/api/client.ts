@@ -134,7 +134,9 @@ export class ApiClient {
   async get(path: string, options: GetOptions = {}): Promise<LosslessJson> {
     assertSafePath(path);
     const label: RequestLabel = { method: 'GET', path };
-    return withRetries((attempt) => this.options.limiter(() => this.attempt(label, options.query ?? [], attempt)), {
+    // The body is parsed after the slot is given back: the request is over, and the next one can start.
+    const once = async (attempt: number): Promise<LosslessJson> => this.parse(await this.options.limiter(() => this.attempt(label, options.query ?? [], attempt)), label, attempt);
+    return withRetries(once, {
       policy: this.policy,
       budget: this.budget,
       sleep: this.sleep,
@@ -164,7 +166,8 @@ export class ApiClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private async attempt(label: RequestLabel, query: QueryPairs, attempt: number): Promise<LosslessJson> {
+  /** One attempt, inside a slot of the limiter: the 2xx body's bytes, or a thrown ApiError / ApiConnectionError. */
+  private async attempt(label: RequestLabel, query: QueryPairs, attempt: number): Promise<Buffer> {
     this.options.signal?.throwIfAborted();
     const started = this.now();
     const search = query.length === 0 ? '' : `?${new URLSearchParams(query.map(([k, v]): [string, string] => [k, v])).toString()}`;
@@ -183,7 +186,7 @@ export class ApiClient {
         const bytes = await this.readBody(response.body, this.maxResponseBytes);
         this.record(String(status), bytes.length);
         this.options.log.debug({ method: label.method, path: label.path, status, attempt, bytes: bytes.length, ms: this.now() - started }, 'api response');
-        return this.parse(bytes, label, attempt);
+        return bytes;
       }
       const bytes = await this.readBody(response.body, MAX_ERROR_BODY_BYTES).catch(() => Buffer.alloc(0));
       this.record(String(status), bytes.length);
