@@ -4,6 +4,7 @@
  * the API key in any log line at any level. Backoffs are recorded and shortened to 1 ms, so the
  * tests are fast; a `Retry-After` must still have been asked for in full.
  */
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClientOptions } from '../../../src/api/client.js';
 import type { SimHandle } from '../../../src/sim/index.js';
@@ -115,6 +116,19 @@ describe('pulls under faults end complete and de-duplicated', () => {
     }
   });
 
+  it('reuses its connections (keep-alive): no more sockets than requests in flight', async () => {
+    const proxy = await countingProxy(sim);
+    const h = await pullHarness({ ...sim, baseUrl: proxy.baseUrl } as SimHandle, { pageSize: 25, concurrency: 3 });
+    try {
+      await h.run({ maxChainPages: 0 });
+      expect(sim.requestLog.entries().length).toBeGreaterThan(100);
+      expect(proxy.connections()).toBeLessThanOrEqual(3);
+    } finally {
+      await h.close();
+      await proxy.close();
+    }
+  });
+
   it('fails loudly (exit 69) when the service stays down, after saving what it had', async () => {
     sim.setFaults('503=1,paths=*/ledger');
     const h = await pullHarness(sim, { pageSize: 100, concurrency: 2, client: { retry: { maxAttempts: 3 } } });
@@ -132,6 +146,34 @@ describe('pulls under faults end complete and de-duplicated', () => {
     }
   });
 });
+
+/** A TCP relay in front of the simulator that counts the connections the client opens. */
+async function countingProxy(target: SimHandle): Promise<{ baseUrl: string; connections(): number; close(): Promise<void> }> {
+  const upstream = new URL(target.baseUrl);
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    connections++;
+    const relay = connect(Number(upstream.port), upstream.hostname);
+    for (const s of [client, relay]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.pipe(relay).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}${upstream.pathname}`,
+    connections: () => connections,
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 function encodedForms(secret: string): string[] {
   const bytes = Buffer.from(secret);
