@@ -9,7 +9,9 @@
  *
  *   floor = requests × latency / concurrency          ratio = wall / floor   (target ≤ 1.15)
  *
- * `--cpu-prof` writes a CPU profile of this process to bench/out/. Results: stdout and bench/out/extract.json.
+ * `node --cpu-prof --import tsx bench/extract.ts` profiles this process; `node --expose-gc --import tsx …` adds the
+ * live heap after each pull (memory stays flat: it must not grow with the dataset). Results: stdout and
+ * bench/out/extract.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -80,6 +82,8 @@ export interface ExtractionRun {
   duplicates: number;
   clientCpuSeconds: number;
   serverCpuSeconds: number;
+  /** live heap after a full GC at the end of the pull (only with `node --expose-gc`) */
+  heapAfterGcMb: number | null;
 }
 
 export interface ExtractionBenchResult {
@@ -197,6 +201,9 @@ async function pullOnce(options: ExtractionBenchOptions, info: SimInfo, api: Api
   const finished = performance.now();
   const toEpochMs = Date.now();
   const clientCpu = process.cpuUsage(cpuStart);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heapAfterGcMb = gc ? Math.round(process.memoryUsage().heapUsed / 2 ** 20) : null;
   const rows = { payments: 0, ledger: 0 };
   for (const s of result.streams) {
     if (s.stream.startsWith('payments')) rows.payments += s.rows;
@@ -214,6 +221,7 @@ async function pullOnce(options: ExtractionBenchOptions, info: SimInfo, api: Api
     duplicates: result.duplicates,
     clientCpuSeconds: round1((clientCpu.user + clientCpu.system) / 1e6),
     serverCpuSeconds: round1(cpuSeconds(simPid) - serverCpuStart),
+    heapAfterGcMb,
   };
 }
 
