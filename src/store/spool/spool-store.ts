@@ -210,7 +210,8 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     for (const stream of streams) {
       const path = join(this.dir, 'streams', stream.file);
       if (!existsSync(path)) continue;
-      const text = readFileSync(path, 'utf8').slice(0, stream.length);
+      // `length` counts bytes, and pages of other streams may be landing meanwhile: cut the bytes, then decode
+      const text = readFileSync(path).subarray(0, stream.length).toString('utf8');
       for (const line of text.split('\n')) if (line) out.push(decodeRow<T>(line));
     }
     return out;

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,4 +55,16 @@ describe('SpoolStore checkpoints', () => {
     await store.writePaymentsPage([paymentRow({ payment_id: uuid(2, 'b') })], cp('payments:wallet:a', 2));
     expect(await store.knownPaymentIds(ORG, [uuid(1, 'b'), uuid(2, 'b')])).toEqual(new Set([uuid(1, 'b'), uuid(2, 'b')]));
   });
+
+  it('reads a stream up to its saved length in bytes while a page of it is still being appended', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spool-'));
+    const store = new SpoolStore(dir);
+    await store.beginRun(run('r1'));
+    // multi-byte text: the saved length in bytes is larger than the text's length in characters
+    await store.writePaymentsPage([paymentRow({ payment_id: uuid(1, 'b'), description: 'ＦＵＬＬ－ＷＩＤＴＨ ＝１＋１ ✓✓✓' })], cp('payments:wallet:a', 1));
+    const file = readdirSync(join(dir, 'streams'))[0]!;
+    appendFileSync(join(dir, 'streams', file), '{"payment_id":"in-flight","me');
+    expect(await store.knownPaymentIds(ORG, [uuid(1, 'b'), 'in-flight'])).toEqual(new Set([uuid(1, 'b')]));
+  });
 });
+
