@@ -56,6 +56,9 @@ export async function cleanRun(options: ScenarioOptions): Promise<{ outcome: Chi
   const out = mkdtempSync(join(tmpdir(), 'payexport-clean-'));
   const outcome = await runCli(options.sim, exportArgs(options.sim, out, options.storeArgs('clean')), { env: childEnv(options.sim, options.env) });
   expect([0, 65], outcome.stderr).toContain(outcome.code);
+  // `--concurrency 4`, as the service saw it
+  expect(options.sim.requestLog.maxInFlight()).toBeLessThanOrEqual(4);
+  expect(options.sim.requestLog.maxInFlight()).toBeGreaterThan(1);
   const files = reportFiles(join(out, PERIOD.folder));
   // every wallet's summary made it into the snapshot and back (the Postgres store once kept only the last one written)
   for (const wallet of options.sim.wallets) expect(files['summary-check.csv']).toContain(`wallet,${wallet.id},`);
