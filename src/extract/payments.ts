@@ -128,6 +128,9 @@ export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChai
       if (attempt === 0 && start !== undefined && error instanceof ApiError && error.type === 'invalid_cursor') {
         ctx.log.warn({ stream }, 'saved cursor refused by the service; restarting the stream from its first page');
         start = undefined;
+        // the sweep starts over: what the checkpoint counted is read (and upserted) again
+        progress.pages = 0;
+        progress.rows = 0;
         continue;
       }
       throw error;

@@ -129,6 +129,20 @@ describe('pulls under faults end complete and de-duplicated', () => {
     }
   });
 
+  it('refuses to loop when the service repeats a cursor (exit 69, api_repeated_cursor)', async () => {
+    sim.setFaults('repeat=1,paths=*/payments');
+    const h = await pullHarness(sim, { pageSize: 20, concurrency: 2 });
+    try {
+      const error = await h.run({ maxChainPages: 0 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ exitCode: 69, type: 'api_repeated_cursor' });
+    } finally {
+      await h.close();
+    }
+  });
+
   it('fails loudly (exit 69) when the service stays down, after saving what it had', async () => {
     sim.setFaults('503=1,paths=*/ledger');
     const h = await pullHarness(sim, { pageSize: 100, concurrency: 2, client: { retry: { maxAttempts: 3 } } });

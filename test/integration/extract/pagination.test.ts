@@ -108,6 +108,27 @@ describe('payments: cursor mode, the same filters on every follow', () => {
   });
 });
 
+describe('payments: a saved cursor the service refuses', () => {
+  it('restarts that wallet from its first page (400 invalid_cursor) and still reads every payment once', async () => {
+    const h = await pullHarness(sim, { pageSize: 20 });
+    const wallet = h.discovery.wallets[0]!;
+    const stream = `payments:wallet:${wallet.wallet_id}`;
+    try {
+      h.ctx.resume = new Map([[stream, { run_key: 'test-run-key', stream, position: JSON.stringify({ next: { mode: 'cursor', cursor: 'expired-or-forged' } }), pages: 3, rows: 60, done: false }]]);
+      const result = await h.run({ wallets: [wallet], maxChainPages: 0 });
+      expect(result.streams.find((s) => s.stream === stream)?.rows).toBe(expectedPaymentIds(sim, OCTOBER, wallet.wallet_id).length);
+      const requests = payments();
+      expect(requests[0]?.status).toBe(400);
+      expect(new URLSearchParams(requests[0]!.query).get('cursor')).toBe('expired-or-forged');
+      expect(new URLSearchParams(requests[1]!.query).has('cursor')).toBe(false);
+      expect(h.memory.lines.some((l) => l.includes('saved cursor refused by the service'))).toBe(true);
+      expect(h.writer.sweptPaymentIds()).toEqual(expectedPaymentIds(sim, OCTOBER, wallet.wallet_id));
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('ledger: offset mode over a stable sort', () => {
   it.each([{ pageSize: 13 }, { pageSize: 100 }])('limit $pageSize: offsets advance by the items received; every entry once', async ({ pageSize }) => {
     const h = await pullHarness(sim, { pageSize });
