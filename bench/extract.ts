@@ -1,6 +1,7 @@
 /**
  * Extraction benchmark (not a test): `npx tsx bench/extract.ts [--payments 50000] [--wallets 200]
- * [--latency 50] [--concurrency 8] [--page-size 100] [--store spool|memory|postgres] [--max-chain-pages N]`.
+ * [--latency 50] [--concurrency 8] [--page-size 100] [--store spool|memory|postgres] [--max-chain-pages N]
+ * [--repeat 3] [--no-warmup] [--write-latency MS]` (the last: the memory store made as slow as a disk, reproducibly).
  *
  * The simulator runs as a child process (`payexport sim`, its own core, `latency=<ms>` on every
  * request, a JSON-lines request log); this process runs discovery + `pull()` exactly as the job does
@@ -49,6 +50,8 @@ export interface ExtractionBenchOptions {
   pageSize: number;
   /** where pages go: the --no-db spool, an in-memory writer (extraction alone), or Postgres (DATABASE_URL) */
   store: 'spool' | 'memory' | 'postgres';
+  /** memory store only: each page write takes this long (a slow disk or database, reproducibly) */
+  writeLatencyMs?: number;
   /** pages per chain before a wallet is split into time slices (undefined: adaptive, 0: never) */
   maxChainPages?: number;
   /** the report window; default the simulator's whole range */
@@ -123,7 +126,7 @@ export async function runExtractionBench(options: ExtractionBenchOptions): Promi
     if (options.warmup ?? true) await pullOnce(options, info, api, log, await openTarget('memory', work), child.pid as number);
     const measured: Array<Omit<ExtractionRun, 'requests' | 'requestsByKind' | 'maxInFlight' | 'floorMs' | 'ratio' | 'simExtraMs' | 'serverFloorMs' | 'serverRatio'> & { fromEpochMs: number; toEpochMs: number }> = [];
     for (let k = 0; k < Math.max(1, options.repeat ?? 1); k++) {
-      const target = await openTarget(options.store, path.join(work, `run-${k}`));
+      const target = await openTarget(options.store, path.join(work, `run-${k}`), options.writeLatencyMs ?? 0);
       try {
         measured.push(await pullOnce(options, info, api, log, target, child.pid as number));
       } finally {
@@ -290,7 +293,7 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function openTarget(kind: ExtractionBenchOptions['store'], work: string): Promise<Target> {
+async function openTarget(kind: ExtractionBenchOptions['store'], work: string, writeLatencyMs = 0): Promise<Target> {
   if (kind === 'spool') {
     const spool = new SpoolStore(path.join(work, 'spool'));
     return { writer: spool, orphanPaymentIds: (org, wallet, window) => spool.orphanPaymentIds(org, wallet.wallet_id, window), close: async () => undefined };
@@ -310,11 +313,12 @@ async function openTarget(kind: ExtractionBenchOptions['store'], work: string): 
       },
     };
   }
-  return memoryTarget();
+  return memoryTarget(writeLatencyMs);
 }
 
 /** Keeps only what the pull asks back (orphan ids): the cost of extraction alone. */
-function memoryTarget(): Target {
+function memoryTarget(writeLatencyMs = 0): Target {
+  const storage = (): Promise<void> => (writeLatencyMs > 0 ? new Promise((resolve) => setTimeout(resolve, writeLatencyMs)) : Promise.resolve());
   const paymentIds = new Set<string>();
   const ledgerPaymentIds = new Map<string, Array<{ paymentId: string; at: string }>>();
   const stats = (n: number): WriteStats => ({ inserted: n, updated: 0, unchanged: 0 });
@@ -323,10 +327,12 @@ function memoryTarget(): Target {
     upsertWallets: async (rows) => stats(rows.length),
     upsertAssets: async (rows) => stats(rows.length),
     writePaymentsPage: async (rows: readonly PaymentRow[], _c: Checkpoint) => {
+      await storage();
       for (const row of rows) paymentIds.add(row.payment_id);
       return stats(rows.length);
     },
     writeLedgerPage: async (rows: readonly LedgerRow[], _c: Checkpoint) => {
+      await storage();
       for (const row of rows) {
         if (row.payment_id === null) continue;
         const list = ledgerPaymentIds.get(row.wallet_id) ?? [];
@@ -363,6 +369,7 @@ async function main(): Promise<void> {
       'max-chain-pages': { type: 'string' },
       repeat: { type: 'string', default: '3' },
       'no-warmup': { type: 'boolean', default: false },
+      'write-latency': { type: 'string' },
     },
   });
   const store = values.store as ExtractionBenchOptions['store'];
@@ -377,6 +384,7 @@ async function main(): Promise<void> {
     store,
     repeat: Number(values.repeat),
     warmup: !values['no-warmup'],
+    ...(values['write-latency'] !== undefined ? { writeLatencyMs: Number(values['write-latency']) } : {}),
     ...(values['max-chain-pages'] !== undefined ? { maxChainPages: Number(values['max-chain-pages']) } : {}),
   });
   console.log(JSON.stringify(result, null, 2));

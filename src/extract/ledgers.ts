@@ -17,6 +17,7 @@ import { toUtcInstant } from '../util/instant.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import { decodePosition, encodePosition, streamName, type LedgerPosition, type LedgerSlice, type LedgerSlicePosition } from './streams.js';
 import { nextWholeSecond, rangeFilters, splitRange } from './time-slices.js';
+import { WriteBehind } from './write-behind.js';
 
 export interface LedgerStreamOptions {
   wallet: WalletRow;
@@ -51,6 +52,7 @@ export async function pullWalletLedger(ctx: ExtractContext, options: LedgerStrea
   const startDate = position ? position.startDate : options.startDate;
   const fresh = position?.next == null;
   const deduper = new SweepDeduper();
+  const writes = new WriteBehind();
   const pages = ledgerPages(ctx.apiFor(wallet.environment_id), {
     organizationId: ctx.organizationId,
     walletId: wallet.wallet_id,
@@ -58,28 +60,39 @@ export async function pullWalletLedger(ctx: ExtractContext, options: LedgerStrea
     limit: ctx.pageSize,
     ...(position?.next != null ? { start: position.next } : {}),
   });
-  for await (const page of pages) {
-    if (ctx.signal?.aborted) throw ctx.signal.reason;
-    const unique = deduper.unique(page.items, ledgerEventKey);
-    progress.duplicates += page.items.length - unique.length;
-    const rows = unique.map((raw) => ctx.normalize.ledger(raw, wallet));
-    progress.pages++;
-    progress.rows += rows.length;
-    progress.done = page.next === null;
-    const slices = fresh && page.index === 0 && page.next !== null ? planLedgerSlices(options, startDate, page.items, page.next, page.total) : null;
-    await ctx.writer.writeLedgerPage(rows, {
-      run_key: ctx.runKey,
-      stream,
-      position: encodePosition(slices ? ({ slices, startDate } satisfies LedgerPosition) : ({ next: page.next, startDate } satisfies LedgerPosition)),
-      pages: progress.pages,
-      rows: progress.rows,
-      done: progress.done,
-    });
-    ctx.onProgress?.(progress);
-    if (slices) {
-      ctx.log.debug({ stream, slices: slices.length, total: page.total }, 'ledger stream split into time slices');
-      return { progress, slices: ledgerChains(wallet, stream, slices), startDate };
+  try {
+    for await (const page of pages) {
+      if (ctx.signal?.aborted) throw ctx.signal.reason;
+      const unique = deduper.unique(page.items, ledgerEventKey);
+      progress.duplicates += page.items.length - unique.length;
+      const rows = unique.map((raw) => ctx.normalize.ledger(raw, wallet));
+      progress.pages++;
+      progress.rows += rows.length;
+      progress.done = page.next === null;
+      const slices = fresh && page.index === 0 && page.next !== null ? planLedgerSlices(options, startDate, page.items, page.next, page.total) : null;
+      const checkpoint = {
+        run_key: ctx.runKey,
+        stream,
+        position: encodePosition(slices ? ({ slices, startDate } satisfies LedgerPosition) : ({ next: page.next, startDate } satisfies LedgerPosition)),
+        pages: progress.pages,
+        rows: progress.rows,
+        done: progress.done,
+      };
+      const reported = { ...progress };
+      await writes.write(async () => {
+        await ctx.writer.writeLedgerPage(rows, checkpoint);
+        ctx.onProgress?.(reported);
+      });
+      if (slices) {
+        // the plan is durable before any slice saves a checkpoint of its own
+        await writes.flush();
+        ctx.log.debug({ stream, slices: slices.length, total: page.total }, 'ledger stream split into time slices');
+        return { progress, slices: ledgerChains(wallet, stream, slices), startDate };
+      }
     }
+    await writes.flush();
+  } finally {
+    await writes.settle();
   }
   progress.done = true;
   return { progress, slices: null };
@@ -128,6 +141,7 @@ export async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): 
   const start = position ? position.next : slice.startOffset;
   if (start === null) return { ...progress, done: true };
   const deduper = new SweepDeduper();
+  const writes = new WriteBehind();
   const pages = ledgerPages(ctx.apiFor(wallet.environment_id), {
     organizationId: ctx.organizationId,
     walletId: wallet.wallet_id,
@@ -135,23 +149,32 @@ export async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): 
     limit: ctx.pageSize,
     ...(start > 0 ? { start } : {}),
   });
-  for await (const page of pages) {
-    if (ctx.signal?.aborted) throw ctx.signal.reason;
-    const unique = deduper.unique(page.items, ledgerEventKey);
-    progress.duplicates += page.items.length - unique.length;
-    const rows = unique.map((raw) => ctx.normalize.ledger(raw, wallet));
-    progress.pages++;
-    progress.rows += rows.length;
-    progress.done = page.next === null;
-    await ctx.writer.writeLedgerPage(rows, {
-      run_key: ctx.runKey,
-      stream,
-      position: encodePosition({ next: page.next, range: slice.range } satisfies LedgerSlicePosition),
-      pages: progress.pages,
-      rows: progress.rows,
-      done: progress.done,
-    });
-    ctx.onProgress?.(progress);
+  try {
+    for await (const page of pages) {
+      if (ctx.signal?.aborted) throw ctx.signal.reason;
+      const unique = deduper.unique(page.items, ledgerEventKey);
+      progress.duplicates += page.items.length - unique.length;
+      const rows = unique.map((raw) => ctx.normalize.ledger(raw, wallet));
+      progress.pages++;
+      progress.rows += rows.length;
+      progress.done = page.next === null;
+      const checkpoint = {
+        run_key: ctx.runKey,
+        stream,
+        position: encodePosition({ next: page.next, range: slice.range } satisfies LedgerSlicePosition),
+        pages: progress.pages,
+        rows: progress.rows,
+        done: progress.done,
+      };
+      const reported = { ...progress };
+      await writes.write(async () => {
+        await ctx.writer.writeLedgerPage(rows, checkpoint);
+        ctx.onProgress?.(reported);
+      });
+    }
+    await writes.flush();
+  } finally {
+    await writes.settle();
   }
   progress.done = true;
   return progress;

@@ -15,6 +15,7 @@ import type { Window } from '../store/ports.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import { decodePosition, encodePosition, streamName, type PaymentsPosition, type PaymentsSlicePosition } from './streams.js';
 import { rangeFilters, splitRange, type TimeRange } from './time-slices.js';
+import { WriteBehind } from './write-behind.js';
 
 /** One sequential chain of payment pages: a wallet's whole window, or one slice of it. */
 export interface PaymentsChain {
@@ -92,6 +93,7 @@ export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChai
 
   let start: SweepPosition | undefined = decodePosition<PaymentsSlicePosition>(saved)?.next ?? undefined;
   const deduper = new SweepDeduper();
+  const writes = new WriteBehind();
   for (let attempt = 0; ; attempt++) {
     try {
       const pages = paymentPages(ctx.apiFor(wallet.environment_id), {
@@ -109,20 +111,27 @@ export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChai
         progress.pages++;
         progress.rows += rows.length;
         progress.done = page.next === null;
-        await ctx.writer.writePaymentsPage(rows, {
+        const checkpoint = {
           run_key: ctx.runKey,
           stream,
           position: encodePosition(chain.slice ? ({ next: page.next, range } satisfies PaymentsSlicePosition) : ({ next: page.next } satisfies PaymentsPosition)),
           pages: progress.pages,
           rows: progress.rows,
           done: progress.done,
+        };
+        const reported = { ...progress };
+        // written while the next page is read (write-behind.ts)
+        await writes.write(async () => {
+          await ctx.writer.writePaymentsPage(rows, checkpoint);
+          ctx.onProgress?.(reported);
         });
         start = page.next ?? undefined;
-        ctx.onProgress?.(progress);
       }
+      await writes.flush();
       progress.done = true;
       return progress;
     } catch (error) {
+      await writes.settle();
       // A saved cursor the service no longer accepts (expired, or the filters changed between
       // releases): start the sweep over. Upserts by id make the repeat harmless.
       if (attempt === 0 && start !== undefined && error instanceof ApiError && error.type === 'invalid_cursor') {
