@@ -21,6 +21,8 @@ export interface Page<T, P> {
   next: P | null;
   /** 0-based page number within this run of the generator */
   index: number;
+  /** the matching items the server reports (offset mode), when it sends one */
+  total?: number;
 }
 
 export interface PageGuards {
@@ -115,7 +117,7 @@ export async function* offsetPages<T>(fetchPage: (offset: number) => Promise<Lis
       const pageSize = page.limit !== undefined && page.limit > 0 ? Math.min(page.limit, options.limit) : options.limit;
       done = page.items.length < pageSize || page.hasMore === false;
     }
-    yield { items: page.items, at: index === 0 && options.start === undefined ? null : offset, next: done ? null : next, index };
+    yield { items: page.items, at: index === 0 && options.start === undefined ? null : offset, next: done ? null : next, index, ...(page.total !== undefined ? { total: page.total } : {}) };
     if (done) return;
     offset = next;
   }
@@ -236,7 +238,7 @@ export async function* sweepPages<T>(fetchPage: (request: SweepRequest) => Promi
 
 async function* asSweep<T>(pages: AsyncGenerator<Page<T, string>> | AsyncGenerator<Page<T, number>>, mode: 'cursor' | 'offset'): AsyncGenerator<Page<T, SweepPosition>> {
   for await (const page of pages) {
-    yield { items: page.items, index: page.index, at: toPosition(page.at, mode), next: toPosition(page.next, mode) };
+    yield { items: page.items, index: page.index, at: toPosition(page.at, mode), next: toPosition(page.next, mode), ...(page.total !== undefined ? { total: page.total } : {}) };
   }
 }
 

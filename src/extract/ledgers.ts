@@ -3,30 +3,56 @@
  * new events append at the end and saved offsets stay valid). The whole history is read the first
  * time — the roll-forward's opening balance needs every entry before the window — and later runs
  * may start from a high-water mark minus the look-back (`startDate`); upserts make the overlap harmless.
+ *
+ * A huge ledger is split after its first page, when the page's `total` shows it holds more than
+ * `maxChainItems` entries: the first slice continues the chain (same order, now bounded above), the
+ * rest of the time up to now is cut into slices of their own. No summary counts ledger entries, so
+ * the first page is the cheapest place to learn the size.
  */
 import { ledgerEventKey, ledgerPages } from '../api/endpoints.js';
 import { SweepDeduper } from '../api/paginate.js';
+import type { WireLedgerEvent } from '../api/wire.js';
 import type { WalletRow } from '../normalize/rows.js';
+import { toUtcInstant } from '../util/instant.js';
 import type { ExtractContext, StreamProgress } from './context.js';
-import { decodePosition, encodePosition, streamName, type LedgerPosition } from './streams.js';
+import { decodePosition, encodePosition, streamName, type LedgerPosition, type LedgerSlice, type LedgerSlicePosition } from './streams.js';
+import { nextWholeSecond, rangeFilters, splitRange } from './time-slices.js';
+import { WriteBehind } from './write-behind.js';
 
 export interface LedgerStreamOptions {
   wallet: WalletRow;
   /** inclusive lower bound on effective time; null = the whole history */
   startDate: string | null;
+  /** split a fresh stream whose first page reports more entries than this (default: never) */
+  maxChainItems?: number;
+  /** the upper end of the time the slices are spread over (the run's clock) */
+  now?: string;
 }
 
-export async function pullWalletLedger(ctx: ExtractContext, options: LedgerStreamOptions): Promise<StreamProgress> {
+/** One sequential chain of ledger pages: one slice of a split wallet ledger. */
+export interface LedgerChain {
+  wallet: WalletRow;
+  stream: string;
+  slice: LedgerSlice;
+}
+
+/** The stream's outcome: done, or split into slices that the caller runs as chains of their own. */
+export type LedgerOutcome = { progress: StreamProgress; slices: null } | { progress: StreamProgress; slices: LedgerChain[]; startDate: string | null };
+
+export async function pullWalletLedger(ctx: ExtractContext, options: LedgerStreamOptions): Promise<LedgerOutcome> {
   const { wallet } = options;
   const stream = streamName.ledger(wallet.wallet_id);
   const saved = ctx.resume.get(stream);
   const progress: StreamProgress = { stream, pages: saved?.pages ?? 0, rows: saved?.rows ?? 0, duplicates: 0, done: saved?.done ?? false };
-  if (progress.done) return progress;
+  if (progress.done) return { progress, slices: null };
 
   const position = decodePosition<LedgerPosition>(saved);
+  if (position?.slices) return { progress, slices: ledgerChains(wallet, stream, position.slices), startDate: position.startDate };
   // Offsets only mean something for the filter they were read with: resume with the saved start.
   const startDate = position ? position.startDate : options.startDate;
+  const fresh = position?.next == null;
   const deduper = new SweepDeduper();
+  const writes = new WriteBehind();
   const pages = ledgerPages(ctx.apiFor(wallet.environment_id), {
     organizationId: ctx.organizationId,
     walletId: wallet.wallet_id,
@@ -34,24 +60,127 @@ export async function pullWalletLedger(ctx: ExtractContext, options: LedgerStrea
     limit: ctx.pageSize,
     ...(position?.next != null ? { start: position.next } : {}),
   });
-  for await (const page of pages) {
-    if (ctx.signal?.aborted) throw ctx.signal.reason;
-    const fresh = deduper.unique(page.items, ledgerEventKey);
-    progress.duplicates += page.items.length - fresh.length;
-    const rows = fresh.map((raw) => ctx.normalize.ledger(raw, wallet));
-    progress.pages++;
-    progress.rows += rows.length;
-    progress.done = page.next === null;
-    await ctx.writer.writeLedgerPage(rows, {
-      run_key: ctx.runKey,
-      stream,
-      position: encodePosition({ next: page.next, startDate } satisfies LedgerPosition),
-      pages: progress.pages,
-      rows: progress.rows,
-      done: progress.done,
-    });
-    ctx.onProgress?.(progress);
+  try {
+    for await (const page of pages) {
+      if (ctx.signal?.aborted) throw ctx.signal.reason;
+      const unique = deduper.unique(page.items, ledgerEventKey);
+      progress.duplicates += page.items.length - unique.length;
+      const rows = unique.map((raw) => ctx.normalize.ledger(raw, wallet));
+      progress.pages++;
+      progress.rows += rows.length;
+      progress.done = page.next === null;
+      const slices = fresh && page.index === 0 && page.next !== null ? planLedgerSlices(options, startDate, page.items, page.next, page.total) : null;
+      const checkpoint = {
+        run_key: ctx.runKey,
+        stream,
+        position: encodePosition(slices ? ({ slices, startDate } satisfies LedgerPosition) : ({ next: page.next, startDate } satisfies LedgerPosition)),
+        pages: progress.pages,
+        rows: progress.rows,
+        done: progress.done,
+      };
+      const reported = { ...progress };
+      await writes.write(async () => {
+        await ctx.writer.writeLedgerPage(rows, checkpoint);
+        ctx.onProgress?.(reported);
+      });
+      if (slices) {
+        // the plan is durable before any slice saves a checkpoint of its own
+        await writes.flush();
+        ctx.log.debug({ stream, slices: slices.length, total: page.total }, 'ledger stream split into time slices');
+        return { progress, slices: ledgerChains(wallet, stream, slices), startDate };
+      }
+    }
+    await writes.flush();
+  } finally {
+    await writes.settle();
+  }
+  progress.done = true;
+  return { progress, slices: null };
+}
+
+/**
+ * After the first page: slices when the ledger is larger than the chain budget. The first slice
+ * runs up to the first whole second after the page's last entry — so the page lies inside it and
+ * its chain continues at the page's end — and the rest, up to `now`, is split evenly; the last
+ * slice stays open so entries that arrive meanwhile are read too.
+ */
+function planLedgerSlices(options: LedgerStreamOptions, startDate: string | null, items: readonly WireLedgerEvent[], next: number, total: number | undefined): LedgerSlice[] | null {
+  const budget = options.maxChainItems;
+  if (budget === undefined || total === undefined || total <= budget || options.now === undefined) return null;
+  const last = items.length > 0 ? effectiveTimeOf(items[items.length - 1]!) : null;
+  if (last === null) return null;
+  const firstEnd = nextWholeSecond(last);
+  if (firstEnd >= options.now) return null;
+  const parts = Math.ceil((total - next) / budget);
+  const rest = splitRange({ from: firstEnd, to: null }, parts, { from: firstEnd, to: options.now });
+  return [{ range: { from: startDate, to: firstEnd }, startOffset: next }, ...rest.map((range) => ({ range, startOffset: 0 }))];
+}
+
+function ledgerChains(wallet: WalletRow, parent: string, slices: readonly LedgerSlice[]): LedgerChain[] {
+  return slices.map((slice, index) => ({ wallet, stream: streamName.slice(parent, index, slices.length), slice }));
+}
+
+/**
+ * Marks a split ledger stream done once every slice is (its own rows: the first page; the slices
+ * count theirs). The plan stays in the position, so the checkpoint still explains the slices.
+ */
+export async function finishSlicedLedger(ctx: ExtractContext, own: StreamProgress, slices: readonly LedgerChain[], startDate: string | null): Promise<StreamProgress> {
+  const progress = { ...own, done: true };
+  const position = encodePosition({ slices: slices.map((c) => c.slice), startDate } satisfies LedgerPosition);
+  await ctx.writer.writeLedgerPage([], { run_key: ctx.runKey, stream: own.stream, position, pages: own.pages, rows: own.rows, done: true });
+  ctx.onProgress?.(progress);
+  return progress;
+}
+
+export async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): Promise<StreamProgress> {
+  const { wallet, stream, slice } = chain;
+  const saved = ctx.resume.get(stream);
+  const progress: StreamProgress = { stream, pages: saved?.pages ?? 0, rows: saved?.rows ?? 0, duplicates: 0, done: saved?.done ?? false };
+  if (progress.done) return progress;
+  const position = decodePosition<LedgerSlicePosition>(saved);
+  const start = position ? position.next : slice.startOffset;
+  if (start === null) return { ...progress, done: true };
+  const deduper = new SweepDeduper();
+  const writes = new WriteBehind();
+  const pages = ledgerPages(ctx.apiFor(wallet.environment_id), {
+    organizationId: ctx.organizationId,
+    walletId: wallet.wallet_id,
+    filters: { sortKey: 'effective_time', sortOrder: 'ASC', ...rangeFilters(slice.range) },
+    limit: ctx.pageSize,
+    ...(start > 0 ? { start } : {}),
+  });
+  try {
+    for await (const page of pages) {
+      if (ctx.signal?.aborted) throw ctx.signal.reason;
+      const unique = deduper.unique(page.items, ledgerEventKey);
+      progress.duplicates += page.items.length - unique.length;
+      const rows = unique.map((raw) => ctx.normalize.ledger(raw, wallet));
+      progress.pages++;
+      progress.rows += rows.length;
+      progress.done = page.next === null;
+      const checkpoint = {
+        run_key: ctx.runKey,
+        stream,
+        position: encodePosition({ next: page.next, range: slice.range } satisfies LedgerSlicePosition),
+        pages: progress.pages,
+        rows: progress.rows,
+        done: progress.done,
+      };
+      const reported = { ...progress };
+      await writes.write(async () => {
+        await ctx.writer.writeLedgerPage(rows, checkpoint);
+        ctx.onProgress?.(reported);
+      });
+    }
+    await writes.flush();
+  } finally {
+    await writes.settle();
   }
   progress.done = true;
   return progress;
+}
+
+function effectiveTimeOf(event: WireLedgerEvent): string | null {
+  const raw = (event as unknown as Record<string, unknown>).effective_time;
+  return typeof raw === 'string' ? toUtcInstant(raw) : null;
 }

@@ -3,15 +3,28 @@
  * parallel; one chain per environment would cap a large pull at one request in flight), normalized
  * and written with the page's checkpoint in one step, so a killed run resumes after the last page
  * that is durably stored. De-duplicated by id within the sweep (a duplicate is counted, not written).
+ *
+ * A huge wallet is swept as several chains over disjoint creation-time slices (planPayments); the
+ * plan is saved under the wallet's stream before any slice starts, so a resumed run reuses it.
  */
 import { paymentPages, paymentKey } from '../api/endpoints.js';
 import { SweepDeduper, type SweepPosition } from '../api/paginate.js';
 import { ApiError } from '../api/errors.js';
 import type { WalletRow } from '../normalize/rows.js';
-import { apiDateBounds } from '../util/time.js';
 import type { Window } from '../store/ports.js';
 import type { ExtractContext, StreamProgress } from './context.js';
-import { decodePosition, encodePosition, streamName, type PaymentsPosition } from './streams.js';
+import { decodePosition, encodePosition, streamName, type PaymentsPosition, type PaymentsSlicePosition } from './streams.js';
+import { rangeFilters, splitRange, type TimeRange } from './time-slices.js';
+import { WriteBehind } from './write-behind.js';
+
+/** One sequential chain of payment pages: a wallet's whole window, or one slice of it. */
+export interface PaymentsChain {
+  wallet: WalletRow;
+  stream: string;
+  range: TimeRange;
+  /** a slice saves its range with its position */
+  slice: boolean;
+}
 
 export interface PaymentsStreamOptions {
   wallet: WalletRow;
@@ -19,22 +32,74 @@ export interface PaymentsStreamOptions {
   window: Window;
 }
 
+/** The wallet's whole window as one chain (no slicing). */
 export async function pullWalletPayments(ctx: ExtractContext, options: PaymentsStreamOptions): Promise<StreamProgress> {
-  const { wallet, window } = options;
-  const stream = streamName.payments(wallet.wallet_id);
+  const range = { from: options.window.from, to: options.window.to };
+  return pullPaymentsChain(ctx, { wallet: options.wallet, stream: streamName.payments(options.wallet.wallet_id), range, slice: false });
+}
+
+export interface PaymentsPlanInput {
+  wallet: WalletRow;
+  window: Window;
+  /** payments expected in the window (the wallet summary), null = unknown */
+  expected: number | null;
+  /** where the window's payments actually lie (the summary's oldest/newest), to spread slices over */
+  span: { from: string; to: string } | null;
+  /** split when more than this many payments are expected; each slice then holds about this many */
+  maxChainItems: number;
+}
+
+/**
+ * The chains of one wallet's payments: a resumed run's saved plan, else one chain, or time slices
+ * when the wallet holds more than `maxChainItems` (the plan is saved first: a resume must sweep the
+ * same slices, or pages saved for one slice would be resumed under another's filters).
+ */
+export async function planPayments(ctx: ExtractContext, input: PaymentsPlanInput): Promise<{ parent: string; chains: PaymentsChain[] }> {
+  const { wallet, window } = input;
+  const parent = streamName.payments(wallet.wallet_id);
+  const whole: PaymentsChain = { wallet, stream: parent, range: { from: window.from, to: window.to }, slice: false };
+  const saved = ctx.resume.get(parent);
+  const position = decodePosition<PaymentsPosition>(saved);
+  if (saved?.done) return { parent, chains: [] };
+  if (position?.slices) return { parent, chains: sliceChains(wallet, parent, position.slices) };
+  if (saved || input.expected === null || input.expected <= input.maxChainItems) return { parent, chains: [whole] };
+
+  const parts = Math.ceil(input.expected / input.maxChainItems);
+  const span = input.span ? { from: maxOf(window.from, input.span.from), to: minOf(window.to, input.span.to) } : window;
+  const slices = splitRange({ from: window.from, to: window.to }, parts, span.from < span.to ? span : window);
+  if (slices.length < 2) return { parent, chains: [whole] };
+  await ctx.writer.writePaymentsPage([], { run_key: ctx.runKey, stream: parent, position: encodePosition({ slices } satisfies PaymentsPosition), pages: 0, rows: 0, done: false });
+  ctx.log.debug({ stream: parent, slices: slices.length, expected: input.expected }, 'payments stream split into time slices');
+  return { parent, chains: sliceChains(wallet, parent, slices) };
+}
+
+function sliceChains(wallet: WalletRow, parent: string, slices: readonly TimeRange[]): PaymentsChain[] {
+  return slices.map((range, index) => ({ wallet, stream: streamName.slice(parent, index, slices.length), range, slice: true }));
+}
+
+/** Marks a sliced wallet's stream done once every slice is (the slices count the rows; the plan stays). */
+export async function finishSlicedPayments(ctx: ExtractContext, parent: string, slices: readonly TimeRange[]): Promise<StreamProgress> {
+  const progress = { stream: parent, pages: 0, rows: 0, duplicates: 0, done: true };
+  await ctx.writer.writePaymentsPage([], { run_key: ctx.runKey, stream: parent, position: encodePosition({ slices: [...slices] } satisfies PaymentsPosition), pages: 0, rows: 0, done: true });
+  ctx.onProgress?.(progress);
+  return progress;
+}
+
+export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChain): Promise<StreamProgress> {
+  const { wallet, stream, range } = chain;
   const saved = ctx.resume.get(stream);
   const progress: StreamProgress = { stream, pages: saved?.pages ?? 0, rows: saved?.rows ?? 0, duplicates: 0, done: saved?.done ?? false };
   if (progress.done) return progress;
 
-  const bounds = apiDateBounds(window);
-  let start: SweepPosition | undefined = decodePosition<PaymentsPosition>(saved)?.next ?? undefined;
+  let start: SweepPosition | undefined = decodePosition<PaymentsSlicePosition>(saved)?.next ?? undefined;
   const deduper = new SweepDeduper();
+  const writes = new WriteBehind();
   for (let attempt = 0; ; attempt++) {
     try {
       const pages = paymentPages(ctx.apiFor(wallet.environment_id), {
         organizationId: ctx.organizationId,
         environmentId: wallet.environment_id,
-        filters: { walletId: wallet.wallet_id, startDate: bounds.start_date, endDate: bounds.end_date, sortKey: 'created_at', sortOrder: 'DESC' },
+        filters: { walletId: wallet.wallet_id, ...rangeFilters(range), sortKey: 'created_at', sortOrder: 'DESC' },
         limit: ctx.pageSize,
         ...(start ? { start } : {}),
       });
@@ -46,28 +111,46 @@ export async function pullWalletPayments(ctx: ExtractContext, options: PaymentsS
         progress.pages++;
         progress.rows += rows.length;
         progress.done = page.next === null;
-        await ctx.writer.writePaymentsPage(rows, {
+        const checkpoint = {
           run_key: ctx.runKey,
           stream,
-          position: encodePosition({ next: page.next } satisfies PaymentsPosition),
+          position: encodePosition(chain.slice ? ({ next: page.next, range } satisfies PaymentsSlicePosition) : ({ next: page.next } satisfies PaymentsPosition)),
           pages: progress.pages,
           rows: progress.rows,
           done: progress.done,
+        };
+        const reported = { ...progress };
+        // written while the next page is read (write-behind.ts)
+        await writes.write(async () => {
+          await ctx.writer.writePaymentsPage(rows, checkpoint);
+          ctx.onProgress?.(reported);
         });
         start = page.next ?? undefined;
-        ctx.onProgress?.(progress);
       }
+      await writes.flush();
       progress.done = true;
       return progress;
     } catch (error) {
+      await writes.settle();
       // A saved cursor the service no longer accepts (expired, or the filters changed between
       // releases): start the sweep over. Upserts by id make the repeat harmless.
       if (attempt === 0 && start !== undefined && error instanceof ApiError && error.type === 'invalid_cursor') {
         ctx.log.warn({ stream }, 'saved cursor refused by the service; restarting the stream from its first page');
         start = undefined;
+        // the sweep starts over: what the checkpoint counted is read (and upserted) again
+        progress.pages = 0;
+        progress.rows = 0;
         continue;
       }
       throw error;
     }
   }
+}
+
+function maxOf(a: string, b: string): string {
+  return a > b ? a : b;
+}
+
+function minOf(a: string, b: string): string {
+  return a < b ? a : b;
 }

@@ -4,6 +4,7 @@
  */
 import type { SweepPosition } from '../api/paginate.js';
 import type { Checkpoint } from '../store/ports.js';
+import type { TimeRange } from './time-slices.js';
 
 export const streamName = {
   environmentSummary: (environmentId: string): string => `summary:env:${environmentId}`,
@@ -11,12 +12,31 @@ export const streamName = {
   payments: (walletId: string): string => `payments:wallet:${walletId}`,
   ledger: (walletId: string): string => `ledger:wallet:${walletId}`,
   paymentsById: (walletId: string, purpose: 'orphans' | 'open'): string => `payments:byid-${purpose}:${walletId}`,
+  /** one time slice of a wallet's payments or ledger stream (time-slices.ts) */
+  slice: (parent: string, index: number, count: number): string => `${parent}:slice-${index + 1}-of-${count}`,
 } as const;
 
-/** What a payments stream saves: where to resume, or `done`. */
-export type PaymentsPosition = { next: SweepPosition | null };
-/** What a ledger stream saves: the offset to resume at, and the start_date it was asked with. */
-export type LedgerPosition = { next: number | null; startDate: string | null };
+/**
+ * What a payments stream saves: where to resume (`next`, null = done), or — for a wallet split
+ * into time slices — the plan, each slice then being a stream of its own.
+ */
+export type PaymentsPosition = { next: SweepPosition | null; slices?: undefined } | { slices: TimeRange[]; next?: undefined };
+/** What one slice of a payments stream saves: where to resume, and the range it sweeps. */
+export type PaymentsSlicePosition = { next: SweepPosition | null; range: TimeRange };
+/**
+ * What a ledger stream saves: the offset to resume at and the start_date it was asked with; or,
+ * once split after its first page, the plan (the first slice continues at `startOffset`).
+ */
+export type LedgerPosition = { next: number | null; startDate: string | null; slices?: undefined } | { slices: LedgerSlice[]; startDate: string | null; next?: undefined };
+export interface LedgerSlice {
+  range: TimeRange;
+  /** where the slice's chain starts (the first slice continues after the parent's first page) */
+  startOffset: number;
+}
+/** What one slice of a ledger stream saves. */
+export type LedgerSlicePosition = { next: number | null; range: TimeRange };
+/** What a wallet summary saves: its count and span, which size the wallet's chains on a resume. */
+export type SummaryPosition = { totalCount?: number; oldest?: string | null; newest?: string | null };
 
 export function encodePosition(position: unknown): string {
   return JSON.stringify(position);

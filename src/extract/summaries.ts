@@ -7,8 +7,17 @@ import { environmentSummary, walletSummary } from '../api/endpoints.js';
 import type { WalletRow } from '../normalize/rows.js';
 import type { Window } from '../store/ports.js';
 import { apiDateBounds } from '../util/time.js';
+import { toUtcInstant } from '../util/instant.js';
 import type { ExtractContext, StreamProgress } from './context.js';
-import { streamName } from './streams.js';
+import { decodePosition, encodePosition, streamName, type SummaryPosition } from './streams.js';
+
+/** What a wallet summary tells the planner: how many payments the window holds, and when. */
+export interface WalletCount {
+  /** null when unknown (a resumed run whose summary was saved without it) */
+  totalCount: number | null;
+  oldest: string | null;
+  newest: string | null;
+}
 
 export async function pullEnvironmentSummary(ctx: ExtractContext, environmentId: string, window: Window): Promise<StreamProgress> {
   const stream = streamName.environmentSummary(environmentId);
@@ -26,9 +35,14 @@ export async function pullEnvironmentSummary(ctx: ExtractContext, environmentId:
   return progress;
 }
 
-export async function pullWalletSummary(ctx: ExtractContext, wallet: WalletRow, window: Window): Promise<StreamProgress> {
+export async function pullWalletSummary(ctx: ExtractContext, wallet: WalletRow, window: Window): Promise<StreamProgress & { count: WalletCount }> {
   const stream = streamName.walletSummary(wallet.wallet_id);
-  if (ctx.resume.get(stream)?.done) return { stream, pages: 1, rows: 0, duplicates: 0, done: true };
+  const saved = ctx.resume.get(stream);
+  if (saved?.done) {
+    const position = decodePosition<SummaryPosition>(saved);
+    const count = { totalCount: position?.totalCount ?? null, oldest: position?.oldest ?? null, newest: position?.newest ?? null };
+    return { stream, pages: 1, rows: 0, duplicates: 0, done: true, count };
+  }
   const bounds = apiDateBounds(window);
   const raw = await walletSummary(ctx.apiFor(wallet.environment_id), {
     organizationId: ctx.organizationId,
@@ -36,8 +50,14 @@ export async function pullWalletSummary(ctx: ExtractContext, wallet: WalletRow, 
     filters: { includeInactive: true, startDate: bounds.start_date, endDate: bounds.end_date },
   });
   const rows = ctx.normalize.walletSummary(raw, wallet);
-  await ctx.writer.writeSummaries(ctx.runId, rows, { run_key: ctx.runKey, stream, position: '{}', pages: 1, rows: rows.length, done: true });
+  const count: WalletCount = {
+    totalCount: typeof raw.total_count === 'number' ? raw.total_count : typeof raw.total_count === 'bigint' ? Number(raw.total_count) : null,
+    oldest: typeof raw.oldest_created_at === 'string' ? toUtcInstant(raw.oldest_created_at) : null,
+    newest: typeof raw.newest_created_at === 'string' ? toUtcInstant(raw.newest_created_at) : null,
+  };
+  const position = encodePosition({ ...(count.totalCount !== null ? { totalCount: count.totalCount } : {}), oldest: count.oldest, newest: count.newest });
+  await ctx.writer.writeSummaries(ctx.runId, rows, { run_key: ctx.runKey, stream, position, pages: 1, rows: rows.length, done: true });
   const progress = { stream, pages: 1, rows: rows.length, duplicates: 0, done: true };
   ctx.onProgress?.(progress);
-  return progress;
+  return { ...progress, count };
 }

@@ -33,9 +33,15 @@ export interface Discovery {
 }
 
 export async function discover(input: DiscoveryInput): Promise<Discovery> {
+  // One request per configured environment (a handful) and the assets, all at once: discovery is
+  // the only part of a run with nothing else to overlap it.
+  const first = input.readers[0];
+  const [lists, assetList] = await Promise.all([
+    Promise.all(input.readers.map(({ environmentId, api }) => listWallets(api, { organizationId: input.organizationId, inactive: true, ...(environmentId ? { environmentId } : {}) }))),
+    first ? listAssets(first.api, input.organizationId) : Promise.resolve(null),
+  ]);
   const byId = new Map<string, WalletRow>();
-  for (const { environmentId, api } of input.readers) {
-    const raw = await listWallets(api, { organizationId: input.organizationId, inactive: true, ...(environmentId ? { environmentId } : {}) });
+  for (const raw of lists) {
     for (const wallet of raw) {
       const row = input.normalize.wallet(wallet);
       byId.set(row.wallet_id, row);
@@ -61,7 +67,6 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const wallets = inScope.filter((w) => inShard(w.wallet_id, input.shard));
   const environments = [...new Set(inScope.map((w) => w.environment_id))].sort();
 
-  const first = input.readers[0];
-  const assets = first ? (await listAssets(first.api, input.organizationId)).assets.map((a) => input.normalize.asset(a)) : [];
+  const assets = assetList ? assetList.assets.map((a) => input.normalize.asset(a)) : [];
   return { allWallets: inScope, wallets, environments, assets };
 }

@@ -243,6 +243,8 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     orphanPaymentIds: (wallet: WalletRow) => snapshot.orphanPaymentIds(organizationId, wallet, window),
     ...(spec.incremental ? { openPaymentIds: (wallet: WalletRow) => snapshot.openPaymentIds(organizationId, wallet) } : {}),
     width: Math.max(2, config.concurrency * 2),
+    // ledger time slices reach up to the run's clock
+    now: instantFromDate(env.clock()),
   });
 }
 

@@ -2,20 +2,23 @@
  * The snapshot when there is no database (`--no-db`): JSON-lines files under a state folder,
  * implementing the same seams as Postgres (src/store/ports.ts).
  *
- * Durability: a page is appended to its stream's file and fsynced, THEN the checkpoint file is
- * replaced atomically (write temp, fsync, rename). A run killed between the two leaves rows past the
- * checkpoint; `beginRun` truncates every stream file back to its checkpointed length, so a resumed
- * run re-fetches that page and nothing is doubled. Reads de-duplicate by natural key (last write wins),
- * which is what the database's upsert does.
+ * Durability: a page is appended to its stream's file and fsynced, THEN its checkpoint (with the
+ * file's new length) is appended to the checkpoint journal and fsynced (checkpoint-journal.ts; both
+ * asynchronous, so other streams keep pulling meanwhile). A run killed between the two leaves rows
+ * past the checkpoint; `beginRun` truncates every stream file back to its checkpointed length, so a
+ * resumed run re-fetches that page and nothing is doubled. `state.json` holds the run itself.
+ * Reads de-duplicate by natural key (last write wins), which is what the database's upsert does.
  *
  * Memory: reads hold one wallet's rows at a time (they are sorted per wallet, like the database).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeSync, existsSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../normalize/rows.js';
 import type { Finding } from '../../reconcile/results.js';
 import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, Window, WriteStats } from '../ports.js';
+import { CheckpointJournal } from './checkpoint-journal.js';
 import { decodeRow, encodeRow } from './row-codec.js';
 
 interface StreamState {
@@ -41,11 +44,17 @@ const BATCH = 1000;
 export class SpoolStore implements SnapshotWriter, ReportSource {
   private state: SpoolState = { run_key: null, run_id: null, status: null, window: null, streams: {}, summaries_window: null };
   private knownIds: Set<string> | undefined;
+  private readonly journal: CheckpointJournal;
 
   constructor(private readonly dir: string) {
     mkdirSync(join(dir, 'streams'), { recursive: true });
+    this.journal = new CheckpointJournal(join(dir, 'checkpoints.jsonl'));
     const statePath = join(dir, 'state.json');
-    if (existsSync(statePath)) this.state = JSON.parse(readFileSync(statePath, 'utf8')) as SpoolState;
+    if (existsSync(statePath)) this.state = { ...(JSON.parse(readFileSync(statePath, 'utf8')) as SpoolState) };
+    this.state.streams = { ...this.state.streams };
+    for (const stream of this.journal.read<StreamState>()) this.state.streams[stream.checkpoint.stream] = stream;
+    // summaries are read back for the run's window once any was written (also after a resume)
+    if (Object.keys(this.state.streams).some((name) => name.startsWith('summary:'))) this.state.summaries_window ??= this.state.window;
   }
 
   // --- SnapshotWriter ---------------------------------------------------------------------
@@ -64,6 +73,8 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     }
     this.state.run_id = run.run_id;
     this.saveState();
+    // a fresh journal holding the replayed checkpoints: appends must not follow a torn line
+    writeAtomically(this.journal.path, Object.values(this.state.streams).map((stream) => `${JSON.stringify(stream)}\n`).join(''));
     return Object.values(this.state.streams).map((s) => s.checkpoint);
   }
 
@@ -76,8 +87,11 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   }
 
   async writePaymentsPage(rows: readonly PaymentRow[], checkpoint: Checkpoint): Promise<WriteStats> {
-    this.knownIds = undefined;
-    return this.appendPage(rows, checkpoint, (r) => r.wallet_id);
+    const stats = await this.appendPage(rows, checkpoint, (r) => r.wallet_id);
+    // Ids only grow while a run writes (truncation happens in beginRun, before any write), so the
+    // set is kept up to date rather than rebuilt from every file for each wallet's orphan check.
+    if (this.knownIds) for (const row of rows) this.knownIds.add(row.payment_id);
+    return stats;
   }
 
   async writeLedgerPage(rows: readonly LedgerRow[], checkpoint: Checkpoint): Promise<WriteStats> {
@@ -165,28 +179,27 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
 
   // --- internals --------------------------------------------------------------------------
 
+  /** One stream's pages come one at a time (a chain is sequential); different streams' overlap. */
   private async appendPage<T>(rows: readonly T[], checkpoint: Checkpoint, walletOf: (row: T) => string): Promise<WriteStats> {
     const existing = this.state.streams[checkpoint.stream];
     const file = existing?.file ?? fileNameFor(checkpoint.stream);
     const path = join(this.dir, 'streams', file);
+    let length = existing?.length ?? 0;
     if (rows.length > 0) {
-      const fd = openSync(path, 'a');
+      const handle = await open(path, 'a', 0o640);
       try {
-        writeSync(fd, rows.map((r) => encodeRow(r) + '\n').join(''));
-        fsyncSync(fd);
+        await handle.write(rows.map((r) => encodeRow(r) + '\n').join(''));
+        await handle.sync();
+        length = (await handle.stat()).size;
       } finally {
-        closeSync(fd);
+        await handle.close();
       }
     }
     const wallets = new Set(existing?.wallets ?? []);
     for (const row of rows) wallets.add(walletOf(row));
-    this.state.streams[checkpoint.stream] = {
-      checkpoint,
-      length: existsSync(path) ? statSync(path).size : 0,
-      file,
-      wallets: [...wallets].sort(),
-    };
-    this.saveState();
+    const state: StreamState = { checkpoint, length, file, wallets: [...wallets].sort() };
+    this.state.streams[checkpoint.stream] = state;
+    await this.journal.append(JSON.stringify(state));
     // The spool cannot tell an insert from an update without reading back; reads de-duplicate.
     return { inserted: rows.length, updated: 0, unchanged: 0 };
   }
@@ -197,7 +210,8 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     for (const stream of streams) {
       const path = join(this.dir, 'streams', stream.file);
       if (!existsSync(path)) continue;
-      const text = readFileSync(path, 'utf8').slice(0, stream.length);
+      // `length` counts bytes, and pages of other streams may be landing meanwhile: cut the bytes, then decode
+      const text = readFileSync(path).subarray(0, stream.length).toString('utf8');
       for (const line of text.split('\n')) if (line) out.push(decodeRow<T>(line));
     }
     return out;
@@ -233,12 +247,14 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     return map;
   }
 
+  /** The run itself; the streams' checkpoints live in the journal. */
   private saveState(): void {
-    writeAtomically(join(this.dir, 'state.json'), JSON.stringify(this.state));
+    writeAtomically(join(this.dir, 'state.json'), JSON.stringify({ ...this.state, streams: {} }));
   }
 
   private reset(): void {
     rmSync(join(this.dir, 'streams'), { recursive: true, force: true });
+    rmSync(this.journal.path, { force: true });
     mkdirSync(join(this.dir, 'streams'), { recursive: true });
     this.state.streams = {};
     this.knownIds = undefined;
