@@ -127,7 +127,7 @@ describe.skipIf(pg.url === null)(`the database goes away mid-run${pg.skipReason 
     const { failed } = await outageThenRerun(async (proxy) => {
       // the database refuses new connections too: a restarting server, not a single dropped session
       const ports = proxy.upstreamPorts();
-      await withDb(pg.url!, (db) => db.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE client_port = ANY($1::int[])', [ports]));
+      await withDb(pg.url!, (db) => db.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE client_port = ANY($1::int[])', [ports.map(String)]));
       await proxy.cut();
     });
     expectExit(['export (backends terminated)'], failed, 75, { message: /database postgres:\/\/\S+ is unavailable \(.+\); try again later/, secrets: secrets() });
