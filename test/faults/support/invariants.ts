@@ -4,11 +4,13 @@
  *   I1/I2  the ids a report lists equal the simulator's ground truth for the window — none lost,
  *          none doubled (and the same for the Postgres snapshot);
  *   I4     no partial folder: nothing but published folders under `<out>/<job>/` (no `.tmp-`/`.old-`),
- *          and a previous good report byte for byte as it was;
+ *          each file as its manifest.json says (bytes and sha256), and a previous good report byte
+ *          for byte as it was;
  *   I5     a resumed run's CSV and XLSX equal an uninterrupted run's, byte for byte;
  *   I6/I7  the exit code, ONE plain stderr line on failure (none for 0/65), run ids on every JSON
  *          log line, and no planted secret in any byte of output, files or database.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -78,8 +80,11 @@ export function expectNoPartialFolders(outRoot: string, job: string): string[] {
   for (const entry of entries) {
     const dir = join(jobDir, entry);
     expect(statSync(dir).isDirectory(), `${dir} is a folder`).toBe(true);
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Array<{ path: string; bytes: number }> };
-    for (const file of manifest.files) expect(statSync(join(dir, file.path)).size, `${entry}/${file.path}`).toBe(file.bytes);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Array<{ path: string; bytes: number; sha256: string }> };
+    for (const file of manifest.files) {
+      const bytes = readFileSync(join(dir, file.path));
+      expect({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }, `${entry}/${file.path} against manifest.json`).toEqual({ bytes: file.bytes, sha256: file.sha256 });
+    }
     expect(readdirSync(dir).sort(), `${dir} holds exactly its manifest's files`).toEqual([...manifest.files.map((f) => f.path), 'manifest.json'].sort());
   }
   return entries;
