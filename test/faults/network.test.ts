@@ -1,5 +1,7 @@
-import { createServer } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, runCli, splitStderr, startCli } from '../support/cli/cli.js';
@@ -9,13 +11,21 @@ import { expectExit, expectFolderUnchanged, expectNoPartialFolders, expectPaymen
 import { DATASET, OCTOBER, PERIOD, startOctoberSim, TINY_RETRIES } from './support/setting.js';
 
 /**
- * NET: the service or the network fails while the CLI runs. Each case asserts the documented exit
+ * NET: the service or the network fails while the CLI runs (a TLS failure included). Each case asserts the documented exit
  * code with one secret-free stderr line, no partial folder, a previous good report of the period
  * byte for byte intact, and — once the service is back — a rerun that resumes and lists every
  * payment of the ground truth exactly once.
  */
 
 const ws = workspace('faults-net');
+const OPENSSL = (() => {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 let sim: TestSim;
 let truth: string[];
 /** a clean run's folder: what every later successful run must equal */
@@ -110,6 +120,28 @@ describe('network faults through the CLI (--no-db)', () => {
     const args = ['export', ...OCTOBER, '--no-db', '--config', 'retries.json', '--base-url', `http://127.0.0.1:${await closedPort()}/v1`];
     expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 75, { message: /on 127\.0\.0\.1:\d+: cannot reach the service \(connection refused\)/, secrets: PLANTED_SECRETS, dirs: [cwd] });
     expect(expectNoPartialFolders(join(cwd, 'reports'), 'export')).toEqual([]);
+  });
+
+  it.skipIf(!OPENSSL)(`69: a self-signed certificate — refused at the handshake, never retried, no insecure fallback${OPENSSL ? '' : ' (skipped: no openssl to make a certificate)'}`, async () => {
+    const dir = ws.fresh('tls-cert');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+    let handshakes = 0;
+    let requests = 0;
+    const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    server.on('tlsClientError', () => handshakes++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const cwd = ws.fresh('tls');
+      const args = ['export', ...OCTOBER, '--no-db', '--base-url', `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`];
+      expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 69, { message: /TLS handshake or certificate check failed/, secrets: PLANTED_SECRETS, dirs: [cwd] });
+      expect({ handshakes, requests }, 'one refused handshake, no request (the token never left)').toEqual({ handshakes: 1, requests: 0 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('75: the host name does not resolve (DNS failure)', async () => {

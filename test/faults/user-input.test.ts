@@ -104,6 +104,13 @@ const CONFIG: InputCase[] = [
   { label: 'an empty API key file', args: ['export', ...OCTOBER, '--no-db'], files: { 'api-key': ['\n', 0o600] }, env: { PAYEXPORT_BEARER_TOKEN: '', PAYEXPORT_API_KEY_FILE: 'api-key' }, code: 78, message: /is empty/ },
 ];
 
+/** SEC-02: secrets never come from argv (`ps` and shell history show it); refused without echoing the value. */
+const SECRET_FLAGS: InputCase[] = [
+  { label: 'an API key given as a flag', args: ['export', ...OCTOBER, '--no-db', '--api-key', PLANTED_KEYS[0]], code: 64, message: /Unknown arguments: api-key/ },
+  { label: 'an API key given as --api-key=…', args: ['export', ...OCTOBER, '--no-db', `--api-key=${PLANTED_KEYS[1]}`], code: 64, message: /Unknown arguments: api-key/ },
+  { label: 'a database password in --database-url', args: ['export', ...OCTOBER, '--database-url', `postgres://payexport:${PLANTED_KEYS[0]}@127.0.0.1:1/books`], code: 78, message: /holds a password: put it in DATABASE_URL or databaseUrlFile/ },
+];
+
 const CREDENTIALS: InputCase[] = [
   { label: 'a key that is only whitespace (missing, not sent)', args: ['export', ...OCTOBER, '--no-db'], env: { PAYEXPORT_BEARER_TOKEN: '', PAYEXPORT_API_KEY: ' \n\t' }, code: 77, message: /no API credentials/ },
 ];
@@ -118,6 +125,10 @@ describe('64: user text that would reach a folder name and leave the output root
 
 describe('78: bad configuration, before any request', () => {
   it.each(CONFIG)('$label', expectRefused);
+});
+
+describe('secrets given on the command line are refused, never echoed', () => {
+  it.each(SECRET_FLAGS)('$label', expectRefused);
 });
 
 describe('77: credentials missing', () => {
