@@ -90,7 +90,7 @@ describe('network faults through the CLI (--no-db)', () => {
 
   it('75: the service closes mid-pull (connection refused); it comes back on the same port and the rerun completes', async () => {
     // A second simulator over the same data, slowed down so the pull is surely in progress when it closes.
-    let flaky = await startTestSim({ dataset: sim.sim.dataset, faults: 'latency=60ms' });
+    let flaky = await startTestSim({ dataset: sim.sim.dataset, faults: 'latency=30ms' });
     const port = flaky.sim.port;
     const cwd = withTinyRetries('refused-mid-pull');
     const args = ['export', ...OCTOBER, '--no-db', '--config', 'retries.json', '--page-size', '10'];

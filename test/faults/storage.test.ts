@@ -71,8 +71,6 @@ describe('74: outputs cannot be written', () => {
   it('the disk fills up under the --no-db spool during the pull (ENOSPC)', () =>
     failThenRecover('enospc-spool', 'pull:page:pages=20@enospc', /cannot write .*\/reports\/\.state\/export\/2026-10-01_2026-10-31: no space left on the device \(ENOSPC\)/));
 
-  it('publishing is refused (EACCES on the rename): nothing half-published', () =>
-    failThenRecover('eacces-publish', 'report:publish@eacces', /cannot write .*\.tmp-\S+: EACCES/));
 
   it('the job folder is a file: the pull is kept, and after the fix the rerun resumes and publishes', async () => {
     const cwd = ws.fresh('job-folder-is-a-file');
@@ -93,6 +91,9 @@ describe('74: outputs cannot be written', () => {
 
   it.skipIf(!LONG_TAIL)(longTitle('the disk fills up while the workbook is written (ENOSPC from /dev/full)'), () =>
     failThenRecover('enospc-xlsx', 'report:open:file=report.xlsx@full', /report\.xlsx: no space left on the device \(ENOSPC\)/));
+
+  it.skipIf(!LONG_TAIL)(longTitle('publishing is refused (EACCES on the rename): nothing half-published'), () =>
+    failThenRecover('eacces-publish', 'report:publish@eacces', /cannot write .*\.tmp-\S+: EACCES/));
 
   it.skipIf(!LONG_TAIL)(longTitle('an I/O error (EIO) on the 100th row of payments.csv'), () =>
     failThenRecover('eio-csv', 'report:csv:file=payments.csv:rows=100@eio', /payments\.csv: EIO/));
