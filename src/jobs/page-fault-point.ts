@@ -4,11 +4,12 @@
  * than reaching into every stream; inert unless PAYEXPORT_FAULT_AT names the point.
  */
 import type { SnapshotWriter } from '../store/ports.js';
-import { faultPoint } from '../util/fault-points.js';
+import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 
 const PAGE_WRITES: ReadonlySet<PropertyKey> = new Set(['writePaymentsPage', 'writeLedgerPage', 'writeSummaries']);
 
 export function withPageFaultPoint(writer: SnapshotWriter): SnapshotWriter {
+  if (!FAULTS_ARMED) return writer;
   let pages = 0;
   return new Proxy(writer, {
     get(target, property) {

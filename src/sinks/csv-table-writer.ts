@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { stringify, type Options, type Stringifier } from 'csv-stringify';
 import type { CompiledTable } from './render-cells.js';
 import { createOutputStream, HashTap, outputError } from './output-file.js';
-import { faultPoint } from '../util/fault-points.js';
+import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 
 export interface CsvOptions {
   /**
@@ -76,7 +76,7 @@ export class CsvTableWriter<Row> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error(`CSV ${this.path} is closed`));
     this.rows += 1;
-    faultPoint('report:csv', { rows: this.rows, file: this.file });
+    if (FAULTS_ARMED) faultPoint('report:csv', { rows: this.rows, file: this.file });
     if (this.stringifier.write(this.table.csvRow(row))) return undefined;
     return this.drained();
   }

@@ -32,6 +32,9 @@ interface Armed {
 const VARIABLE = 'PAYEXPORT_FAULT_AT';
 let armed: Armed | null | undefined;
 
+/** False in every ordinary run: hot paths (a point per written row) test this before calling. */
+export const FAULTS_ARMED = (process.env[VARIABLE] ?? '') !== '';
+
 /** Parses the variable's value; exported for its unit test. */
 export function parseFaultAt(spec: string): Omit<Armed, 'fired'> {
   const [target = '', action = 'kill', ...rest] = spec.trim().split('@');

@@ -83,10 +83,10 @@ describe('two runs of the same job at once', () => {
 });
 
 describe.skipIf(pg.url === null)(`the database goes away mid-run${pg.skipReason === null ? '' : ` (skipped: ${pg.skipReason})`}`, () => {
-  /** Waits until the run has committed at least `pages` pages (checkpoints) into `schema`. */
-  async function committed(schema: string, pages: number): Promise<void> {
+  /** Waits until the run has committed at least `pages` pages (checkpoints) into `schema` (or has ended). */
+  async function committed(schema: string, pages: number, run: RunningCli): Promise<void> {
     await withDb(pg.url!, async (db) => {
-      for (;;) {
+      while (run.child.exitCode === null) {
         const n = await db
           .query<{ n: string }>(`SELECT coalesce(sum(pages), 0) AS n FROM ${quoteIdent(schema)}.checkpoints`)
           .then((r) => Number(r.rows[0]?.n ?? 0), () => 0);
@@ -103,7 +103,7 @@ describe.skipIf(pg.url === null)(`the database goes away mid-run${pg.skipReason 
     const schema = newSchema();
     const args = ['export', ...OCTOBER, '--schema', schema, '--page-size', '10'];
     const running = startCli(args, { cwd, env: { ...slow.env('token'), DATABASE_URL: proxy.urlThrough(database.url) } });
-    await committed(schema, 10);
+    await committed(schema, 10, running);
     await cut(proxy);
     const failed = await running.result;
     await proxy.cut();

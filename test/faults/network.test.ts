@@ -97,7 +97,7 @@ describe('network faults through the CLI (--no-db)', () => {
     try {
       const running = startCli(args, { cwd, env: flaky.env('token') });
       await running.waitForStderr(/"phase":"pull"/);
-      while (flaky.sim.requestLog.entries().length < 25) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (flaky.sim.requestLog.entries().length < 25 && running.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
       await flaky.close();
       const failed = await running.result;
       expectExit(args, failed, 75, { message: /cannot reach the service \(connection refused\)/, secrets: PLANTED_SECRETS, dirs: [cwd] });

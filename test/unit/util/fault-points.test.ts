@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diskFullTarget, faultPoint, parseFaultAt } from '../../../src/util/fault-points.js';
+import { diskFullTarget, FAULTS_ARMED, faultPoint, parseFaultAt } from '../../../src/util/fault-points.js';
 
 describe('PAYEXPORT_FAULT_AT', () => {
   it.each([
@@ -19,6 +19,7 @@ describe('PAYEXPORT_FAULT_AT', () => {
 
   it('is inert when the variable is not set (the test process never sets it)', () => {
     expect(process.env.PAYEXPORT_FAULT_AT).toBeUndefined();
+    expect(FAULTS_ARMED).toBe(false);
     expect(() => faultPoint('report:csv', { rows: 1_000_000, file: 'payments.csv' })).not.toThrow();
     expect(diskFullTarget('report:open', { file: 'payments.csv' })).toBeNull();
   });
