@@ -50,7 +50,9 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     await parser.parseAsync();
     return ctx.exitCode;
   } catch (error) {
-    const text = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    const lines = (error instanceof Error ? error.message : String(error)).split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    // yargs spreads a usage error over lines ("Invalid values:" / "Argument: job, Given: …"): keep them all, on one line
+    const text = (error instanceof AppError && error.type === 'bad_usage' ? lines.join(' ') : lines[0]) ?? '';
     const message = withHint(text, error instanceof AppError ? error.type : undefined);
     const command = COMMANDS.has(argv[0] ?? '') ? `${argv[0]} ` : '';
     const hint = error instanceof AppError && error.exit === 'usage' ? ` (see \`payexport ${command}--help\`)` : '';

@@ -21,9 +21,11 @@ import { instantFromDate } from '../util/instant.js';
 import { parseShard, type Shard } from '../util/shard.js';
 import { apiDateBounds, minusDays, type Period } from '../util/time.js';
 import { runPool } from '../util/pool.js';
+import { outputError } from '../sinks/output-file.js';
 import { createApiSet, type ApiSet } from './api-clients.js';
 import type { JobEnv } from './job-env.js';
 import { bindNormalizers } from './normalizers.js';
+import { withPageFaultPoint } from './page-fault-point.js';
 import { runKey } from './run-key.js';
 import { openSnapshot, peekSnapshot, type Snapshot } from './snapshot.js';
 import type { Checkpoint, RunStatus, SnapshotWriter } from '../store/ports.js';
@@ -93,6 +95,9 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
       const lock = await snapshot.lock(organizationId, spec.command === 'report' ? `report:${spec.job}` : lockJob);
       try {
         return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, log });
+      } catch (error) {
+        // The spool lives under the output folder: a full disk there is exit 74, not a bug (1).
+        throw snapshot.kind === 'spool' ? outputError(error, snapshot.target) : error;
       } finally {
         await lock.release();
       }
@@ -222,7 +227,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
   const ctx: ExtractContext = {
     organizationId,
     apiFor: (environmentId) => apis!.apiFor(environmentId),
-    writer: deps.writer,
+    writer: withPageFaultPoint(deps.writer),
     normalize: bindNormalizers(organizationId),
     log,
     runKey: key,

@@ -253,10 +253,10 @@ export const CHECKS = [
   },
   {
     id: 'data.negative_amount',
-    severity: 'warning',
+    severity: 'error',
     subject_kind: 'payment',
     description: 'Amounts are positive where the API says so',
-    rule: 'Payment amounts and ledger event amounts are non-negative; a negative one (negative: true) is booked as signed and reported.',
+    rule: 'Payment amounts and ledger event amounts are non-negative; a negative one (negative: true, or a negative integer) contradicts its direction or event type, so the books cannot take it as it stands: it is kept as signed and reported as an error.',
   },
   {
     id: 'data.context_mismatch',

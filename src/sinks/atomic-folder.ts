@@ -13,6 +13,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'nod
 import { join } from 'node:path';
 import { DIR_MODE, FILE_MODE } from './output-file.js';
 import { OLD_MARK, oldName, TEMP_MARK } from './folder-paths.js';
+import { faultPoint } from '../util/fault-points.js';
 
 const OWNER_FILE = '.owner';
 /** A temp folder without an owner file is stale only after this long (its creator may be writing it). */
@@ -116,8 +117,7 @@ export async function createTempFolder(parent: string, tempName: string): Promis
  */
 export async function publishFolder(tempDir: string, parent: string, finalName: string, options: { replace: boolean; runId: string }): Promise<string> {
   const finalPath = join(parent, finalName);
-  await rm(join(tempDir, OWNER_FILE), { force: true });
-  await fsyncPath(tempDir);
+  faultPoint('report:publish', { folder: finalName });
   const exists = await stat(finalPath).then(() => true, () => false);
   let aside: string | null = null;
   if (exists) {
@@ -125,7 +125,13 @@ export async function publishFolder(tempDir: string, parent: string, finalName: 
     aside = join(parent, oldName(finalName, options.runId));
     await rename(finalPath, aside);
     await writeFile(join(aside, OWNER_FILE), JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner), { mode: FILE_MODE });
+    // the one moment the period has no folder: a kill here is undone by the next run's cleanup
+    faultPoint('report:swap', { folder: finalName });
   }
+  // The owner mark goes last: a run killed while setting the old folder aside leaves a temp folder
+  // the next run can tell is dead (an ownerless one would linger for the grace period).
+  await rm(join(tempDir, OWNER_FILE), { force: true });
+  await fsyncPath(tempDir);
   await rename(tempDir, finalPath);
   await fsyncPath(parent);
   if (aside !== null) {

@@ -5,10 +5,12 @@
  * when the stringifier's buffer is full, and that promise settles on 'drain' — or rejects as soon
  * as the file fails (ENOSPC), so a writer never waits on a dead pipe.
  */
+import { basename } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { stringify, type Options, type Stringifier } from 'csv-stringify';
 import type { CompiledTable } from './render-cells.js';
 import { createOutputStream, HashTap, outputError } from './output-file.js';
+import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 
 export interface CsvOptions {
   /**
@@ -43,6 +45,7 @@ export class CsvTableWriter<Row> {
   private closed = false;
   private readonly done: Promise<void>;
   private failure: unknown = undefined;
+  private readonly file: string;
 
   private constructor(
     private readonly table: CompiledTable<Row>,
@@ -50,6 +53,7 @@ export class CsvTableWriter<Row> {
     private readonly stringifier: Stringifier,
     private readonly tap: HashTap,
   ) {
+    this.file = basename(path);
     this.done = pipeline(stringifier, tap, createOutputStream(path, BUFFER_BYTES)).catch((error: unknown) => {
       this.failure = outputError(error, path);
       throw this.failure;
@@ -72,6 +76,7 @@ export class CsvTableWriter<Row> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error(`CSV ${this.path} is closed`));
     this.rows += 1;
+    if (FAULTS_ARMED) faultPoint('report:csv', { rows: this.rows, file: this.file });
     if (this.stringifier.write(this.table.csvRow(row))) return undefined;
     return this.drained();
   }

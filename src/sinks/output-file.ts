@@ -5,15 +5,19 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { basename } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { AppError } from '../util/errors.js';
+import { diskFullTarget } from '../util/fault-points.js';
 
 export const FILE_MODE = 0o640;
 export const DIR_MODE = 0o750;
 
 /** A write stream for a new file in the report's temp folder (fails if it exists). */
 export function createOutputStream(path: string, highWaterMark?: number): WriteStream {
-  return createWriteStream(path, { flags: 'wx', mode: FILE_MODE, flush: true, ...(highWaterMark === undefined ? {} : { highWaterMark }) });
+  // the fault suite's disk-full case: a real ENOSPC from the kernel on the first write (fault-points.ts)
+  const full = diskFullTarget('report:open', { file: basename(path) });
+  return createWriteStream(full ?? path, { flags: full === null ? 'wx' : 'w', mode: FILE_MODE, flush: true, ...(highWaterMark === undefined ? {} : { highWaterMark }) });
 }
 
 /** Passes bytes through while hashing and counting them. */

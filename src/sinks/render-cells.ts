@@ -133,8 +133,11 @@ function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, stats: Xls
     }
     case 'json': {
       const toJson = (row: Row): string | null => {
-        const v = col.get(row, ctx);
-        if (v === null || v === undefined) return null;
+        const raw = col.get(row, ctx);
+        if (raw === null || raw === undefined) return null;
+        // Keys sorted: the snapshot engines keep different key orders (jsonb reorders, the spool
+        // does not), and the files must not depend on which one the report was read from.
+        const v = sortedKeys(raw);
         try {
           return JSON.stringify(v);
         } catch {
@@ -292,4 +295,13 @@ export function compileTable<Row>(spec: TableSpec<Row>, ctx: RenderContext): Com
       return buffer;
     },
   };
+}
+
+/** A copy of a JSON value whose objects list their keys in code-unit order (arrays keep theirs). */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortedKeys((value as Record<string, unknown>)[key]);
+  return out;
 }

@@ -9,6 +9,7 @@ import { EXCEL_MAX_ROWS } from './cells.js';
 import type { ColumnType } from './column-spec.js';
 import type { CompiledTable } from './render-cells.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
+import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 
 export interface SheetResult {
   name: string;
@@ -126,6 +127,7 @@ export class XlsxTableSheets<Row> {
     r.commit();
     this.rowsInSheet += 1;
     this.dataRows += 1;
+    if (FAULTS_ARMED) faultPoint('report:xlsx', { rows: this.dataRows, sheet: this.table.spec.sheet });
     return this.workbook.pace(sheet);
   }
 

@@ -15,7 +15,7 @@ export function classifyDbError(error: unknown, target: string): unknown {
   if (error instanceof AppError || !(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
   const message = error.message;
-  if ((typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code))) || /Connection terminated|timeout expired|Connection ended/i.test(message)) {
+  if ((typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code))) || /Connection terminated|timeout expired|Connection ended|is not queryable/i.test(message)) {
     return new AppError('tempFail', 'database_unavailable', `database ${target} is unavailable (${typeof code === 'string' ? code : message}); try again later`, { cause: error, details: { target } });
   }
   if (code === '28P01' || code === '28000') {

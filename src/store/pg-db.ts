@@ -113,6 +113,11 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
       } catch (error) {
         throw classifyDbError(error, target);
       }
+      // A checked-out client whose server goes away emits 'error' between queries; the pool only
+      // listens on idle clients, so without this the process would crash (exit 1 with a stack)
+      // instead of the next query reporting the outage (exit 75).
+      const swallow = (): void => undefined;
+      client.on('error', swallow);
       const tx = queryable(client, target, client);
       let broken = false;
       try {
@@ -129,6 +134,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
         throw error;
       } finally {
         // A client whose ROLLBACK failed is in an unknown state: destroy it rather than reuse it.
+        client.off('error', swallow);
         client.release(broken);
       }
     },

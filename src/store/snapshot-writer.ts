@@ -1,6 +1,7 @@
 import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../normalize/rows.js';
 import type { Finding } from '../reconcile/results.js';
 import { AppError } from '../util/errors.js';
+import { faultPoint } from '../util/fault-points.js';
 import { loadCheckpoints, saveCheckpoint } from './checkpoints.js';
 import type { Db, Queryable } from './db.js';
 import { insertRows } from './insert-rows.js';
@@ -33,6 +34,7 @@ function merge<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, rows: 
 
 export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnapshotWriter {
   let runId: string | null = null;
+  let pagesInTransaction = 0;
 
   /**
    * One page in one transaction with its checkpoint. If a concurrent writer inserted one of the
@@ -43,6 +45,7 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
     const attempt = (viaStaging: boolean): Promise<WriteStats> =>
       db.transaction(async (tx) => {
         const stats = await loadRows(tx, schema, spec, rows, { runId: escapeText(run), viaStaging, ...(history ? { history } : {}) });
+        faultPoint('store:commit', { pages: ++pagesInTransaction });
         await saveCheckpoint(tx, schema, checkpoint, run);
         return stats;
       });

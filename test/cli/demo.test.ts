@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, describeRun, runCli, splitStderr } from './support/cli.js';
-import { workspace } from './support/workspace.js';
+import { assertBuilt, describeRun, runCli, splitStderr } from '../support/cli/cli.js';
+import { workspace } from '../support/cli/workspace.js';
 
 /**
  * `npm run demo` from a clean checkout, without copying the repository (too slow for `npm ci`):

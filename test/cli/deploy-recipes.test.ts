@@ -1,10 +1,10 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, describeRun, ROOT, runCli } from './support/cli.js';
-import { expectNoSecrets } from './support/secrets.js';
-import { PLANTED_KEYS, startTestSim, type TestSim } from './support/sim.js';
-import { workspace } from './support/workspace.js';
+import { assertBuilt, describeRun, ROOT, runCli } from '../support/cli/cli.js';
+import { expectNoSecrets } from '../support/cli/secrets.js';
+import { PLANTED_KEYS, startTestSim, type TestSim } from '../support/cli/sim.js';
+import { workspace } from '../support/cli/workspace.js';
 
 /**
  * The scheduling recipes under deploy/ name real command lines: each is read from its file and

@@ -3,10 +3,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODE_MEANINGS } from '../../src/util/exit-codes.js';
-import { assertBuilt, describeRun, runCli, splitStderr, startCli, type CliResult } from './support/cli.js';
-import { expectNoSecrets } from './support/secrets.js';
-import { PLANTED_SECRETS, startTestSim, type TestSim } from './support/sim.js';
-import { workspace } from './support/workspace.js';
+import { assertBuilt, describeRun, runCli, splitStderr, startCli, type CliResult } from '../support/cli/cli.js';
+import { expectNoSecrets } from '../support/cli/secrets.js';
+import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
+import { workspace } from '../support/cli/workspace.js';
 
 /**
  * Every exit code of the table (docs/contracts.md), provoked through the real command line against

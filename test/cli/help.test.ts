@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODE_MEANINGS } from '../../src/util/exit-codes.js';
-import { assertBuilt, describeRun, runCli } from './support/cli.js';
-import { workspace } from './support/workspace.js';
+import { assertBuilt, describeRun, runCli } from '../support/cli/cli.js';
+import { workspace } from '../support/cli/workspace.js';
 
 /** `--help` of every command: exit 0, examples, and the exit-code table a scheduler author needs. */
 

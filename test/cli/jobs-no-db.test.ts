@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, describeRun, runCli, splitStderr, type CliResult } from './support/cli.js';
-import { expectNoSecrets } from './support/secrets.js';
-import { PLANTED_SECRETS, startTestSim, type TestSim } from './support/sim.js';
-import { workspace } from './support/workspace.js';
+import { assertBuilt, describeRun, runCli, splitStderr, type CliResult } from '../support/cli/cli.js';
+import { expectNoSecrets } from '../support/cli/secrets.js';
+import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
+import { workspace } from '../support/cli/workspace.js';
 
 /**
  * Each job command's happy path and `--dry-run`, with `--no-db` (a spool under the output folder),

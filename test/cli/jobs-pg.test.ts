@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireRunLock } from '../../src/store/run-lock.js';
 import { storeSchema } from '../../src/store/schema.js';
-import { assertBuilt, describeRun, runCli, splitStderr } from './support/cli.js';
-import { dropSchemas, probePostgres, schemaText, uniqueSchemaName, urlWithPassword, withDb } from './support/pg.js';
-import { expectNoSecrets } from './support/secrets.js';
-import { PLANTED_SECRETS, startTestSim, type TestSim } from './support/sim.js';
-import { workspace } from './support/workspace.js';
+import { assertBuilt, describeRun, runCli, splitStderr } from '../support/cli/cli.js';
+import { dropSchemas, probePostgres, schemaText, uniqueSchemaName, urlWithPassword, withDb } from '../support/cli/pg.js';
+import { expectNoSecrets } from '../support/cli/secrets.js';
+import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
+import { workspace } from '../support/cli/workspace.js';
 
 /**
  * The job commands against a real Postgres snapshot: export, then `report` rebuilding the same

@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/util/shard.js';
-import { assertBuilt, describeRun, runCli } from './support/cli.js';
-import { dropSchemas, probePostgres, uniqueSchemaName } from './support/pg.js';
-import { startTestSim, type TestSim } from './support/sim.js';
-import { workspace } from './support/workspace.js';
+import { assertBuilt, describeRun, runCli } from '../support/cli/cli.js';
+import { dropSchemas, probePostgres, uniqueSchemaName } from '../support/cli/pg.js';
+import { startTestSim, type TestSim } from '../support/cli/sim.js';
+import { workspace } from '../support/cli/workspace.js';
 
 /**
  * Scale-out: three `export --shard K/3` processes fill one schema at the same time, one `report`

@@ -157,7 +157,7 @@ describe.each(ENGINES)('reconciliation against the simulator on the $label', (en
       try {
         const baseline = new Set(clean.run.outcome.report!.result.findings.map(key));
         const planted = dirty.sim.dataset.anomalies;
-        expect(new Set(planted.map((a) => a.kind)).size).toBe(9);
+        expect(new Set(planted.map((a) => a.kind)).size).toBe(10);
 
         const found = dirty.run.outcome.report!.result.findings.filter((f) => !baseline.has(key(f)));
         const foundKeys = new Set(found.map(key));
@@ -210,6 +210,9 @@ function expectedFindings(a: PlantedAnomaly, sim: SimHandle): { must: string[]; 
       return /-500/.test(a.detail)
         ? { must: [`data.negative_amount|${payment}`], may: [`payment.legacy_disagreement|${payment}`, `payment.ledger_match|${payment}`] }
         : { must: [`data.malformed_amount|${payment}`], may: [] };
+    case 'missing_fee':
+      // unknown, never 0: the payment is left out of the fee sums and reported
+      return { must: [`payment.fee_unknown|${payment}`], may: [] };
     case 'summary_count_off_by_one': {
       // subject `wallet|direction|status|currency|kind`: the bucket and every total above it
       const [walletId, direction, status, currency, kind] = a.subjectId.split('|') as [string, string, string, string, string];

@@ -126,6 +126,14 @@ export function planAnomalies(ctx: GenContext): AnomalyPlan {
         }
         break;
       }
+      case 'missing_fee': {
+        const i = find(kind, (j) => plainSend(j) && t.kind[j] === KIND_BOLT11 && ((t.flags[j] as number) & F_SWAP) === 0);
+        if (i !== null) {
+          plan.byHandle.set(i, { kind });
+          record(kind, i, 'completed send without data.fees, fee_msats or payment_breakdown (its fee is unknown)');
+        }
+        break;
+      }
       case 'orphan_ledger_entry': {
         const wallet = world.wallets.find((w) => w.currencyKind === 'btc' && w.deactivatedUs === null) as SimWallet;
         const holdId = uuidOf(options.seed, NS_ANOMALY, 1);
@@ -184,6 +192,10 @@ export function applyAnomaly(core: PaymentCore, entry: { kind: AnomalyKind; malf
       break;
     case 'malformed_amount':
       core.malformedAmount = entry.malformed;
+      break;
+    case 'missing_fee':
+      core.feeHidden = true;
+      core.breakdownVisible = false;
       break;
     default:
       break;

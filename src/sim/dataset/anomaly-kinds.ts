@@ -22,6 +22,8 @@ export const ANOMALY_KINDS = [
   'currency_mismatch',
   /** payments whose data.amount.amount is "1e3", "1,000", "", 1.5 or a negative number */
   'malformed_amount',
+  /** a completed send that reports no fee at all (no data.fees, fee_msats or payment_breakdown): unknown, not 0 */
+  'missing_fee',
 ] as const;
 
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];

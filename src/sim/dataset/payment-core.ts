@@ -83,6 +83,8 @@ export interface PaymentCore {
   anomaly: AnomalyKind | null;
   /** malformed_amount: the value written in data.amount.amount instead of the real one */
   malformedAmount?: unknown;
+  /** missing_fee: the record states no fee (the ledger still captures it) */
+  feeHidden?: boolean;
   /** client-supplied text of written payments; generated ones derive it (payment-text.ts) */
   written?: WrittenText;
 }

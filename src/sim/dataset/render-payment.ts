@@ -144,7 +144,7 @@ function railMsats(core: PaymentCore): { amount: bigint; fee: bigint; maxFee: bi
 }
 
 function totalFees(core: PaymentCore): Json | null {
-  if (core.status !== ST_COMPLETED) return null;
+  if (core.status !== ST_COMPLETED || core.feeHidden === true) return null;
   return amountOf(core.currency, core.networkFee + (core.feeSettled ?? 0n));
 }
 
@@ -197,7 +197,7 @@ function sendData(ctx: GenContext, core: PaymentCore, text: PaymentText, wallet:
         fees: totalFees(core),
         amount_msats: wireInt(btc.amount),
         max_fee_msats: wireInt(btc.maxFee),
-        fee_msats: completed ? wireInt(btc.fee) : null,
+        fee_msats: completed && core.feeHidden !== true ? wireInt(btc.fee) : null,
       };
       if (core.kind === KIND_BIP21) data['description'] = text.memo;
       else data['memo'] = text.memo;

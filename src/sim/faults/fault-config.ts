@@ -5,12 +5,12 @@
  */
 
 /** A fault that replaces or damages one response. */
-export type FaultKind = 'status' | 'reset' | 'truncate' | 'drip' | 'dup' | 'repeat';
+export type FaultKind = 'status' | 'reset' | 'truncate' | 'drip' | 'dup' | 'repeat' | 'gap';
 
 /** `500`, `502`, `503`, `504` or `429`, or a damage kind. */
-export type FaultName = '500' | '502' | '503' | '504' | '429' | 'reset' | 'truncate' | 'drip' | 'dup' | 'repeat';
+export type FaultName = '500' | '502' | '503' | '504' | '429' | 'reset' | 'truncate' | 'drip' | 'dup' | 'repeat' | 'gap';
 
-export const FAULT_NAMES: readonly FaultName[] = ['500', '502', '503', '504', '429', 'reset', 'truncate', 'drip', 'dup', 'repeat'];
+export const FAULT_NAMES: readonly FaultName[] = ['500', '502', '503', '504', '429', 'reset', 'truncate', 'drip', 'dup', 'repeat', 'gap'];
 
 export interface ScheduledFault {
   fault: FaultName;

@@ -6,7 +6,7 @@ import { FAULT_NAMES, type FaultConfig, type FaultName, type ScheduledFault } fr
  *   SPEC  := RULE ("," RULE)*
  *   RULE  := "latency=" DUR ["-" DUR]              fixed or uniform delay per request
  *          | STATUS "=" P [":retry-after=" SECS]    STATUS ∈ 500 502 503 504 429
- *          | ("reset"|"truncate"|"dup"|"repeat") "=" P
+ *          | ("reset"|"truncate"|"dup"|"repeat"|"gap") "=" P
  *          | "drip=" P [":" DUR [":" BYTES]]        a chunk of BYTES (default 1) every DUR (default 1s)
  *          | "seed=" INT
  *          | "paths=" GLOB ("|" GLOB)*              scope of the random faults

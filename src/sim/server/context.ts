@@ -38,7 +38,7 @@ export interface RequestContext {
   state: SimState;
   /** the fault decided for this request; list handlers apply `dup` / `repeat` */
   fault: FaultName | null;
-  /** set by a handler when it applied a damage fault (dup, repeat) */
+  /** set by a handler when it applied a damage fault (dup, repeat, gap) */
   applied?: FaultName;
   /** the parsed JSON body (415/413/400/422 checks done) */
   body(): Promise<unknown>;

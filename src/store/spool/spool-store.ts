@@ -60,7 +60,9 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   // --- SnapshotWriter ---------------------------------------------------------------------
 
   async beginRun(run: RunInfo): Promise<Checkpoint[]> {
-    const resumable = this.state.run_key === run.run_key && this.state.status === 'running';
+    // A failed run (503s beyond the budget, SIGTERM, a full disk) resumes like a killed one: every
+    // checkpoint is a valid resume point, whatever ended the run (as in the Postgres snapshot).
+    const resumable = this.state.run_key === run.run_key && (this.state.status === 'running' || this.state.status === 'failed');
     if (!resumable) {
       this.reset();
       this.state = { run_key: run.run_key, run_id: run.run_id, status: 'running', window: run.window, streams: {}, summaries_window: null };

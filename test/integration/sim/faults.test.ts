@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimHandle } from '../../../src/sim/start-simulator.js';
 import { call, envPath, walkCursor } from '../../helpers/sim-client.js';
 
-/** Faults on request, over real HTTP: replaced statuses, resets, truncation, drip, duplicate and repeated cursors. */
+/** Faults on request, over real HTTP: replaced statuses, resets, truncation, drip, duplicate, repeated and gapped cursors. */
 
 let sim: SimHandle;
 const paymentsUrl = (): string => `${sim.baseUrl}${envPath(sim)}/payments`;
@@ -100,6 +100,17 @@ describe('cursor faults', () => {
     expect(items.length).toBeGreaterThan(truth.length);
     expect(new Set(items.map((p) => p['id']))).toEqual(new Set(truth));
     expect(sim.requestLog.entries().some((e) => e.fault === 'dup')).toBe(true);
+  });
+
+  it('gap: each page leaves out its last item while the cursor points past it; nothing else is lost or repeated', async () => {
+    sim.setFaults('gap=1');
+    const { items, pages } = await walkCursor(sim, { limit: 50, sort_order: 'ASC' });
+    const truth = sim.dataset.paymentIds({ environmentId: sim.environments[0]?.id as string });
+    const listed = items.map((p) => p['id'] as string);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed.every((id) => truth.includes(id))).toBe(true);
+    expect(truth.length - listed.length).toBe(pages);
+    expect(sim.requestLog.entries().filter((e) => e.fault === 'gap')).toHaveLength(pages);
   });
 
   it('repeat: a page hands back the cursor it was given', async () => {

@@ -43,6 +43,10 @@ describe('classifyDbError', () => {
     expect(classifyDbError(withCode(code), target)).toMatchObject({ exit });
   });
 
+  it.each(['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable'])('a lost connection (%s) → tempFail', (message) => {
+    expect(classifyDbError(new Error(message), target)).toMatchObject({ exit: 'tempFail', type: 'database_unavailable' });
+  });
+
   it('leaves SQL errors alone: they are bugs or data, not the environment', () => {
     const error = withCode('23505');
     expect(classifyDbError(error, target)).toBe(error);

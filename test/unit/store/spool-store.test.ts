@@ -67,6 +67,15 @@ describe('SpoolStore', () => {
     expect(await new SpoolStore(dir).beginRun(run('r2'))).toEqual([]);
   });
 
+  it('a failed run resumes from its checkpoints, like a killed one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spool-'));
+    const store = new SpoolStore(dir);
+    await store.beginRun(run('r1'));
+    await store.writePaymentsPage([paymentRow()], cp('payments:wallet:x', 'c', 1));
+    await store.finishRun('r1', 'failed', {});
+    expect(await new SpoolStore(dir).beginRun(run('r2'))).toEqual([cp('payments:wallet:x', 'c', 1)]);
+  });
+
   it('upserts wallets by id and counts changes', async () => {
     const store = new SpoolStore(mkdtempSync(join(tmpdir(), 'spool-')));
     expect(await store.upsertWallets([walletRow()])).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
