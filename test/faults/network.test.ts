@@ -137,7 +137,11 @@ describe('network faults through the CLI (--no-db)', () => {
       const cwd = ws.fresh('tls');
       const args = ['export', ...OCTOBER, '--no-db', '--base-url', `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`];
       expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 69, { message: /TLS handshake or certificate check failed/, secrets: PLANTED_SECRETS, dirs: [cwd] });
-      expect({ handshakes, requests }, 'one refused handshake, no request (the token never left)').toEqual({ handshakes: 1, requests: 0 });
+      // Discovery asks for the wallet list and the assets at once: one refused handshake per
+      // request it started, never a retry, and no request ever reached the server.
+      expect(requests, 'no request (the token never left)').toBe(0);
+      expect(handshakes, 'one refused handshake per discovery request, no retry').toBeGreaterThanOrEqual(1);
+      expect(handshakes, 'one refused handshake per discovery request, no retry').toBeLessThanOrEqual(2);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
