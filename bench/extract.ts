@@ -14,12 +14,10 @@
  * live heap after each pull (memory stays flat: it must not grow with the dataset). Results: stdout and
  * bench/out/extract.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
@@ -36,8 +34,8 @@ import { openPostgres } from '../src/store/pg-db.js';
 import { quoteIdent } from '../src/store/schema.js';
 import { createLogger, type Logger } from '../src/util/log.js';
 import { SecretScrubber } from '../src/util/secret-scrubber.js';
+import { ROOT, startSimChild, stopChild, type SimInfo } from './e2e/sim-child.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface ExtractionBenchOptions {
   payments: number;
@@ -99,11 +97,6 @@ export interface ExtractionBenchResult {
   peakRssMb: number;
 }
 
-interface SimInfo {
-  baseUrl: string;
-  organizationId: string;
-  bearerToken: string;
-}
 
 interface LogEntry {
   at: string;
@@ -118,7 +111,7 @@ export async function runExtractionBench(options: ExtractionBenchOptions): Promi
   const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-extract-'));
   const requestLog = path.join(work, 'requests.jsonl');
   const loadAverage = os.loadavg().map((n) => Math.round(n * 100) / 100);
-  const { child, info } = await startSimChild(options, requestLog);
+  const { child, info } = await startSimChild({ ...options, requestLog });
   const scrubber = new SecretScrubber([info.bearerToken]);
   const log = createLogger({ runId: 'bench', scrubber, level: 'warn', format: 'json' });
   const api = new ApiClient({ baseUrl: info.baseUrl, auth: { kind: 'bearer', token: info.bearerToken }, limiter: pLimit(options.concurrency), log, scrubber });
@@ -241,43 +234,6 @@ function kindOf(requestPath: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // The simulator child
-
-async function startSimChild(options: ExtractionBenchOptions, requestLog: string): Promise<{ child: ChildProcess; info: SimInfo }> {
-  const args = [
-    ...(process.env.SIM_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SIM_PROF] : []),
-    '--import',
-    'tsx',
-    path.join(ROOT, 'src/cli/main.ts'),
-    'sim',
-    '--json',
-    '--port',
-    '0',
-    '--seed',
-    String(options.seed),
-    '--scale',
-    String(options.payments),
-    '--wallets',
-    String(options.wallets),
-    '--request-log',
-    requestLog,
-    ...(options.latencyMs > 0 ? ['--faults', `latency=${options.latencyMs}ms`] : []),
-  ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
-  const info = await new Promise<SimInfo>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as SimInfo));
-    child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
-  });
-  return { child, info };
-}
-
-/** SIGTERM lets the simulator flush its request log before it exits. */
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];

@@ -16,7 +16,8 @@ import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
 import type { PaymentRow } from '../src/normalize/rows.js';
@@ -28,8 +29,8 @@ import { XlsxTableSheets } from '../src/sinks/xlsx-table-sheets.js';
 import { ZonedClock } from '../src/sinks/zoned-time.js';
 import { syntheticPayments } from '../test/fixtures/sinks/rows.js';
 
-const VARIANTS = ['csv-bare', 'csv-ours', 'xlsx-bare', 'xlsx-bare-styled', 'xlsx-ours'] as const;
-type Variant = (typeof VARIANTS)[number];
+export const VARIANTS = ['csv-bare', 'csv-ours', 'xlsx-bare', 'xlsx-bare-styled', 'xlsx-ours'] as const;
+export type Variant = (typeof VARIANTS)[number];
 
 const ctx = { clock: new ZonedClock('Europe/Berlin'), assetDecimals: new Map<string, number>(), assetNames: new Map<string, string>(), asOf: '2026-11-01T00:00:00.000000Z' };
 
@@ -101,7 +102,7 @@ async function runVariant(variant: Variant, rows: number, dir: string): Promise<
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-interface Result {
+export interface SinkResult {
   variant: Variant;
   rows: number;
   ms: number;
@@ -109,8 +110,8 @@ interface Result {
   maxRssMb: number;
 }
 
-function table(results: Result[]): string {
-  const ceiling = (r: Result): Result | undefined => {
+function table(results: SinkResult[]): string {
+  const ceiling = (r: SinkResult): SinkResult | undefined => {
     const bare = results.filter((x) => x.rows === r.rows && x.variant.startsWith(r.variant.slice(0, 4)) && x.variant.includes('bare'));
     return bare.sort((a, b) => a.ms - b.ms)[0];
   };
@@ -124,25 +125,17 @@ function table(results: Result[]): string {
   return lines.join('\n');
 }
 
-const args = process.argv.slice(2);
-const childAt = args.indexOf('--child');
-if (childAt >= 0) {
-  const [variant, rows, dir] = args.slice(childAt + 1) as [Variant, string, string];
-  await runVariant(variant, Number(rows), dir);
-} else {
-  const rowsArg = args[args.indexOf('--rows') + 1];
-  const counts = (args.includes('--rows') && rowsArg !== undefined ? rowsArg : '100000,300000').split(',').map(Number);
-  const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '').split(',') : [...VARIANTS];
-  const repeat = args.includes('--repeat') ? Number(args[args.indexOf('--repeat') + 1]) : 1;
-  const results: Result[] = [];
+/** Every variant at every row count, each in its own child process; the fastest of `repeat` interleaved runs. */
+export async function measureSinks(counts: readonly number[], only: readonly string[] = VARIANTS, repeat = 1): Promise<SinkResult[]> {
+  const results: SinkResult[] = [];
   for (const rows of counts) {
-    const best = new Map<Variant, Result>();
+    const best = new Map<Variant, SinkResult>();
     for (let round = 0; round < repeat; round++) {
       for (const variant of VARIANTS.filter((v) => only.includes(v))) {
         const dir = mkdtempSync(join(tmpdir(), 'payexport-bench-'));
         try {
-          const out = execFileSync(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--child', variant, String(rows), dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
-          const result = JSON.parse(out.trim().split('\n').pop() as string) as Result;
+          const out = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', variant, String(rows), dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
+          const result = JSON.parse(out.trim().split('\n').pop() as string) as SinkResult;
           process.stderr.write(`${variant} ${rows}: ${Math.round((rows / result.ms) * 1000)} rows/s, ${Math.round(result.maxRssMb)} MB\n`);
           const previous = best.get(variant);
           best.set(variant, previous === undefined ? result : { ...(result.ms < previous.ms ? result : previous), maxRssMb: Math.max(result.maxRssMb, previous.maxRssMb) });
@@ -153,5 +146,18 @@ if (childAt >= 0) {
     }
     results.push(...best.values());
   }
-  console.log(table(results));
+  return results;
+}
+
+const args = process.argv.slice(2);
+const childAt = args.indexOf('--child');
+if (childAt >= 0) {
+  const [variant, rows, dir] = args.slice(childAt + 1) as [Variant, string, string];
+  await runVariant(variant, Number(rows), dir);
+} else if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const rowsArg = args[args.indexOf('--rows') + 1];
+  const counts = (args.includes('--rows') && rowsArg !== undefined ? rowsArg : '100000,300000').split(',').map(Number);
+  const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '').split(',') : [...VARIANTS];
+  const repeat = args.includes('--repeat') ? Number(args[args.indexOf('--repeat') + 1]) : 1;
+  console.log(table(await measureSinks(counts, only, repeat)));
 }

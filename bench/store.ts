@@ -87,7 +87,7 @@ function withoutCopy(db: Db): Db {
   return { ...db, copyFrom: undefined, transaction: (fn) => db.transaction((tx) => fn({ query: tx.query.bind(tx), execScript: tx.execScript.bind(tx) })) };
 }
 
-async function serverBench(url: string, rows: PaymentRow[]): Promise<Record<string, unknown>> {
+export async function serverBench(url: string, rows: PaymentRow[]): Promise<Record<string, unknown>> {
   const db = await openPostgres({ url });
   const schemaName = `bench_store_${randomBytes(3).toString('hex')}`;
   const store = createStore(db, { schema: schemaName });
@@ -228,4 +228,4 @@ async function main(): Promise<void> {
   console.log(`written ${path.join(out, 'store.json')}`);
 }
 
-await main();
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -4,6 +4,7 @@ import { hideBin } from 'yargs/helpers';
 import { AppError, exitCodeOf } from '../util/errors.js';
 import { ExitCode } from '../util/exit-codes.js';
 import { SecretScrubber } from '../util/secret-scrubber.js';
+import { toolInfo } from '../sinks/tool-info.js';
 import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
 import { JOB_EPILOG } from './help.js';
@@ -34,7 +35,8 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .example('$0 <command> --help', 'options, examples and exit codes of one command')
     .epilog(JOB_EPILOG)
     .help()
-    .version()
+    // from the package, not from the working directory (yargs would look for a package.json above the cwd)
+    .version(toolInfo().version)
     .fail((message, error) => {
       throw error ?? new AppError('usage', 'bad_usage', message);
     })

@@ -1,0 +1,185 @@
+/**
+ * One end-to-end `payexport export` against a simulator child, as a user runs it: the built CLI
+ * (dist/), CSV + XLSX + a Postgres snapshot, measured from outside by /usr/bin/time (wall clock and
+ * peak RSS of the job's process, nothing of the benchmark's own). The job logs JSON lines; the
+ * `phase` lines give the stage times, the manifest gives the rows written.
+ *
+ * The simulator runs in its own process so its CPU is not the job's; on a 2-core machine they share
+ * the cores, as the job would share them with a remote service's network stack — the simulator
+ * answers from its seeded dataset without latency here, so the pull is CPU-bound, the worst case.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ROOT, startSimChild, stopChild } from './sim-child.js';
+
+export interface ExportRunOptions {
+  payments: number;
+  wallets: number;
+  seed: number;
+  databaseUrl: string;
+  concurrency: number;
+  /** `--cpu-prof` for the job, written here */
+  cpuProfDir?: string;
+}
+
+export interface ExportRunResult {
+  payments: number;
+  wallets: number;
+  exitCode: number;
+  wallSeconds: number;
+  peakRssMb: number;
+  /** seconds per phase of the job's own log: discovery, pull, report (reconcile + files + publish) */
+  phases: Record<string, number>;
+  /** rows of the published data files, by file (header excluded) */
+  rowsWritten: Record<string, number>;
+  /** payments + ledger events pulled */
+  rowsPulled: number;
+  apiRequests: number;
+  outputMb: number;
+}
+
+const WINDOW = { from: '2026-09-01', to: '2026-11-21' };
+
+export async function runExport(options: ExportRunOptions): Promise<ExportRunResult> {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-e2e-'));
+  const schema = `bench_e2e_${randomBytes(3).toString('hex')}`;
+  const { child: sim, info } = await startSimChild({ payments: options.payments, wallets: options.wallets, seed: options.seed, latencyMs: 0 });
+  try {
+    const args = [
+      '-f',
+      'TIME %e %M',
+      process.execPath,
+      ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []),
+      path.join(ROOT, 'dist/cli/main.js'),
+      'export',
+      '--from',
+      WINDOW.from,
+      '--to',
+      WINDOW.to,
+      '--base-url',
+      info.baseUrl,
+      '--organization',
+      info.organizationId,
+      '--out',
+      path.join(work, 'reports'),
+      '--format',
+      'csv,xlsx',
+      '--database-url',
+      options.databaseUrl,
+      '--schema',
+      schema,
+      '--concurrency',
+      String(options.concurrency),
+      '--log-format',
+      'json',
+    ];
+    const { code, stdout, stderr } = await run('/usr/bin/time', args, { ...process.env, PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' }, work);
+    const timeLine = stderr.split('\n').reverse().find((line) => line.startsWith('TIME '));
+    if (timeLine === undefined) throw new Error(`no /usr/bin/time line; stderr:\n${stderr.slice(-2000)}`);
+    const [, wall, maxRssKb] = timeLine.split(' ');
+    if (code !== 0 && code !== 65) throw new Error(`export exited ${code}:\n${stderr.slice(-3000)}`);
+    const logLines = `${stdout}\n${stderr}`
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => {
+        try {
+          return JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return null;
+        }
+      })
+      .filter((entry): entry is Record<string, unknown> => entry !== null);
+    const manifest = findManifest(path.join(work, 'reports'));
+    return {
+      payments: options.payments,
+      wallets: options.wallets,
+      exitCode: code,
+      wallSeconds: Number(wall),
+      peakRssMb: Math.round(Number(maxRssKb) / 1024),
+      phases: phaseSeconds(logLines, Number(wall)),
+      rowsWritten: manifest.rows,
+      rowsPulled: (manifest.counts.pulled_payments ?? 0) + (manifest.counts.pulled_ledger ?? 0),
+      apiRequests: manifest.counts.api_requests ?? 0,
+      outputMb: Math.round(manifest.bytes / 1e5) / 10,
+    };
+  } finally {
+    await stopChild(sim);
+    await dropSchema(options.databaseUrl, schema);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Seconds between consecutive `phase` log lines; the last phase ends when the process does. */
+function phaseSeconds(lines: Array<Record<string, unknown>>, wallSeconds: number): Record<string, number> {
+  const marks = lines.filter((l) => typeof l.phase === 'string' && typeof l.time === 'number').map((l) => ({ phase: l.phase as string, at: l.time as number }));
+  const first = lines.find((l) => typeof l.time === 'number')?.time as number | undefined;
+  const last = lines.reduce((m, l) => (typeof l.time === 'number' ? Math.max(m, l.time) : m), 0);
+  const out: Record<string, number> = {};
+  if (first !== undefined && marks[0] !== undefined) out.startup = round1((marks[0].at - first) / 1000);
+  for (let i = 0; i < marks.length; i++) {
+    const end = marks[i + 1]?.at ?? last;
+    out[marks[i]!.phase] = round1((end - marks[i]!.at) / 1000);
+  }
+  const logged = first === undefined ? 0 : (last - first) / 1000;
+  out.process_overhead = round1(Math.max(0, wallSeconds - logged));
+  return out;
+}
+
+interface ManifestFacts {
+  rows: Record<string, number>;
+  counts: Record<string, number>;
+  bytes: number;
+}
+
+function findManifest(root: string): ManifestFacts {
+  const stack = [root];
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      if (name === 'manifest.json') {
+        const manifest = JSON.parse(readFileSync(full, 'utf8')) as { files?: Array<{ path: string; rows?: number }>; counts?: Record<string, number> };
+        const rows: Record<string, number> = {};
+        let bytes = 0;
+        for (const file of manifest.files ?? []) {
+          if (typeof file.rows === 'number') rows[file.path] = file.rows;
+          bytes += statSync(path.join(dir, file.path)).size;
+        }
+        return { rows, counts: manifest.counts ?? {}, bytes };
+      }
+      if (statSync(full).isDirectory() && !name.startsWith('.')) stack.push(full);
+    }
+  }
+  throw new Error(`no manifest.json under ${root}`);
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
