@@ -207,7 +207,11 @@ async function main(): Promise<void> {
     results.server = await serverBench(url, rows);
     console.log(JSON.stringify(results.server, null, 2));
   }
-  if (ONLY === 'server') return;
+  if (ONLY === 'server') {
+    // the last line, for bench/run.ts
+    console.log(JSON.stringify(results.server));
+    return;
+  }
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-'));
   try {

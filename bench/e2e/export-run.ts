@@ -114,9 +114,12 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
 
 /** Seconds between consecutive `phase` log lines; the last phase ends when the process does. */
 function phaseSeconds(lines: Array<Record<string, unknown>>, wallSeconds: number): Record<string, number> {
-  const marks = lines.filter((l) => typeof l.phase === 'string' && typeof l.time === 'number').map((l) => ({ phase: l.phase as string, at: l.time as number }));
-  const first = lines.find((l) => typeof l.time === 'number')?.time as number | undefined;
-  const last = lines.reduce((m, l) => (typeof l.time === 'number' ? Math.max(m, l.time) : m), 0);
+  // pino writes `time` as an ISO string here (epoch ms elsewhere): accept both
+  const at = (l: Record<string, unknown>): number | null => (typeof l.time === 'number' ? l.time : typeof l.time === 'string' ? Date.parse(l.time) : null);
+  const marks = lines.filter((l) => typeof l.phase === 'string' && at(l) !== null).map((l) => ({ phase: l.phase as string, at: at(l) as number }));
+  const times = lines.map(at).filter((t): t is number => t !== null);
+  const first = times[0];
+  const last = times.reduce((m, t) => Math.max(m, t), 0);
   const out: Record<string, number> = {};
   if (first !== undefined && marks[0] !== undefined) out.startup = round1((marks[0].at - first) / 1000);
   for (let i = 0; i < marks.length; i++) {

@@ -7,7 +7,8 @@
  * over the source per sheet — Payments (with reconciliation), Ledger, then the small tables from the
  * reconciler's result, then Open items — and memory stays bounded by one wallet's state.
  */
-import type { AssetRow, PaymentRow } from '../normalize/rows.js';
+import type { AssetRow, PaymentRow, WalletRow } from '../normalize/rows.js';
+import { eachOpenedAhead, startEarly } from '../util/read-ahead.js';
 import { Reconciler, hasErrors } from '../reconcile/reconciler.js';
 import type { ReconcileResult } from '../reconcile/results.js';
 import { openReportFolder, type PublishResult, type ReportFormat } from '../sinks/report-folder.js';
@@ -84,10 +85,15 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
   try {
     const payments = await folder.table(PAYMENTS_TABLE);
     let paymentRows = 0;
-    for (const wallet of wallets) {
+    // Each pass reads wallet by wallet, the next wallet's first batches already on their way.
+    const walletStreams = (wallet: WalletRow) => ({
+      ledger: startEarly(source.ledger(org, wallet.wallet_id, { withoutRaw: true })),
+      payments: startEarly(source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, withoutRaw: true })),
+    });
+    for (const [wallet, streams] of eachOpenedAhead(wallets, walletStreams)) {
       reconciler.startWallet(wallet);
-      for await (const batch of source.ledger(org, wallet.wallet_id)) reconciler.addLedger(batch);
-      for await (const batch of source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window })) {
+      for await (const batch of streams.ledger) reconciler.addLedger(batch);
+      for await (const batch of streams.payments) {
         reconciler.addPayments(batch);
         for (const row of batch) await payments.write(row);
         paymentRows += batch.length;
@@ -100,8 +106,8 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
 
     const ledger = await folder.table(LEDGER_TABLE);
     let ledgerRows = 0;
-    for (const wallet of wallets) {
-      for await (const batch of source.ledger(org, wallet.wallet_id)) {
+    for (const [, entries] of eachOpenedAhead(wallets, (wallet) => startEarly(source.ledger(org, wallet.wallet_id, { withoutRaw: true })))) {
+      for await (const batch of entries) {
         for (const row of batch) {
           if (row.effective_time < window.from || row.effective_time >= window.to) continue;
           await ledger.write(row);
@@ -118,8 +124,10 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);
 
     const open = await folder.table(OPEN_ITEMS_TABLE);
-    for (const wallet of wallets) {
-      for await (const batch of source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window })) {
+    const openPayments = (wallet: WalletRow) => startEarly(source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, openOnly: true, withoutRaw: true }));
+    for (const [, batches] of eachOpenedAhead(wallets, openPayments)) {
+      for await (const batch of batches) {
+        // openOnly is the source's filter; the check stays so the sheet's meaning does not depend on it
         for (const row of batch) if (isOpen(row)) await open.write(row);
       }
     }

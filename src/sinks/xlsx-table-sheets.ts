@@ -4,6 +4,7 @@
  * in "Payments (2)", "Payments (3)", ... each with its own header (`maxRowsPerSheet` is injectable
  * so tests can use a small limit).
  */
+import { RowXmlWriter } from './xlsx-row-xml.js';
 import type { Style, Worksheet } from 'exceljs';
 import { EXCEL_MAX_ROWS } from './cells.js';
 import type { ColumnType } from './column-spec.js';
@@ -74,11 +75,14 @@ export class XlsxTableSheets<Row> {
   private notesInSheet = 0;
   private readonly results: SheetResult[] = [];
   private dataRows = 0;
+  private rowXml: RowXmlWriter | null = null;
 
   constructor(
     private readonly workbook: StreamingWorkbook,
     private readonly table: CompiledTable<Row>,
     private readonly maxRowsPerSheet: number = EXCEL_MAX_ROWS,
+    /** false: every row through exceljs's Row model (the reference the direct XML is tested against) */
+    private readonly directRows = true,
   ) {
     if (!Number.isInteger(maxRowsPerSheet) || maxRowsPerSheet < 2 || maxRowsPerSheet > EXCEL_MAX_ROWS) {
       throw new RangeError(`maxRowsPerSheet must be an integer in [2, ${EXCEL_MAX_ROWS}]`);
@@ -95,6 +99,7 @@ export class XlsxTableSheets<Row> {
       cell.style = HEADER_STYLE;
     });
     header.commit();
+    this.rowXml = new RowXmlWriter(sheet, this.table.headers.length);
     this.sheet = sheet;
     this.rowsInSheet = 1;
     this.notesInSheet = 0;
@@ -118,6 +123,11 @@ export class XlsxTableSheets<Row> {
     }
     const sheet = this.sheet ?? this.openSheet();
     const out = this.table.xlsxRow(row);
+    const needsNote = out.textAmountColumns.length > 0 && this.notesInSheet < MAX_NOTES_PER_SHEET;
+    if (!needsNote && this.directRows) {
+      (this.rowXml as RowXmlWriter).write(out.values, out.styles);
+      return this.rowWritten(sheet);
+    }
     const r = sheet.addRow(out.values);
     for (let i = 0; i < out.styles.length; i++) r.getCell(i + 1).style = out.styles[i] as Partial<Style>;
     if (out.textAmountColumns.length > 0 && this.notesInSheet < MAX_NOTES_PER_SHEET) {
@@ -125,6 +135,10 @@ export class XlsxTableSheets<Row> {
       this.notesInSheet += 1;
     }
     r.commit();
+    return this.rowWritten(sheet);
+  }
+
+  private rowWritten(sheet: Worksheet): Promise<void> | undefined {
     this.rowsInSheet += 1;
     this.dataRows += 1;
     if (FAULTS_ARMED) faultPoint('report:xlsx', { rows: this.dataRows, sheet: this.table.spec.sheet });

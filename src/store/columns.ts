@@ -104,8 +104,10 @@ export function columnNames<R>(map: ColumnMap<R>): string[] {
   return Object.keys(map).map(quoteIdent);
 }
 
-export function selectList<R>(alias: string, map: ColumnMap<R>): string {
-  return Object.entries<ColumnKind>(map).map(([column, kind]) => selectExpr(alias, column, kind)).join(', ');
+export function selectList<R>(alias: string, map: ColumnMap<R>, nullColumns: readonly string[] = []): string {
+  return Object.entries<ColumnKind>(map)
+    .map(([column, kind]) => (nullColumns.includes(column) ? `NULL AS ${quoteIdent(column)}` : selectExpr(alias, column, kind)))
+    .join(', ');
 }
 
 /** Column maps are constant: their entries are computed once, not per row (the load path encodes ~100k rows/s). */

@@ -73,6 +73,15 @@ export interface PaymentQuery {
   organization_id: string;
   wallet_id: string;
   window: Window;
+  /** only payments not yet settled (status class open or unknown): the Open items sheet */
+  openOnly?: boolean;
+  /** `raw` left out (null): the report renders no raw object, and decoding it is the costliest part of a read */
+  withoutRaw?: boolean;
+}
+
+export interface LedgerQuery {
+  /** `raw` left out (null), as for payments */
+  withoutRaw?: boolean;
 }
 
 export interface ReportSource {
@@ -88,7 +97,7 @@ export interface ReportSource {
   /** Payments of one wallet created in the window, sorted by (created_at, payment_id), in batches. */
   payments(query: PaymentQuery): AsyncIterable<PaymentRow[]>;
   /** Every ledger entry of one wallet (all time), sorted by (effective_time, entry_type, entry_id), in batches. */
-  ledger(organization_id: string, wallet_id: string): AsyncIterable<LedgerRow[]>;
+  ledger(organization_id: string, wallet_id: string, options?: LedgerQuery): AsyncIterable<LedgerRow[]>;
   /** Which of these payment ids the snapshot holds at all (any window): for "ledger entry of an unknown payment". */
   knownPaymentIds(organization_id: string, payment_ids: readonly string[]): Promise<Set<string>>;
 }

@@ -1,7 +1,7 @@
 import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletBalanceRow, WalletRow } from '../normalize/rows.js';
 import { decodeRow, selectList } from './columns.js';
 import type { Queryable } from './db.js';
-import type { PaymentQuery, ReportSource, Window } from './ports.js';
+import type { LedgerQuery, PaymentQuery, ReportSource, Window } from './ports.js';
 import type { StoreSchema } from './schema.js';
 import { ASSET_COLUMNS, BALANCE_COLUMNS, LEDGER_COLUMNS, PAYMENT_COLUMNS, SUMMARY_COLUMNS, WALLET_COLUMNS, type StoredBalance, type StoredWallet } from './tables.js';
 import { summarySourceSql } from './summary-source.js';
@@ -27,13 +27,14 @@ const ID_CHUNK = 10_000;
 export function createReportSource(db: Queryable, schema: StoreSchema, options: ReportSourceOptions = {}): ReportSource {
   const batchRows = options.batchRows ?? 1000;
 
-  const paymentsSql = (after: boolean): string => `SELECT ${selectList('p', PAYMENT_COLUMNS)}, p.payment_id AS key_id
+  const paymentsSql = (after: boolean, query: PaymentQuery): string => `SELECT ${selectList('p', PAYMENT_COLUMNS, query.withoutRaw ? ['raw'] : [])}, p.payment_id AS key_id
     FROM ${schema.table('payments')} p
     WHERE p.organization_id = $1 AND p.wallet_id = $2 AND p.created_at >= $3::timestamptz AND p.created_at < $4::timestamptz
+    ${query.openOnly ? "AND p.status_class IN ('open', 'unknown')" : ''}
     ${after ? 'AND (p.created_at, p.payment_id) > ($6::timestamptz, $7::text)' : ''}
     ORDER BY p.created_at, p.payment_id LIMIT $5`;
 
-  const ledgerSql = (after: boolean): string => `SELECT ${selectList('l', LEDGER_COLUMNS)}, l.entry_type AS key_type, l.entry_id AS key_id
+  const ledgerSql = (after: boolean, options: LedgerQuery): string => `SELECT ${selectList('l', LEDGER_COLUMNS, options.withoutRaw ? ['raw'] : [])}, l.entry_type AS key_type, l.entry_id AS key_id
     FROM ${schema.table('ledger_entries')} l
     WHERE l.organization_id = $1 AND l.wallet_id = $2
     ${after ? 'AND (l.effective_time, l.entry_type, l.entry_id) > ($4::timestamptz, $5::text, $6::text)' : ''}
@@ -87,28 +88,24 @@ export function createReportSource(db: Queryable, schema: StoreSchema, options: 
       return rows.map((record) => decodeRow<SummaryBucketRow>(SUMMARY_COLUMNS, record));
     },
 
-    async *payments(query: PaymentQuery): AsyncIterable<PaymentRow[]> {
+    payments(query: PaymentQuery): AsyncIterable<PaymentRow[]> {
       const base = [escapeText(query.organization_id), escapeText(query.wallet_id), query.window.from, query.window.to, batchRows];
-      let after: [string, string] | null = null;
-      for (;;) {
-        const { rows }: { rows: PaymentRecord[] } = await db.query<PaymentRecord>(paymentsSql(after !== null), after === null ? base : [...base, ...after]);
-        if (rows.length > 0) yield rows.map((record) => decodeRow<PaymentRow>(PAYMENT_COLUMNS, record));
-        const last = rows.at(-1);
-        if (last === undefined || rows.length < batchRows) return;
-        after = [last.created_at, last.key_id];
-      }
+      return keysetBatches<PaymentRecord, PaymentRow>(
+        batchRows,
+        async (after) => (await db.query<PaymentRecord>(paymentsSql(after !== null, query), after === null ? base : [...base, ...after])).rows,
+        (last) => [last.created_at, last.key_id],
+        (record) => decodeRow<PaymentRow>(PAYMENT_COLUMNS, record),
+      );
     },
 
-    async *ledger(organizationId: string, walletId: string): AsyncIterable<LedgerRow[]> {
+    ledger(organizationId: string, walletId: string, options: LedgerQuery = {}): AsyncIterable<LedgerRow[]> {
       const base = [escapeText(organizationId), escapeText(walletId), batchRows];
-      let after: [string, string, string] | null = null;
-      for (;;) {
-        const { rows }: { rows: LedgerRecord[] } = await db.query<LedgerRecord>(ledgerSql(after !== null), after === null ? base : [...base, ...after]);
-        if (rows.length > 0) yield rows.map((record) => decodeRow<LedgerRow>(LEDGER_COLUMNS, record));
-        const last = rows.at(-1);
-        if (last === undefined || rows.length < batchRows) return;
-        after = [last.effective_time, last.key_type, last.key_id];
-      }
+      return keysetBatches<LedgerRecord, LedgerRow>(
+        batchRows,
+        async (after) => (await db.query<LedgerRecord>(ledgerSql(after !== null, options), after === null ? base : [...base, ...after])).rows,
+        (last) => [last.effective_time, last.key_type, last.key_id],
+        (record) => decodeRow<LedgerRow>(LEDGER_COLUMNS, record),
+      );
     },
 
     async knownPaymentIds(organizationId: string, paymentIds: readonly string[]): Promise<Set<string>> {
@@ -125,4 +122,28 @@ export function createReportSource(db: Queryable, schema: StoreSchema, options: 
       return known;
     },
   };
+}
+
+/**
+ * Keyset pagination with one batch of read-ahead: the query for the next batch is sent before
+ * this one is handed out, so the database works while the caller renders.
+ */
+async function* keysetBatches<Record_, Row>(
+  batchRows: number,
+  fetch: (after: string[] | null) => Promise<Record_[]>,
+  keyOf: (last: Record_) => string[],
+  decode: (record: Record_) => Row,
+): AsyncGenerator<Row[]> {
+  let pending: Promise<Record_[]> | null = fetch(null);
+  try {
+    while (pending !== null) {
+      const rows: Record_[] = await pending;
+      const last = rows.at(-1);
+      pending = last !== undefined && rows.length >= batchRows ? fetch(keyOf(last)) : null;
+      if (rows.length > 0) yield rows.map(decode);
+    }
+  } finally {
+    // a caller that stops early leaves the read-ahead running: its failure is nobody's to handle
+    pending?.catch(() => undefined);
+  }
 }

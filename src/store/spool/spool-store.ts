@@ -141,7 +141,7 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
       if (row.wallet_id === query.wallet_id) byId.set(row.payment_id, row);
     }
     const rows = [...byId.values()]
-      .filter((p) => p.created_at >= query.window.from && p.created_at < query.window.to)
+      .filter((p) => p.created_at >= query.window.from && p.created_at < query.window.to && (!query.openOnly || p.status_class === 'open' || p.status_class === 'unknown'))
       .sort((a, b) => cmp(a.created_at, b.created_at) || cmp(a.payment_id, b.payment_id));
     yield* batches(rows);
   }

@@ -1,0 +1,56 @@
+/**
+ * The targets of issue 8, and the verdict of one bench run against them. A target whose inputs
+ * were not measured in this run (a section left out with --only, a size not run) is "—", never met.
+ */
+import type { SizeResult } from './run.js';
+
+export const TARGETS = {
+  extractionRatioMax: 1.15,
+  csvShareMin: 0.6,
+  xlsxShareMin: 0.8,
+  loadShareMin: 0.7,
+  rssGrowthMax: 1.3,
+  rssMaxMb: 512,
+  e2eSecondsAt1MMax: 180,
+} as const;
+
+export interface Verdict {
+  target: string;
+  measured: string;
+  /** null: not measured in this run */
+  met: boolean | null;
+}
+
+export function verdicts(results: readonly SizeResult[]): Verdict[] {
+  const out: Verdict[] = [];
+  const bySize = (n: number) => results.find((r) => r.payments === n);
+  const largest = results.reduce<SizeResult | undefined>((m, r) => (m === undefined || r.payments > m.payments ? r : m), undefined);
+  const smallest = results.reduce<SizeResult | undefined>((m, r) => (m === undefined || r.payments < m.payments ? r : m), undefined);
+
+  for (const r of results) {
+    if (r.extract) out.push({ target: `extraction ≤ ${TARGETS.extractionRatioMax} × latency floor (${label(r)})`, measured: `${r.extract.ratio.toFixed(2)} ×`, met: r.extract.ratio <= TARGETS.extractionRatioMax });
+    if (r.csv) out.push({ target: `CSV ≥ ${pct(TARGETS.csvShareMin)} of csv-stringify (${label(r)})`, measured: pct(r.csv.ratio), met: r.csv.ratio >= TARGETS.csvShareMin });
+    if (r.xlsx) out.push({ target: `XLSX ≥ ${pct(TARGETS.xlsxShareMin)} of bare exceljs (${label(r)})`, measured: pct(r.xlsx.ratio), met: r.xlsx.ratio >= TARGETS.xlsxShareMin });
+    if (r.load) out.push({ target: `snapshot load ≥ ${pct(TARGETS.loadShareMin)} of plain COPY (${label(r)})`, measured: pct(r.load.ratio), met: r.load.ratio >= TARGETS.loadShareMin });
+    if (r.e2e) out.push({ target: `peak RSS ≤ ${TARGETS.rssMaxMb} MB (${label(r)})`, measured: `${r.e2e.peakRssMb} MB`, met: r.e2e.peakRssMb <= TARGETS.rssMaxMb });
+  }
+  if (largest?.e2e && smallest?.e2e && largest !== smallest) {
+    const growth = largest.e2e.peakRssMb / smallest.e2e.peakRssMb;
+    out.push({ target: `peak RSS at ${label(largest)} ≤ ${TARGETS.rssGrowthMax} × at ${label(smallest)}`, measured: `${growth.toFixed(2)} ×`, met: growth <= TARGETS.rssGrowthMax });
+  }
+  const million = bySize(1_000_000);
+  out.push(
+    million?.e2e
+      ? { target: `1M payments + ledgers → CSV + XLSX + Postgres ≤ ${TARGETS.e2eSecondsAt1MMax} s`, measured: `${million.e2e.wallSeconds.toFixed(1)} s`, met: million.e2e.wallSeconds <= TARGETS.e2eSecondsAt1MMax }
+      : { target: `1M payments + ledgers → CSV + XLSX + Postgres ≤ ${TARGETS.e2eSecondsAt1MMax} s`, measured: 'not run', met: null },
+  );
+  return out;
+}
+
+function label(r: SizeResult): string {
+  return r.payments >= 1_000_000 ? `${r.payments / 1_000_000}M` : `${Math.round(r.payments / 1000)}k`;
+}
+
+function pct(ratio: number): string {
+  return `${Math.round(ratio * 100)} %`;
+}
