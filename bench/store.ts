@@ -30,6 +30,8 @@ import { ORG, payment } from './payment-rows.js';
 
 const ROWS = Number((process.argv[2] === '--embedded' ? process.argv[5] : process.argv.slice(2).find((arg) => /^\d+$/.test(arg))) ?? 100_000) || 100_000;
 /** `--server-only` / `--embedded-only` run half of the benchmark. */
+/** `--light`: the COPY ceiling, pages of 1000, two concurrent streams; none of the other scenarios. */
+const LIGHT = process.argv.includes('--light');
 const ONLY = process.argv.includes('--server-only') ? 'server' : process.argv.includes('--embedded-only') ? 'embedded' : null;
 function checkpoint(page: number, rows: number): Checkpoint {
   return { run_key: 'bench', stream: 'payments:bench', position: JSON.stringify({ page }), pages: page, rows, done: false };
@@ -121,6 +123,19 @@ export async function serverBench(url: string, rows: PaymentRow[]): Promise<Reco
 
     await resetPayments(db, store);
     const page1000 = await loadPages(store, rows, 1000);
+    if (LIGHT) {
+      // bench/run.ts: the ceiling and the job's two ways of loading, nothing else (1M rows take minutes each)
+      await resetPayments(db, store);
+      const concurrent = await loadConcurrently(store, rows, 1000, 2);
+      return {
+        rows: rows.length,
+        plain_copy_with_encode: copyWithEncode,
+        plain_copy_paged_1000_with_encode: pagedCopy,
+        snapshot_page_1000: page1000,
+        snapshot_page_1000_2_streams: concurrent,
+        snapshot_page_1000_vs_copy_with_encode: Math.round((page1000.rowsPerSecond / copyWithEncode.rowsPerSecond) * 100) / 100,
+      };
+    }
     const reload1000 = await loadPages(store, rows, 1000);
     const changed = rows.map((row) => ({ ...row, status: 'failed', status_class: 'failed' as const, updated_at: '2026-11-20T00:00:00.000000Z' }));
     const update1000 = await loadPages(store, changed, 1000);
