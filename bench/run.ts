@@ -17,7 +17,7 @@
  *   npm run bench -- --cpu-prof bench/out/prof      the e2e job with --cpu-prof
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -70,70 +70,92 @@ async function main(): Promise<void> {
   log(`payexport bench: sizes ${sizes.join(', ')}, ${wallets} wallets, sections ${[...only].join(', ')}; ${machine.cpus} cpus, load ${machine.loadAverageAtStart.join(' ')}`);
 
   const results: SizeResult[] = [];
+  const errors: Array<{ payments: number; section: string; error: string }> = [];
+  const save = (): void => {
+    const checks = verdicts(results);
+    const table = renderTable(results, checks, machine);
+    const out = { started: started.toISOString(), finished: new Date().toISOString(), machine, loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100), targets: TARGETS, results, checks, errors };
+    writeFileSync(path.join(ROOT, 'bench/results.json'), `${JSON.stringify(out, null, 2)}\n`);
+    writeFileSync(path.join(ROOT, 'bench/results.md'), `${table}\n`);
+  };
+  /** A failing section is recorded and the suite goes on; what was measured is saved after each one. */
+  const section = async (payments: number, name: string, fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn();
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error);
+      errors.push({ payments, section: name, error: message });
+      log(`  ${name} failed: ${message}`);
+    }
+    save();
+  };
   for (const payments of sizes) {
     const r: SizeResult = { payments };
     results.push(r);
     if (only.has('e2e')) {
-      log(`[${payments}] e2e export → CSV + XLSX + Postgres`);
-      r.e2e = await runExport({ payments, wallets, seed: Number(values.seed), databaseUrl, concurrency, ...(values['cpu-prof'] ? { cpuProfDir: path.resolve(values['cpu-prof']) } : {}) });
-      log(`  ${r.e2e.wallSeconds} s, peak RSS ${r.e2e.peakRssMb} MB, exit ${r.e2e.exitCode}, stages ${JSON.stringify(r.e2e.phases)}`);
+      await section(payments, 'e2e', async () => {
+        log(`[${payments}] e2e export → CSV + XLSX + Postgres`);
+        r.e2e = await runExport({ payments, wallets, seed: Number(values.seed), databaseUrl, concurrency, ...(values['cpu-prof'] ? { cpuProfDir: path.resolve(values['cpu-prof']) } : {}) });
+        log(`  ${r.e2e.wallSeconds} s, peak RSS ${r.e2e.peakRssMb} MB, exit ${r.e2e.exitCode}, stages ${JSON.stringify(r.e2e.phases)}, cpu ${JSON.stringify(r.e2e.cpuSeconds)}`);
+      });
     }
     if (only.has('extract')) {
-      log(`[${payments}] extraction with ${values.latency} ms latency, concurrency ${concurrency}, store ${values['extract-store']}`);
-      if (values['extract-store'] === 'postgres') process.env.DATABASE_URL = databaseUrl;
-      const ex = await runExtractionBench({
-        payments,
-        wallets,
-        seed: Number(values.seed),
-        latencyMs: Number(values.latency),
-        concurrency,
-        pageSize: 100,
-        store: values['extract-store'] as 'postgres' | 'memory' | 'spool',
-        repeat: 1,
-        // the warm-up pull doubles the time; the simulator's first-use index build is small next to 50 ms a request
-        warmup: payments <= 100_000,
+      await section(payments, 'extract', async () => {
+        log(`[${payments}] extraction with ${values.latency} ms latency, concurrency ${concurrency}, store ${values['extract-store']}`);
+        if (values['extract-store'] === 'postgres') process.env.DATABASE_URL = databaseUrl;
+        const ex = await runExtractionBench({
+          payments,
+          wallets,
+          seed: Number(values.seed),
+          latencyMs: Number(values.latency),
+          concurrency,
+          pageSize: 100,
+          store: values['extract-store'] as 'postgres' | 'memory' | 'spool',
+          repeat: 1,
+          // the warm-up pull doubles the time; the simulator's first-use index build is small next to 50 ms a request
+          warmup: payments <= 100_000,
+        });
+        r.extract = { ...ex.median, store: values['extract-store'] };
+        log(`  ${r.extract.wallMs} ms / floor ${r.extract.floorMs} ms = ${r.extract.ratio} (${r.extract.requests} requests)`);
       });
-      r.extract = { ...ex.median, store: values['extract-store'] };
-      log(`  ${r.extract.wallMs} ms / floor ${r.extract.floorMs} ms = ${r.extract.ratio} (${r.extract.requests} requests)`);
     }
     const sinkVariants = [...(only.has('csv') ? ['csv-bare', 'csv-ours'] : []), ...(only.has('xlsx') ? ['xlsx-bare', 'xlsx-ours'] : [])];
     if (sinkVariants.length > 0) {
-      log(`[${payments}] writers: ${sinkVariants.join(', ')}`);
-      const sinks = await measureSinks([payments], sinkVariants, 1);
-      const pair = (kind: 'csv' | 'xlsx') => {
-        const ours = sinks.find((s) => s.variant === `${kind}-ours`);
-        const bare = sinks.find((s) => s.variant === `${kind}-bare`);
-        return ours && bare ? { ours, bare, ratio: round2(bare.ms / ours.ms) } : undefined;
-      };
-      const csv = pair('csv');
-      const xlsx = pair('xlsx');
-      if (csv) r.csv = csv;
-      if (xlsx) r.xlsx = xlsx;
+      await section(payments, 'writers', async () => {
+        log(`[${payments}] writers: ${sinkVariants.join(', ')}`);
+        const sinks = await measureSinks([payments], sinkVariants, 1);
+        const pair = (kind: 'csv' | 'xlsx') => {
+          const ours = sinks.find((s) => s.variant === `${kind}-ours`);
+          const bare = sinks.find((s) => s.variant === `${kind}-bare`);
+          return ours && bare ? { ours, bare, ratio: round2(bare.ms / ours.ms) } : undefined;
+        };
+        const csv = pair('csv');
+        const xlsx = pair('xlsx');
+        if (csv) r.csv = csv;
+        if (xlsx) r.xlsx = xlsx;
+      });
     }
     if (only.has('load')) {
-      log(`[${payments}] snapshot load vs plain COPY`);
-      const detail = JSON.parse(
-        execFileSync(process.execPath, ['--max-old-space-size=12000', '--import', 'tsx', path.join(ROOT, 'bench/store.ts'), String(payments), '--server-only', '--light'], { encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, DATABASE_URL: databaseUrl } })
-          .trim()
-          .split('\n')
-          .at(-1) as string,
-      ) as Record<string, { rowsPerSecond: number }>;
-      // the headline is one stream of 1000-row pages against one COPY: like with like (the job runs several streams; see detail)
-      const snapshot = detail.snapshot_page_1000?.rowsPerSecond ?? 0;
-      const copy = detail.plain_copy_with_encode?.rowsPerSecond ?? 1;
-      r.load = { snapshotRowsPerSecond: snapshot, copyRowsPerSecond: copy, ratio: round2(snapshot / copy), detail };
-      log(`  snapshot ${snapshot} rows/s vs COPY ${copy} rows/s = ${r.load.ratio}`);
+      await section(payments, 'load', async () => {
+        log(`[${payments}] snapshot load vs plain COPY`);
+        const detail = JSON.parse(
+          execFileSync(process.execPath, ['--max-old-space-size=12000', '--import', 'tsx', path.join(ROOT, 'bench/store.ts'), String(payments), '--server-only', '--light'], { encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, DATABASE_URL: databaseUrl } })
+            .trim()
+            .split('\n')
+            .at(-1) as string,
+        ) as Record<string, { rowsPerSecond: number }>;
+        // the headline is one stream of 1000-row pages against one COPY: like with like (the job runs several streams; see detail)
+        const snapshot = detail.snapshot_page_1000?.rowsPerSecond ?? 0;
+        const copy = detail.plain_copy_with_encode?.rowsPerSecond ?? 1;
+        r.load = { snapshotRowsPerSecond: snapshot, copyRowsPerSecond: copy, ratio: round2(snapshot / copy), detail };
+        log(`  snapshot ${snapshot} rows/s vs COPY ${copy} rows/s = ${r.load.ratio}`);
+      });
     }
   }
-
-  const checks = verdicts(results);
-  const table = renderTable(results, checks, machine);
-  console.log(`\n${table}`);
-  const out = { started: started.toISOString(), finished: new Date().toISOString(), machine, loadAverageAtEnd: os.loadavg().map((n) => Math.round(n * 100) / 100), targets: TARGETS, results, checks };
-  mkdirSync(path.join(ROOT, 'bench'), { recursive: true });
-  writeFileSync(path.join(ROOT, 'bench/results.json'), `${JSON.stringify(out, null, 2)}\n`);
-  writeFileSync(path.join(ROOT, 'bench/results.md'), `${table}\n`);
-  log('written bench/results.json and bench/results.md');
+  save();
+  console.log(`\n${renderTable(results, verdicts(results), machine)}`);
+  log(`written bench/results.json and bench/results.md${errors.length > 0 ? `; ${errors.length} section(s) failed` : ''}`);
+  if (errors.length > 0) process.exitCode = 1;
 }
 
 function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: number; cpuModel: string; node: string; postgres: string; loadAverageAtStart: number[] }): string {
@@ -141,8 +163,8 @@ function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: 
   const lines = [
     `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres}, load average at start ${machine.loadAverageAtStart.join(' ')}`,
     '',
-    '| payments | e2e wall s | peak RSS MB | discovery / pull / report s | extraction: wall / floor (ratio) | CSV rows/s (ceiling) | XLSX rows/s (ceiling) | snapshot load rows/s (COPY) |',
-    '|---:|---:|---:|---|---|---|---|---|',
+    '| payments | e2e wall s | peak RSS MB | discovery / pull / report s | CPU core-s: job / simulator / Postgres+rest (of cores × wall) | extraction: wall / floor (ratio) | CSV rows/s (ceiling) | XLSX rows/s (ceiling) | snapshot load rows/s (COPY) |',
+    '|---:|---:|---:|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     const e = r.e2e;
@@ -154,6 +176,7 @@ function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: 
         e ? e.wallSeconds.toFixed(1) : '—',
         e ? n(e.peakRssMb) : '—',
         e ? `${e.phases.discovery ?? '?'} / ${e.phases.pull ?? '?'} / ${e.phases.report ?? '?'}` : '—',
+        e?.cpuSeconds ? `${n(e.cpuSeconds.job)} / ${n(e.cpuSeconds.simulator)} / ${n(e.cpuSeconds.rest)} (${n(e.cpuSeconds.machine)})` : '—',
         x ? `${(x.wallMs / 1000).toFixed(1)} s / ${(x.floorMs / 1000).toFixed(1)} s (${x.ratio.toFixed(2)}, ${x.requests} req, ${x.store})` : '—',
         r.csv ? `${rate(r.csv.ours)} (${rate(r.csv.bare)}) = ${pct(r.csv.ratio)}` : '—',
         r.xlsx ? `${rate(r.xlsx.ours)} (${rate(r.xlsx.bare)}) = ${pct(r.xlsx.ratio)}` : '—',

@@ -39,6 +39,12 @@ export interface ExportRunResult {
   rowsPulled: number;
   apiRequests: number;
   outputMb: number;
+  /**
+   * Where the machine's CPU went during the run, in core-seconds: the job (user + sys of its
+   * process), the simulator, and everything else (Postgres, the kernel's loopback TCP, other
+   * tenants) — with `machine` = cores × wall, how close the run came to using the whole box.
+   */
+  cpuSeconds: { job: number; simulator: number; rest: number; busy: number; machine: number };
 }
 
 const WINDOW = { from: '2026-09-01', to: '2026-11-21' };
@@ -50,7 +56,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
   try {
     const args = [
       '-f',
-      'TIME %e %M',
+      'TIME %e %M %U %S',
       process.execPath,
       ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []),
       path.join(ROOT, 'dist/cli/main.js'),
@@ -76,10 +82,15 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       '--log-format',
       'json',
     ];
+    const busyBefore = busyCoreSeconds();
+    const simBefore = processCpuSeconds(sim.pid as number);
     const { code, stdout, stderr } = await run('/usr/bin/time', args, { ...process.env, PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' }, work);
+    const busy = busyCoreSeconds() - busyBefore;
+    const simulator = processCpuSeconds(sim.pid as number) - simBefore;
     const timeLine = stderr.split('\n').reverse().find((line) => line.startsWith('TIME '));
     if (timeLine === undefined) throw new Error(`no /usr/bin/time line; stderr:\n${stderr.slice(-2000)}`);
-    const [, wall, maxRssKb] = timeLine.split(' ');
+    const [, wall, maxRssKb, user, system] = timeLine.split(' ');
+    const job = Number(user) + Number(system);
     if (code !== 0 && code !== 65) throw new Error(`export exited ${code}:\n${stderr.slice(-3000)}`);
     const logLines = `${stdout}\n${stderr}`
       .split('\n')
@@ -104,6 +115,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       rowsPulled: (manifest.counts.pulled_payments ?? 0) + (manifest.counts.pulled_ledger ?? 0),
       apiRequests: manifest.counts.api_requests ?? 0,
       outputMb: Math.round(manifest.bytes / 1e5) / 10,
+      cpuSeconds: { job: round1(job), simulator: round1(simulator), rest: round1(Math.max(0, busy - job - simulator)), busy: round1(busy), machine: round1(os.cpus().length * Number(wall)) },
     };
   } finally {
     await stopChild(sim);
@@ -181,6 +193,19 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
     child.once('error', reject);
     child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
+}
+
+/** Busy time of all cores since boot (/proc/stat: user, nice, system, irq, softirq), in seconds. */
+function busyCoreSeconds(): number {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  // steal is the hypervisor's, not this machine's work
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
+  return (user + nice + system + irq + softirq) / 100;
+}
+
+function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
 }
 
 function round1(n: number): number {

@@ -44,6 +44,11 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
   const writePage = async <R>(spec: TableSpec<R>, rows: readonly R[], checkpoint: Checkpoint, run: string, history?: LoadOptions['history']): Promise<WriteStats> => {
     const attempt = (viaStaging: boolean): Promise<WriteStats> =>
       db.transaction(async (tx) => {
+        // A page commit need not wait for its WAL flush: it holds its own checkpoint, so a server
+        // crash that loses the last pages' commits rewinds the stream to a checkpoint that is
+        // still there, and the rerun reads those pages again (idempotent). The run's final
+        // commit (finishRun) is synchronous and flushes all of them. Nothing else changes.
+        await tx.query('SET LOCAL synchronous_commit = off');
         const stats = await loadRows(tx, schema, spec, rows, { runId: escapeText(run), viaStaging, ...(history ? { history } : {}) });
         faultPoint('store:commit', { pages: ++pagesInTransaction });
         await saveCheckpoint(tx, schema, checkpoint, run);
