@@ -333,6 +333,36 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       expect(ledgerSizes).toEqual([7, 7, 2]);
     });
 
+    it("reads what the report asks for: open payments only, without raw, and a reader that stops early leaves nothing pending", async () => {
+      const writer = store.writer();
+      await writer.beginRun(runInfo('report-reads'));
+      const wallet = 'wallet-report-reads';
+      const rows = Array.from({ length: 20 }, (_, index) =>
+        paymentRow(800 + index, { wallet_id: wallet, ...(index % 3 === 0 ? { status: 'sending', status_class: 'open' as const } : index % 5 === 0 ? { status: 'settling_v2', status_class: 'unknown' as const } : {}) }),
+      );
+      await writer.writePaymentsPage(rows, checkpoint('payments:report-reads', 1));
+      const open = sortPayments(rows.filter((row) => row.status_class === 'open' || row.status_class === 'unknown'));
+      expect(open.length).toBeGreaterThan(7); // more than one batch of 7
+
+      const { rows: openRead } = await collect(store.source.payments({ organization_id: ORG, wallet_id: wallet, window: WINDOW, openOnly: true }));
+      expect(openRead).toEqual(open);
+      const { rows: lean } = await collect(store.source.payments({ organization_id: ORG, wallet_id: wallet, window: WINDOW, openOnly: true, withoutRaw: true }));
+      expect(lean).toEqual(open.map((row) => ({ ...row, raw: null })));
+
+      const ledger = Array.from({ length: 9 }, (_, index) => ledgerRow(900 + index, { wallet_id: wallet }));
+      await writer.writeLedgerPage(ledger, checkpoint('ledger:report-reads', 1));
+      const { rows: entries } = await collect(store.source.ledger(ORG, wallet, { withoutRaw: true }));
+      expect(entries.every((entry) => entry.raw === null)).toBe(true);
+      expect(entries.map((entry) => entry.entry_id).sort()).toEqual(ledger.map((entry) => entry.entry_id).sort());
+
+      // the read-ahead of the second batch is in flight when the reader stops after the first
+      for await (const batch of store.source.payments({ organization_id: ORG, wallet_id: wallet, window: WINDOW })) {
+        expect(batch).toHaveLength(7);
+        break;
+      }
+      expect(await store.source.knownPaymentIds(ORG, [rows[0]!.payment_id])).toEqual(new Set([rows[0]!.payment_id]));
+    });
+
     it('round-trips wallets (with balances in order), assets, summaries and findings', async () => {
       const writer = store.writer();
       const run = runInfo('others');
