@@ -36,6 +36,9 @@ function table(text: string): Record<string, string>[] {
   return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
 }
 
+// Skipped where LibreOffice is not installed (CI installs only npm packages; `apt-get install
+// libreoffice-calc` runs it): opening the files in a real spreadsheet is an extra check on top of
+// the exceljs/csv-parse read-backs that always run.
 describe.skipIf(!hasSoffice)('LibreOffice opens the report without computing any payload', () => {
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'payexport-lo-'));
