@@ -35,6 +35,7 @@ import { quoteIdent } from '../src/store/schema.js';
 import { createLogger, type Logger } from '../src/util/log.js';
 import { SecretScrubber } from '../src/util/secret-scrubber.js';
 import { ROOT, startSimChild, stopChild, type SimInfo } from './e2e/sim-child.js';
+import { processCpuSeconds } from './e2e/proc-stat.js';
 
 
 export interface ExtractionBenchOptions {
@@ -163,7 +164,7 @@ export async function runExtractionBench(options: ExtractionBenchOptions): Promi
 async function pullOnce(options: ExtractionBenchOptions, info: SimInfo, api: ApiClient, log: Logger, target: Target, simPid: number) {
   const window = options.window ?? DEFAULT_WINDOW;
   const cpuStart = process.cpuUsage();
-  const serverCpuStart = cpuSeconds(simPid);
+  const serverCpuStart = processCpuSeconds(simPid);
   const fromEpochMs = Date.now();
   const started = performance.now();
   const normalize = bindNormalizers(info.organizationId);
@@ -216,7 +217,7 @@ async function pullOnce(options: ExtractionBenchOptions, info: SimInfo, api: Api
     slicedStreams: result.streams.filter((s) => s.stream.includes(':slice-')).length,
     duplicates: result.duplicates,
     clientCpuSeconds: round1((clientCpu.user + clientCpu.system) / 1e6),
-    serverCpuSeconds: round1(cpuSeconds(simPid) - serverCpuStart),
+    serverCpuSeconds: round1(processCpuSeconds(simPid) - serverCpuStart),
     heapAfterGcMb,
   };
 }
@@ -235,10 +236,6 @@ function kindOf(requestPath: string): string {
 // ---------------------------------------------------------------------------------------------
 // The simulator child
 
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Where the pages go

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { processCpuSeconds } from './e2e/proc-stat.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,11 +50,6 @@ function rssMb(pid: number): { rss: number; peak: number } {
 }
 
 /** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  const ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
-  return ticks / 100; // USER_HZ is 100 on Linux
-}
 
 interface Info {
   baseUrl: string;
@@ -91,7 +87,7 @@ async function main(): Promise<void> {
   const walletsMs = performance.now() - t0;
 
   const t1 = performance.now();
-  const cpuBefore = cpuSeconds(pid);
+  const cpuBefore = processCpuSeconds(pid);
   let pulled = 0;
   let pages = 0;
   const queue = [...chains];
@@ -112,7 +108,7 @@ async function main(): Promise<void> {
     }),
   );
   const pullMs = performance.now() - t1;
-  const serverCpuSeconds = Math.round((cpuSeconds(pid) - cpuBefore) * 10) / 10;
+  const serverCpuSeconds = Math.round((processCpuSeconds(pid) - cpuBefore) * 10) / 10;
   clearInterval(sampler);
   const mem = rssMb(pid);
   child.kill('SIGTERM');

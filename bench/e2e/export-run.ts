@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { busyCoreSeconds, processCpuSeconds } from './proc-stat.js';
 import { ROOT, startSimChild, stopChild } from './sim-child.js';
 
 export interface ExportRunOptions {
@@ -195,18 +196,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
   });
 }
 
-/** Busy time of all cores since boot (/proc/stat: user, nice, system, irq, softirq), in seconds. */
-function busyCoreSeconds(): number {
-  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-  // steal is the hypervisor's, not this machine's work
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
-  return (user + nice + system + irq + softirq) / 100;
-}
 
-function processCpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
-}
 
 function round1(n: number): number {
   return Math.round(n * 10) / 10;
