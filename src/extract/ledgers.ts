@@ -17,6 +17,7 @@ import { toUtcInstant } from '../util/instant.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import { decodePosition, encodePosition, streamName, type LedgerPosition, type LedgerSlice, type LedgerSlicePosition } from './streams.js';
 import { nextWholeSecond, rangeFilters, splitRange } from './time-slices.js';
+import { acceptPage, writePageBehind } from './stream-page.js';
 import { WriteBehind } from './write-behind.js';
 
 export interface LedgerStreamOptions {
@@ -63,26 +64,10 @@ export async function pullWalletLedger(ctx: ExtractContext, options: LedgerStrea
   try {
     for await (const page of pages) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
-      const unique = deduper.unique(page.items, ledgerEventKey);
-      progress.duplicates += page.items.length - unique.length;
-      const rows = unique.map((raw) => ctx.normalize.ledger(raw, wallet));
-      progress.pages++;
-      progress.rows += rows.length;
-      progress.done = page.next === null;
+      const rows = acceptPage(progress, deduper, page, ledgerEventKey, (raw) => ctx.normalize.ledger(raw, wallet));
       const slices = fresh && page.index === 0 && page.next !== null ? planLedgerSlices(options, startDate, page.items, page.next, page.total) : null;
-      const checkpoint = {
-        run_key: ctx.runKey,
-        stream,
-        position: encodePosition(slices ? ({ slices, startDate } satisfies LedgerPosition) : ({ next: page.next, startDate } satisfies LedgerPosition)),
-        pages: progress.pages,
-        rows: progress.rows,
-        done: progress.done,
-      };
-      const reported = { ...progress };
-      await writes.write(async () => {
-        await ctx.writer.writeLedgerPage(rows, checkpoint);
-        ctx.onProgress?.(reported);
-      });
+      const position = encodePosition(slices ? ({ slices, startDate } satisfies LedgerPosition) : ({ next: page.next, startDate } satisfies LedgerPosition));
+      await writePageBehind(ctx, writes, progress, position, rows, (batch, checkpoint) => ctx.writer.writeLedgerPage(batch, checkpoint));
       if (slices) {
         // the plan is durable before any slice saves a checkpoint of its own
         await writes.flush();
@@ -152,25 +137,9 @@ export async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): 
   try {
     for await (const page of pages) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
-      const unique = deduper.unique(page.items, ledgerEventKey);
-      progress.duplicates += page.items.length - unique.length;
-      const rows = unique.map((raw) => ctx.normalize.ledger(raw, wallet));
-      progress.pages++;
-      progress.rows += rows.length;
-      progress.done = page.next === null;
-      const checkpoint = {
-        run_key: ctx.runKey,
-        stream,
-        position: encodePosition({ next: page.next, range: slice.range } satisfies LedgerSlicePosition),
-        pages: progress.pages,
-        rows: progress.rows,
-        done: progress.done,
-      };
-      const reported = { ...progress };
-      await writes.write(async () => {
-        await ctx.writer.writeLedgerPage(rows, checkpoint);
-        ctx.onProgress?.(reported);
-      });
+      const rows = acceptPage(progress, deduper, page, ledgerEventKey, (raw) => ctx.normalize.ledger(raw, wallet));
+      const position = encodePosition({ next: page.next, range: slice.range } satisfies LedgerSlicePosition);
+      await writePageBehind(ctx, writes, progress, position, rows, (batch, checkpoint) => ctx.writer.writeLedgerPage(batch, checkpoint));
     }
     await writes.flush();
   } finally {

@@ -15,6 +15,7 @@ import type { Window } from '../store/ports.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import { decodePosition, encodePosition, streamName, type PaymentsPosition, type PaymentsSlicePosition } from './streams.js';
 import { rangeFilters, splitRange, type TimeRange } from './time-slices.js';
+import { acceptPage, writePageBehind } from './stream-page.js';
 import { WriteBehind } from './write-behind.js';
 
 /** One sequential chain of payment pages: a wallet's whole window, or one slice of it. */
@@ -105,26 +106,9 @@ export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChai
       });
       for await (const page of pages) {
         if (ctx.signal?.aborted) throw ctx.signal.reason;
-        const fresh = deduper.unique(page.items, paymentKey);
-        progress.duplicates += page.items.length - fresh.length;
-        const rows = fresh.map((raw) => ctx.normalize.payment(raw, wallet.environment_id));
-        progress.pages++;
-        progress.rows += rows.length;
-        progress.done = page.next === null;
-        const checkpoint = {
-          run_key: ctx.runKey,
-          stream,
-          position: encodePosition(chain.slice ? ({ next: page.next, range } satisfies PaymentsSlicePosition) : ({ next: page.next } satisfies PaymentsPosition)),
-          pages: progress.pages,
-          rows: progress.rows,
-          done: progress.done,
-        };
-        const reported = { ...progress };
-        // written while the next page is read (write-behind.ts)
-        await writes.write(async () => {
-          await ctx.writer.writePaymentsPage(rows, checkpoint);
-          ctx.onProgress?.(reported);
-        });
+        const rows = acceptPage(progress, deduper, page, paymentKey, (raw) => ctx.normalize.payment(raw, wallet.environment_id));
+        const position = encodePosition(chain.slice ? ({ next: page.next, range } satisfies PaymentsSlicePosition) : ({ next: page.next } satisfies PaymentsPosition));
+        await writePageBehind(ctx, writes, progress, position, rows, (batch, checkpoint) => ctx.writer.writePaymentsPage(batch, checkpoint));
         start = page.next ?? undefined;
       }
       await writes.flush();
