@@ -1,11 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, describeRun, runCli, startCli } from '../support/cli/cli.js';
+import { describeRun, runCli, startCli } from '../support/cli/cli.js';
 import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
-import { compareIds, csvRecords, expectExit, expectFolderUnchanged, expectNoPartialFolders, expectPaymentsComplete, expectSameReport, folderBytes, truthPaymentIds } from './support/invariants.js';
-import { DATASET, LONG_TAIL, longTitle, OCTOBER, PERIOD } from './support/setting.js';
+import { compareIds, csvRecords, expectExit, expectFolderUnchanged, expectNoPartialFolders, expectPaymentsComplete, expectSameReport, folderBytes } from './support/invariants.js';
+import { LONG_TAIL, longTitle, OCTOBER, PERIOD } from './support/setting.js';
+import { startReferenceRun } from './support/reference-run.js';
 
 /**
  * The long tail (`npm run test:faults`): the same invariants over more seeds, a larger dataset and
@@ -32,14 +33,7 @@ function random(seed: number): () => number {
 
 describe.skipIf(!LONG_TAIL)(longTitle('long tail: more seeds, a larger dataset, kills at random moments'), () => {
   beforeAll(async () => {
-    assertBuilt();
-    sim = await startTestSim({ ...DATASET, seed: 21, scale: SCALE });
-    truth = truthPaymentIds(sim.sim.dataset, DATASET.from, DATASET.to);
-    const cwd = ws.fresh('reference');
-    const args = ['export', ...OCTOBER, '--no-db'];
-    expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 0);
-    reference = join(cwd, 'reports/export', PERIOD);
-    expectPaymentsComplete(reference, truth, 'reference');
+    ({ sim, truth, reference } = await startReferenceRun(ws, { seed: 21, scale: SCALE }));
   });
 
   afterAll(async () => {

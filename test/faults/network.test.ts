@@ -4,11 +4,12 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, describeRun, runCli, splitStderr, startCli } from '../support/cli/cli.js';
+import { describeRun, runCli, splitStderr, startCli } from '../support/cli/cli.js';
 import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
-import { expectExit, expectFolderUnchanged, expectNoPartialFolders, expectPaymentsComplete, expectSameReport, folderBytes, truthPaymentIds } from './support/invariants.js';
-import { DATASET, OCTOBER, PERIOD, startOctoberSim, TINY_RETRIES } from './support/setting.js';
+import { expectExit, expectFolderUnchanged, expectNoPartialFolders, expectPaymentsComplete, expectSameReport, folderBytes } from './support/invariants.js';
+import { OCTOBER, PERIOD, TINY_RETRIES } from './support/setting.js';
+import { startReferenceRun } from './support/reference-run.js';
 
 /**
  * NET: the service or the network fails while the CLI runs (a TLS failure included). Each case asserts the documented exit
@@ -32,14 +33,7 @@ let truth: string[];
 let reference: string;
 
 beforeAll(async () => {
-  assertBuilt();
-  sim = await startOctoberSim();
-  truth = truthPaymentIds(sim.sim.dataset, DATASET.from, DATASET.to);
-  const cwd = ws.fresh('reference');
-  const args = ['export', ...OCTOBER, '--no-db'];
-  expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 0);
-  reference = join(cwd, 'reports/export', PERIOD);
-  expectPaymentsComplete(reference, truth, 'reference run');
+  ({ sim, truth, reference } = await startReferenceRun(ws));
 });
 
 afterAll(async () => {

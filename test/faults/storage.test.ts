@@ -1,11 +1,12 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, describeRun, runCli, splitStderr } from '../support/cli/cli.js';
+import { describeRun, runCli, splitStderr } from '../support/cli/cli.js';
 import { PLANTED_SECRETS, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
-import { expectExit, expectFolderUnchanged, expectNoPartialFolders, expectPaymentsComplete, expectSameReport, folderBytes, truthPaymentIds } from './support/invariants.js';
-import { DATASET, LONG_TAIL, longTitle, OCTOBER, PERIOD, startOctoberSim } from './support/setting.js';
+import { expectExit, expectFolderUnchanged, expectNoPartialFolders, expectPaymentsComplete, expectSameReport, folderBytes } from './support/invariants.js';
+import { LONG_TAIL, longTitle, OCTOBER, PERIOD } from './support/setting.js';
+import { startReferenceRun } from './support/reference-run.js';
 
 /**
  * PROC-08/09: outputs that cannot be written — a full disk (a real ENOSPC from the kernel: the file
@@ -25,13 +26,7 @@ let truth: string[];
 let reference: string;
 
 beforeAll(async () => {
-  assertBuilt();
-  sim = await startOctoberSim();
-  truth = truthPaymentIds(sim.sim.dataset, DATASET.from, DATASET.to);
-  const cwd = ws.fresh('reference');
-  const args = ['export', ...OCTOBER, '--no-db'];
-  expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 0);
-  reference = join(cwd, 'reports/export', PERIOD);
+  ({ sim, truth, reference } = await startReferenceRun(ws));
 });
 
 afterAll(async () => {
