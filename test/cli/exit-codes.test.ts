@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,8 @@ import { assertBuilt, describeRun, runCli, splitStderr, startCli, type CliResult
 import { expectNoSecrets } from '../support/cli/secrets.js';
 import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
+import { expectExit as expectExitContract } from '../support/cli/exit-contract.js';
+import { closedPort } from '../support/cli/closed-port.js';
 
 /**
  * Every exit code of the table (docs/contracts.md), provoked through the real command line against
@@ -39,28 +40,10 @@ afterAll(async () => {
 
 /** Asserts the contract of one finished run and records the code as provoked. */
 function expectExit(args: readonly string[], result: CliResult, code: number, cwd: string, message?: RegExp): void {
-  const context = describeRun(args, result);
-  expect(result.code, context).toBe(code);
-  const { logs, plain } = splitStderr(result.stderr);
-  if (code === 0 || code === 65) {
-    expect(plain, context).toEqual([]);
-  } else {
-    expect(plain, context).toHaveLength(1);
-    expect(plain[0], context).toMatch(/^payexport: \S/);
-    if (message) expect(plain[0], context).toMatch(message);
-    expect(plain[0], context).not.toMatch(/\n|^\s+at /);
-  }
-  for (const record of logs) expect(record.run_id, context).toEqual(expect.any(String));
-  expectNoSecrets(SECRETS, { texts: [result.stdout, result.stderr], dirs: [cwd] });
+  expectExitContract(args, result, code, { ...(message ? { message } : {}), secrets: SECRETS, dirs: [cwd] });
+  // no stack trace without --verbose
+  if (code !== 0 && code !== 65) expect(splitStderr(result.stderr).plain[0], describeRun(args, result)).not.toMatch(/\n|^\s+at /);
   provoked.add(code);
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('exit codes of payexport, as a subprocess', () => {

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeRun, runCli, splitStderr, startCli } from '../support/cli/cli.js';
 import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
+import { closedPort } from '../support/cli/closed-port.js';
 import { expectExit, expectFolderUnchanged, expectNoPartialFolders, expectPaymentsComplete, expectSameReport, folderBytes } from './support/invariants.js';
 import { OCTOBER, PERIOD, TINY_RETRIES } from './support/setting.js';
 import { startReferenceRun } from './support/reference-run.js';
@@ -45,14 +46,6 @@ function withTinyRetries(label: string): string {
   const cwd = ws.fresh(label);
   writeFileSync(join(cwd, 'retries.json'), TINY_RETRIES);
   return cwd;
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('network faults through the CLI (--no-db)', () => {

@@ -16,35 +16,12 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { expect } from 'vitest';
 import type { Dataset } from '../../../src/sim/index.js';
-import { describeRun, splitStderr, type CliResult } from '../../support/cli/cli.js';
-import { expectNoSecrets } from '../../support/cli/secrets.js';
 
 /** The files the brief's byte-identity promise covers (manifest.json describes the run and differs). */
 export const REPORT_FILES = ['payments.csv', 'ledger.csv', 'fees.csv', 'balances.csv', 'summary-check.csv', 'exceptions.csv', 'open-items.csv', 'report.xlsx'] as const;
 
-export interface ExitExpectation {
-  /** the plain stderr line must match */
-  message?: RegExp;
-  /** searched for in stdout, stderr and every file under `dirs` */
-  secrets?: readonly string[];
-  dirs?: readonly string[];
-}
-
-/** I6/I7: the exit code and what the run printed. */
-export function expectExit(args: readonly string[], result: CliResult, code: number, expectation: ExitExpectation = {}): void {
-  const context = describeRun(args, result);
-  expect(result.code, context).toBe(code);
-  const { logs, plain } = splitStderr(result.stderr);
-  if (code === 0 || code === 65) {
-    expect(plain, context).toEqual([]);
-  } else {
-    expect(plain, context).toHaveLength(1);
-    expect(plain[0], context).toMatch(/^payexport: \S/);
-  }
-  if (expectation.message) expect(plain[0] ?? '', context).toMatch(expectation.message);
-  for (const record of logs) expect(record.run_id, context).toEqual(expect.any(String));
-  if (expectation.secrets) expectNoSecrets(expectation.secrets, { texts: [result.stdout, result.stderr], dirs: expectation.dirs ?? [] });
-}
+// I6/I7 live with the CLI test support, shared with test/cli/exit-codes.test.ts.
+export { expectExit, type ExitExpectation } from '../../support/cli/exit-contract.js';
 
 /** Every file of a folder, by name (recursively, `a/b` names). */
 export function folderBytes(dir: string): Map<string, Buffer> {
