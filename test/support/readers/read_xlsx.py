@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Reads an XLSX workbook with openpyxl (an independent reader: it shares no code with exceljs)
+and prints what a test needs to know as JSON:
+
+{"sheets": [{"name", "max_row", "max_column", "freeze_panes", "auto_filter",
+             "orientation", "fit_to_width", "fit_to_height", "fit_to_page",
+             "rows": [[{"v": value, "t": "n"|"s"|"b"|"d"|"f"|null, "fmt": number_format}, ...]]}]}
+
+Cells are included only with --cells (a 100k-row sheet would be large), and then at most
+--max-rows rows per sheet (default: all). Values: numbers as JSON numbers, text as strings, dates
+as ISO strings, formulas as their text with t = "f".
+"""
+import argparse
+import datetime
+import json
+import sys
+
+import openpyxl
+
+
+def cell_json(cell):
+    value = cell.value
+    kind = cell.data_type  # n numeric, s string, b bool, d date, f formula, e error
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        value = value.isoformat()
+    if value is None:
+        kind = None
+    return {"v": value, "t": kind, "fmt": cell.number_format}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("path")
+    parser.add_argument("--cells", action="store_true")
+    parser.add_argument("--max-rows", type=int, default=0)
+    args = parser.parse_args()
+    # not read_only: page setup, freeze panes and the autofilter are only loaded in full mode
+    workbook = openpyxl.load_workbook(args.path, read_only=False, data_only=False)
+    sheets = []
+    for sheet in workbook.worksheets:
+        props = sheet.sheet_properties
+        fit_to_page = bool(props.pageSetUpPr.fitToPage) if props.pageSetUpPr is not None else False
+        entry = {
+            "name": sheet.title,
+            "max_row": sheet.max_row,
+            "max_column": sheet.max_column,
+            "freeze_panes": sheet.freeze_panes,
+            "auto_filter": sheet.auto_filter.ref,
+            "orientation": sheet.page_setup.orientation,
+            "fit_to_width": sheet.page_setup.fitToWidth,
+            "fit_to_height": sheet.page_setup.fitToHeight,
+            "fit_to_page": fit_to_page,
+            "images": len(getattr(sheet, "_images", [])),
+            "charts": len(getattr(sheet, "_charts", [])),
+        }
+        if args.cells:
+            rows = []
+            for index, row in enumerate(sheet.iter_rows()):
+                if args.max_rows and index >= args.max_rows:
+                    break
+                rows.append([cell_json(cell) for cell in row])
+            entry["rows"] = rows
+        sheets.append(entry)
+    json.dump({"sheets": sheets}, sys.stdout, ensure_ascii=False, default=str)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

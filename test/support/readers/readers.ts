@@ -1,0 +1,109 @@
+/**
+ * Independent readers: every file format payexport writes is read back in the tests by software
+ * that shares no code with the writer — CSV by Python's standard `csv` module, XLSX by openpyxl.
+ * A file that only our own libraries (csv-parse, exceljs) can read back is not proven: csv-parse,
+ * for one, accepts a bare LF inside an unquoted field once it has seen CRLF records, which Python,
+ * Excel and LibreOffice read as a new record.
+ *
+ * The interpreter: $PAYEXPORT_PYTHON, else Debian's /usr/bin/python3 (where `apt-get install
+ * python3-openpyxl` puts openpyxl), else the first python3 on PATH. Suites skip visibly when no
+ * interpreter (or no openpyxl) is found, and fail instead under PAYEXPORT_REQUIRE_READERS=1, which
+ * .ci/run sets after installing them.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const READ_CSV = `${HERE}read_csv.py`;
+const READ_XLSX = `${HERE}read_xlsx.py`;
+/** Large workbooks print large JSON; the default 1 MB would cut them off. */
+const MAX_BUFFER = 1024 * 1024 * 1024;
+
+function candidates(): string[] {
+  const list = [process.env['PAYEXPORT_PYTHON'], '/usr/bin/python3', 'python3'].filter((p): p is string => p !== undefined && p !== '');
+  return list.filter((p) => !p.startsWith('/') || existsSync(p));
+}
+
+function runs(python: string, code: string): boolean {
+  const result = spawnSync(python, ['-c', code], { stdio: 'ignore', timeout: 30_000 });
+  return result.status === 0;
+}
+
+let csvPython: string | null | undefined;
+let xlsxPython: string | null | undefined;
+
+/** A python3 with the `csv` module, or null. */
+export function pythonForCsv(): string | null {
+  csvPython ??= candidates().find((p) => runs(p, 'import csv, json')) ?? null;
+  return csvPython;
+}
+
+/** A python3 that can import openpyxl, or null. */
+export function pythonForXlsx(): string | null {
+  xlsxPython ??= candidates().find((p) => runs(p, 'import openpyxl')) ?? null;
+  return xlsxPython;
+}
+
+const REQUIRED = process.env['PAYEXPORT_REQUIRE_READERS'] === '1';
+
+/**
+ * Why a suite that needs the readers cannot run here, or null when it can. Under
+ * PAYEXPORT_REQUIRE_READERS=1 a missing reader throws: CI must run these suites, never skip them.
+ */
+export function readersMissing(kind: 'csv' | 'xlsx' | 'both' = 'both'): string | null {
+  const reasons: string[] = [];
+  if ((kind === 'csv' || kind === 'both') && pythonForCsv() === null) reasons.push('no python3 for the csv module');
+  if ((kind === 'xlsx' || kind === 'both') && pythonForXlsx() === null) reasons.push('no python3 with openpyxl (apt-get install python3-openpyxl)');
+  if (reasons.length === 0) return null;
+  const reason = reasons.join('; ');
+  if (REQUIRED) throw new Error(`PAYEXPORT_REQUIRE_READERS=1 but ${reason}`);
+  return reason;
+}
+
+export interface PythonCsv {
+  /** data records, header excluded */
+  records: number;
+  header: string[];
+  rows: string[][];
+}
+
+/** Reads `path` with Python's csv module (excel dialect, strict, utf-8-sig). */
+export function readCsvWithPython(path: string): PythonCsv {
+  const python = pythonForCsv();
+  if (python === null) throw new Error('no python3 for the csv module');
+  return JSON.parse(execFileSync(python, [READ_CSV, path], { encoding: 'utf8', maxBuffer: MAX_BUFFER })) as PythonCsv;
+}
+
+export interface OpenpyxlCell {
+  v: string | number | boolean | null;
+  /** n numeric, s string, b boolean, d date, f formula, e error; null for an empty cell */
+  t: 'n' | 's' | 'b' | 'd' | 'f' | 'e' | null;
+  fmt: string;
+}
+
+export interface OpenpyxlSheet {
+  name: string;
+  max_row: number;
+  max_column: number;
+  freeze_panes: string | null;
+  auto_filter: string | null;
+  orientation: string | null;
+  fit_to_width: number | null;
+  fit_to_height: number | null;
+  fit_to_page: boolean;
+  images: number;
+  charts: number;
+  rows?: OpenpyxlCell[][];
+}
+
+/** Reads `path` with openpyxl; cells only when asked (at most `maxRows` rows per sheet when given). */
+export function readXlsxWithOpenpyxl(path: string, options: { cells?: boolean; maxRows?: number } = {}): OpenpyxlSheet[] {
+  const python = pythonForXlsx();
+  if (python === null) throw new Error('no python3 with openpyxl');
+  const args = [READ_XLSX, path];
+  if (options.cells === true) args.push('--cells');
+  if (options.maxRows !== undefined) args.push('--max-rows', String(options.maxRows));
+  const parsed = JSON.parse(execFileSync(python, args, { encoding: 'utf8', maxBuffer: MAX_BUFFER })) as { sheets: OpenpyxlSheet[] };
+  return parsed.sheets;
+}
