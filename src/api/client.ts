@@ -1,13 +1,13 @@
 /**
  * The HTTP client: undici `request()` over a keep-alive Agent (8k req/s locally against 2–3k for
- * fetch, research/deps-probe.md §3e), GET only — the job never writes to the service.
+ * fetch, docs/measurements.md#http-clients), GET only — the job never writes to the service.
  *
  * - Deadline: one timer per attempt covers connect, headers AND body (undici's bodyTimeout is an
  *   idle timer, so a server dripping a byte every few seconds would never trip it — NET-10).
  * - Redirects are never followed (undici `request` does not follow them); a 3xx is an error, so
  *   the key cannot travel to another host (NET-15).
  * - Every attempt takes a slot of the run's ONE limiter; the backoff sleep between attempts holds
- *   none (docs/style.md rule 2). Do not call the client from inside a task of the same limiter.
+ *   none (docs/style.md#2-concurrency). Do not call the client from inside a task of the same limiter.
  * - Secrets: the auth value is registered with the run's scrubber; errors leave this module as
  *   AppErrors whose message, details and `cause` chain are scrubbed copies.
  */

@@ -1,7 +1,7 @@
 /**
- * The read endpoints the job uses (spec "Endpoints" 1, 2, 4, 7, 8, 10, 14, 15, 16), with typed
+ * The read endpoints the job uses (docs/service-facts.md#endpoints 1, 2, 4, 7, 8, 10, 14, 15, 16), with typed
  * query builders. Path parameters are validated as UUIDs before they are interpolated, so no raw
- * user text ever reaches a URL (reliability-anchors INPUT-05). Response shapes are checked only as
+ * user text ever reaches a URL (docs/reliability.md#user-input-input, INPUT-05). Response shapes are checked only as
  * far as pagination and the callers need; normalize/ treats every field defensively.
  */
 import { usageError } from '../util/errors.js';
@@ -35,7 +35,7 @@ export interface ApiReader {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A path or filter parameter that must be a UUID (spec "Conventions"); exit 64 otherwise. */
+/** A path or filter parameter that must be a UUID (docs/service-facts.md#conventions); exit 64 otherwise. */
 export function uuidParam(name: string, value: string): string {
   if (typeof value !== 'string' || !UUID.test(value)) {
     const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value;
@@ -183,7 +183,7 @@ export async function listAssets(api: ApiReader, organizationId: string, params:
   return body as unknown as WireSupportedAssets;
 }
 
-/** Default payments order: the service's own completeness advice (api-notes "Lists and pagination"). */
+/** Default payments order: the service's own completeness advice (docs/service-facts.md#lists-and-pagination). */
 export const DEFAULT_PAYMENT_SORT = { sortKey: 'created_at', sortOrder: 'DESC' } as const satisfies Pick<PaymentFilters, 'sortKey' | 'sortOrder'>;
 
 export interface PaymentPagesParams {
@@ -220,7 +220,7 @@ export function paymentPages(api: ApiReader, params: PaymentPagesParams): AsyncG
 
 /**
  * 16. Get payment. `justCreated`: the job learned of this payment moments ago (a webhook, its own
- * create), so a 404 means "still processing" and is retried briefly (spec endpoint 11).
+ * create), so a 404 means "still processing" and is retried briefly (docs/service-facts.md#endpoints).
  */
 export async function getPayment(
   api: ApiReader,

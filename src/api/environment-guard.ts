@@ -1,8 +1,8 @@
 /**
- * Staging vs production (spec "Authentication": keys are scoped to one environment; staging lives
+ * Staging vs production (docs/service-facts.md#authentication: keys are scoped to one environment; staging lives
  * at its own base URL). A configured environment kind that contradicts the base URL's host is a
  * configuration error (exit 78) raised BEFORE any request, so a staging key never reaches
- * production and the reverse (reliability-anchors INPUT-08). Hosts we do not know (a simulator on
+ * production and the reverse (docs/reliability.md#user-input-input, INPUT-08). Hosts we do not know (a simulator on
  * 127.0.0.1, a proxy) pass: the kind cannot be checked there.
  */
 import { configError } from '../util/errors.js';

@@ -1,10 +1,10 @@
 /**
  * Typed errors of the HTTP layer. Model: stripe-node src/Error.ts — one factory turns a response
- * into the right class; the envelope `{error: {type, detail, context?, code?}}` (spec "Errors")
+ * into the right class; the envelope `{error: {type, detail, context?, code?}}` (docs/service-facts.md#errors)
  * gives the machine-readable `type`. Errors carry method and path, NEVER headers, keys or the
  * query string (a cursor or metadata filter is not a secret, but a path is enough to debug).
  *
- * Exit codes (docs/contracts.md), decided per error, not per attempt: retryable failures only
+ * Exit codes (docs/contracts.md#exit-codes), decided per error, not per attempt: retryable failures only
  * surface once the retry budget is spent, so "persistent" is implied.
  *
  * | failure                                          | exit              |

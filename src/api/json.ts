@@ -1,15 +1,15 @@
 /**
- * Lossless JSON for API bodies (reliability-anchors API-13/14): integers beyond 2^53 arrive as
+ * Lossless JSON for API bodies (docs/reliability.md#api-misbehaviour-api, API-13/14): integers beyond 2^53 arrive as
  * `bigint`, safe integers as `number` (the `WireInt` contract of wire.ts), everything else as
  * JSON.parse would give it. Floats stay numbers; normalize/ rejects them where money is expected.
  *
- * Cost: JSON.parse runs at ~200 MB/s, a lossless parser at 9–18 MB/s (research/deps-probe.md §3d),
+ * Cost: JSON.parse runs at ~200 MB/s, a lossless parser at 9–18 MB/s (docs/measurements.md#json-parsing),
  * so exactness is paid for only when needed. Every integer ≥ 2^53 has at least 16 digits, so:
  *   1. no run of 16+ digits anywhere in the text → JSON.parse (the common page);
  *   2. otherwise scan the text outside string literals for an integer literal of 16+ digits
  *      (tx ids and invoices inside strings do not count) → still JSON.parse if there is none;
  *   3. otherwise parse the page with the small exact parser below.
- * Node 20 has no reviver `context.source` (checked in deps-probe), hence our own parser.
+ * Node 20 has no reviver `context.source` (docs/measurements.md#json-parsing), hence our own parser.
  */
 
 /** A JSON value as this module returns it. */

@@ -1,5 +1,5 @@
 /**
- * Pagination as async generators of PAGES, with guards (docs/style.md rule 1; model
+ * Pagination as async generators of PAGES, with guards (docs/style.md#1-pagination; model
  * octokit/plugin-paginate-rest.js `src/iterator.ts`). One generator per strategy; item streams
  * and checkpoints sit on top (extract/).
  *

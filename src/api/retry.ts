@@ -1,5 +1,5 @@
 /**
- * Retry = a pure predicate + a pure delay + a thin loop (docs/style.md rule 4; model stripe-node
+ * Retry = a pure predicate + a pure delay + a thin loop (docs/style.md#4-retry; model stripe-node
  * RequestSender `_shouldRetry` / `_getSleepTimeInMS`). `sleep` and `random` are injected so tests are
  * instant and deterministic. Budgets: attempts per request AND retries per run (AWS Builders'
  * Library: retries amplify load during an outage, so the run as a whole gives up too).
@@ -36,7 +36,7 @@ const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502
 const RETRYABLE_TRANSPORT: ReadonlySet<TransportReason> = new Set<TransportReason>(['timeout', 'reset', 'bad_body', 'refused', 'dns']);
 
 export interface RetryContext {
-  /** A payment read right after the job learned of it: 404 means "still processing" (spec endpoint 11). */
+  /** A payment read right after the job learned of it: 404 means "still processing" (docs/service-facts.md#endpoints). */
   readonly notFoundIsProcessing?: boolean;
 }
 

@@ -1,12 +1,12 @@
 /**
  * Wire types: the payments service's JSON exactly as it sends it (snake_case).
  *
- * Source of truth: ../shared/spec/voltage-openapi.json (components.schemas.*), with the legacy
- * shapes named in ../shared/spec/api-notes.md that the document no longer lists (old ledger
+ * Source of truth: spec/voltage-openapi.json (components.schemas.*), with the legacy
+ * shapes of docs/service-facts.md that the document no longer lists (old ledger
  * events with `amount_msats`, uppercase `BTC`). test/unit/api/wire-vs-openapi.test.ts checks
  * these declarations against the OpenAPI document.
  *
- * These types never leave api/, extract/, normalize/ and sim/ (docs/architecture.md).
+ * These types never leave api/, extract/, normalize/ and sim/ (docs/design.md#boundaries).
  * They describe what a well-behaved server sends; normalize/ still treats every value
  * defensively, because the real service adds enum values and fields without notice.
  */
@@ -17,7 +17,7 @@
  */
 export type WireInt = number | bigint;
 
-/** `btc`, `usd` or `asset:<66 hex>`; old records may say `BTC` (api-notes). */
+/** `btc`, `usd` or `asset:<66 hex>`; old records may say `BTC` (docs/service-facts.md#amounts-and-fees). */
 export type WireCurrency = string;
 
 /** OpenAPI `Amount` (oneOf btc/usd/asset). `unit` is `msats`, `cents` or `base units` (with a space). */
@@ -118,7 +118,7 @@ export interface WireExchange {
 // ---------------------------------------------------------------------------------------------
 // Receipts and outflows
 
-/** OpenAPI `OnChainPaymentReceipt`. NB `amount_sats` is in WHOLE SATS, not msats (api-notes). */
+/** OpenAPI `OnChainPaymentReceipt`. NB `amount_sats` is in WHOLE SATS, not msats (docs/service-facts.md#payment-record). */
 export interface WireOnChainReceipt {
   required_confirmations_num: number;
   tx_id: string;
@@ -396,7 +396,7 @@ export interface WireWalletPaymentBreakdown {
 }
 
 /**
- * Older ledger records carry `amount_msats` + `currency` instead of an Amount (api-notes).
+ * Older ledger records carry `amount_msats` + `currency` instead of an Amount (docs/service-facts.md#ledger-events).
  * Every event may therefore have either `amount` or the legacy pair.
  */
 interface WireLedgerLegacyAmount {

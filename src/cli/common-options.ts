@@ -1,5 +1,5 @@
 /**
- * Options every job command takes (docs/contracts.md "Common options"). No yargs defaults on
+ * Options every job command takes (docs/contracts.md#common-options). No yargs defaults on
  * anything the config also sets: an absent flag must never override the file or the environment.
  */
 import type { Argv } from 'yargs';

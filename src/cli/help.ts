@@ -1,5 +1,5 @@
 /**
- * Help text every command shares: the exit-code table (docs/contracts.md "Exit codes"), so a
+ * Help text every command shares: the exit-code table (docs/contracts.md#exit-codes), so a
  * scheduler author finds it in `payexport <command> --help`, not only in the README.
  */
 import { EXIT_CODE_MEANINGS } from '../util/exit-codes.js';

@@ -1,5 +1,5 @@
 /**
- * The thin adapter between a command and a job (style.md rule 8): parse → validated config →
+ * The thin adapter between a command and a job (docs/style.md#8-the-command-line): parse → validated config →
  * logger, progress and cancellation → one job → exit code; clean up in `finally`.
  */
 import { describeConfig, loadConfig, type LoadedConfig } from '../config/load.js';

@@ -42,7 +42,7 @@ export interface LoadInput {
   cwd: string;
 }
 
-/** Env variables that map onto config keys (contracts.md "Common options"). */
+/** Env variables that map onto config keys (docs/contracts.md#common-options). */
 const ENV_KEYS: ReadonlyArray<[string, keyof ConfigInput, (v: string) => unknown]> = [
   ['PAYEXPORT_BASE_URL', 'baseUrl', (v) => v],
   ['PAYEXPORT_ORGANIZATION_ID', 'organization', (v) => v],

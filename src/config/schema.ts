@@ -1,6 +1,6 @@
 /**
  * The configuration schema: defaults < config file < env < flags, validated once into a readonly
- * object (style.md rule 5). Secrets are NOT part of this schema: they come from env variables or
+ * object (docs/style.md#5-configuration). Secrets are NOT part of this schema: they come from env variables or
  * files named here (see secrets.ts), so a committed config file can never hold one.
  */
 import { z } from 'zod';

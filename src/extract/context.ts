@@ -1,5 +1,5 @@
 /**
- * What every extraction stream receives (side effects passed in: docs/architecture.md).
+ * What every extraction stream receives (side effects passed in: docs/design.md#boundaries).
  */
 import type { ApiReader } from '../api/endpoints.js';
 import type {

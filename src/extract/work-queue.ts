@@ -4,7 +4,7 @@
  * slices). Longest-first keeps the run's end from waiting on one long chain that started late.
  *
  * Requests are bounded separately, by the run's one limiter inside the API client; this bounds how
- * many sequential chains are open (style.md rule 2), so 1,000 wallets never mean 1,000 pending promises.
+ * many sequential chains are open (docs/style.md#2-concurrency), so 1,000 wallets never mean 1,000 pending promises.
  * On the first failure no new unit starts; running units finish (their pages are checkpointed),
  * then the first error is thrown. Same on abort, with the signal's reason.
  */

@@ -1,5 +1,5 @@
 /**
- * The side effects a job receives (docs/architecture.md: jobs get `{ api, db, clock, log, outDir }`
+ * The side effects a job receives (docs/design.md#boundaries: jobs get `{ api, db, clock, log, outDir }`
  * passed in), so every pipeline runs in tests against the simulator and a real database.
  */
 import type { LoadedConfig } from '../config/load.js';

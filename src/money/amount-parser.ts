@@ -2,7 +2,7 @@ import { AppError } from '../util/errors.js';
 
 /**
  * The strict grammar for an integer amount in base units as it may arrive from the wire
- * (reliability-anchors API-12..API-15):
+ * (docs/reliability.md#api-misbehaviour-api, API-12..API-15):
  * - a JS number only when it is a safe integer (anything beyond 2^53 was already rounded by
  *   JSON.parse, so it is refused rather than trusted);
  * - a bigint (our lossless JSON parser's form for large integers, src/api/wire.ts `WireInt`);

@@ -1,5 +1,5 @@
 /**
- * Basis-point math for processing fees (spec: `basis_points`, 100 = 1 %, 250 = 2.5 %).
+ * Basis-point math for processing fees (docs/service-facts.md#amounts-and-fees: `basis_points`, 100 = 1 %, 250 = 2.5 %).
  * Exact BigInt; the service states the fee amount "including required base-unit rounding" but not
  * the rounding mode, so checks accept either integer neighbour of the exact value — or of the
  * rail's settlement unit where the rail requires one (on-chain amounts are whole sats).

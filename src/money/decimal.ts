@@ -1,7 +1,7 @@
 /**
  * The one sanctioned door to decimal.js: a PRIVATE clone with 100 significant digits, half-even
  * rounding and no exponent notation. decimal.js's default of 20 digits silently corrupted a
- * 1M-amount sum in our probe (../shared/research/deps-probe.md §3c), so the library's global
+ * 1M-amount sum in our probe (docs/measurements.md#decimal-arithmetic), so the library's global
  * constructor is never used.
  *
  * Production money math is exact BigInt (rounding.ts, rate.ts, bps.ts): a rational with a named

@@ -1,6 +1,6 @@
 /**
  * Exact decimal rendering of integer base units. Pure BigInt/string work: 3–12M ops/s here,
- * against ~0.4M for decimal.js (../shared/research/deps-probe.md §3c), and no rounding at all
+ * against ~0.4M for decimal.js (docs/measurements.md#decimal-arithmetic), and no rounding at all
  * because shifting the point by `scale` digits is exact. Showing fewer digits than the unit has
  * (BTC to the sat, 8 digits, from msats) is a division and names its rounding.
  */

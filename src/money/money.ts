@@ -1,7 +1,7 @@
 /**
  * Money: an exact integer amount of base units of one currency (msats for `btc`, cents for `usd`,
  * base units for `asset:<hex>`). Arithmetic is BigInt and refuses to mix currencies: adding msats
- * to cents is a bug, never a conversion (docs/style.md rule 6; model: stripe-node src/Decimal.ts).
+ * to cents is a bug, never a conversion (docs/style.md#6-money; model: stripe-node src/Decimal.ts).
  */
 
 export interface Money {

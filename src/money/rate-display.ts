@@ -20,7 +20,7 @@ export function quoteRatePerBtc(raw: string, quoteToDecimals: number): string | 
 
 /**
  * numerator / denominator in basis points with `decimals` digits, rounded half away from zero
- * (explicit, style.md rule 6). Null when the denominator is zero.
+ * (explicit, docs/style.md#6-money). Null when the denominator is zero.
  */
 export function ratioBps(numerator: bigint, denominator: bigint, decimals: number): string | null {
   if (denominator === 0n) return null;

@@ -1,7 +1,7 @@
 /**
  * Integer division with a named rounding mode. Every division of money in this project goes
  * through here (or through the decimal.js clone in decimal.ts), so no rounding is implicit
- * (docs/style.md rule 6; BigInt's own `/` truncates toward zero, which is rarely what a ledger wants).
+ * (docs/style.md#6-money; BigInt's own `/` truncates toward zero, which is rarely what a ledger wants).
  */
 
 /** The rounding modes we name. `half_even` is banker's rounding (IEEE 754 default, decimal.js ROUND_HALF_EVEN). */

@@ -1,5 +1,5 @@
 /**
- * Base units per currency (spec "Conventions"): btc in millisatoshis, usd in cents, assets in the
+ * Base units per currency (docs/service-facts.md#conventions): btc in millisatoshis, usd in cents, assets in the
  * asset's smallest unit with `decimal_display` digits for display (assets endpoint).
  */
 import { divRound, type Rounding } from './rounding.js';
@@ -30,7 +30,7 @@ export function displayCurrency(currency: string, assetNames?: ReadonlyMap<strin
   return assetNames?.get(currency) ?? currency;
 }
 
-/** Whole sats → msats (exact). The deprecated on-chain fields and receipts carry WHOLE sats (api-notes). */
+/** Whole sats → msats (exact). The deprecated on-chain fields and receipts carry WHOLE sats (docs/service-facts.md#amounts-and-fees). */
 export function satsToMsats(sats: bigint): bigint {
   return sats * MSATS_PER_SAT;
 }

@@ -9,7 +9,7 @@ import { at, asObject, flagUnknownFields, isAbsent, WIRE_AMOUNT_MAX, type WireOb
 const AMOUNT_FIELDS: ReadonlySet<string> = new Set(['currency', 'amount', 'unit', 'negative']);
 
 /**
- * A currency code, lowercased. Old records say `BTC` (api-notes): lowercased and flagged.
+ * A currency code, lowercased. Old records say `BTC` (docs/service-facts.md#amounts-and-fees): lowercased and flagged.
  * Unknown codes are kept (lowercased) and flagged; null only when absent or not a string.
  */
 export function readCurrency(value: unknown, path: string, flags: Flags, required = true): string | null {

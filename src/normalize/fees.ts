@@ -2,7 +2,7 @@
  * The fee breakdown of one payment, in the payment's (wallet-side) currency. Pure; the rules are
  * listed in docs/reconciliation.md "Fee breakdown" and restated here where they are applied.
  *
- * Sources, best first (api-notes "Amounts and fees"):
+ * Sources, best first (docs/service-facts.md#amounts-and-fees):
  *   payment_breakdown  — what SETTLED; authoritative               → processing_fee_source `settled`
  *   processing_fee     — the TERMS fixed at approval                → `terms`
  *   neither            — "omitted when no fee applies"              → `none`, processing fee 0
@@ -60,7 +60,7 @@ export function computeFees(input: FeeInputs, flags: Flags): FeeColumns {
     source = 'terms';
     processing = termsBase;
   } else {
-    // "Both fee objects are omitted when no fee applies" (spec, Payment): none means zero. A historical
+    // "Both fee objects are omitted when no fee applies" (docs/service-facts.md#amounts-and-fees): none means zero. A historical
     // payment that did pay one has it inside data.fees, so the send's total still ties.
     source = 'none';
     processing = 0n;
@@ -74,7 +74,7 @@ export function computeFees(input: FeeInputs, flags: Flags): FeeColumns {
     if (network === null || processing === null) flags.add('unknown_fee');
   }
   if (input.category === 'treasury' && ((processing ?? 0n) > 0n || (settled ?? 0n) > 0n || (termsBase ?? 0n) > 0n)) {
-    // Treasury movements assess no processing fee (spec §12): keep what the service says, flag it.
+    // Treasury movements assess no processing fee (docs/service-facts.md#amounts-and-fees): keep what the service says, flag it.
     flags.add('treasury_processing_fee');
   }
   if (input.direction === 'receive' && breakdown && (breakdown.network ?? 0n) !== 0n) flags.add('receive_network_fee');
@@ -107,10 +107,10 @@ function networkFee(input: FeeInputs, processing: bigint | null, flags: Flags): 
 }
 
 /**
- * Sends: the wallet is debited principal + network + processing (spec: "On a send, the processing
- * fee is part of the amount debited, together with the network fee").
+ * Sends: the wallet is debited principal + network + processing (docs/service-facts.md#amounts-and-fees:
+ * the processing fee is part of the amount debited, together with the network fee).
  * Receives: the wallet is credited the principal — a fixed-amount receive's processing fee is paid
- * by the payer on top (api-notes), any-amount receives must have a zero rate, treasury has none.
+ * by the payer on top (docs/service-facts.md#amounts-and-fees), any-amount receives must have a zero rate, treasury has none.
  */
 function totalOf(direction: FeeInputs['direction'], principal: bigint | null, network: bigint | null, processing: bigint | null): bigint | null {
   if (direction === 'send') return principal !== null && network !== null && processing !== null ? principal + network + processing : null;

@@ -1,6 +1,6 @@
 /**
- * The field names the OpenAPI document (../shared/spec/voltage-openapi.json, 2026-10-02) lists per
- * object. Anything else is kept in `raw` and flagged `unknown_field:<path>` (reliability-anchors API-10).
+ * The field names the OpenAPI document (spec/voltage-openapi.json, 2026-10-02) lists per
+ * object. Anything else is kept in `raw` and flagged `unknown_field:<path>` (docs/reliability.md#api-misbehaviour-api, API-10).
  * `data` is the union over every payment type and direction: a field that belongs to another type is
  * not news, a field nobody documents is.
  */

@@ -1,5 +1,5 @@
 /**
- * Wire ledger event → LedgerRow. Both shapes (api-notes "Ledger events"): the modern `amount`
+ * Wire ledger event → LedgerRow. Both shapes (docs/service-facts.md#ledger-events): the modern `amount`
  * Amount object, and older records' `amount_msats` + `currency`.
  */
 import type { LEDGER_EVENT_TYPES } from '../api/wire.js';
@@ -121,7 +121,7 @@ function readEventAmount(e: WireObject, type: string, flags: Flags): WireMoney {
     return modern;
   }
   if (legacyMsats !== undefined) {
-    // Older records: `amount_msats` + `currency` (api-notes). Millisatoshis only mean something for btc;
+    // Older records: `amount_msats` + `currency` (docs/service-facts.md#ledger-events). Millisatoshis only mean something for btc;
     // a legacy record in another currency is not guessed at.
     flags.add('legacy_amount', 'amount_msats');
     if (stated === null) {

@@ -100,7 +100,7 @@ export function normalizePayment(raw: unknown, ctx: PaymentContext): PaymentRow 
   const status = readString(p, 'status', '', flags, true) ?? '';
   let status_class: StatusClass = STATUS_CLASS[status] ?? 'unknown';
   if (status !== '' && !STATUSES.has(status)) {
-    // The service adds statuses without notice (api-notes): keep the value, flag it, classify unknown.
+    // The service adds statuses without notice (docs/service-facts.md#states-and-transitions): keep the value, flag it, classify unknown.
     flags.add('unknown_status', token(status));
     status_class = 'unknown';
   }
@@ -137,7 +137,7 @@ export function normalizePayment(raw: unknown, ctx: PaymentContext): PaymentRow 
   const modernAmount = kind === 'usdbatch' ? usdBatchAmount(data, flags) : readAmount(data['amount'], 'data.amount', flags);
   const amountInCurrency = inCurrency(modernAmount, target, quote, 'data.amount', flags);
   // The deprecated msat/sat fields are always Bitcoin values: on a BTC payment they are the same
-  // figure as the Amount object; on a USD (cross-currency) payment they are the BTC rail (api-notes).
+  // figure as the Amount object; on a USD (cross-currency) payment they are the BTC rail (docs/service-facts.md#cross-currency-payments).
   // An older cross-currency record with only the BTC fields: converted at its quote (flagged), when it has one.
   const fromRail = (value: LegacyValue | undefined): bigint | null | undefined =>
     btcPayment || value === undefined || value.value === null || !quote?.rate ? undefined : inCurrency({ currency: 'btc', base: value.value }, target, quote, value.path, flags);

@@ -1,6 +1,6 @@
 /**
  * Defensive readers over untyped wire values. Normalization is total: every reader returns a
- * value or null and records what went wrong as a flag, never throws (docs/style.md rule 7).
+ * value or null and records what went wrong as a flag, never throws (docs/style.md#7-normalization).
  */
 import type { UtcInstant } from './rows.js';
 import { toUtcInstant } from '../util/instant.js';

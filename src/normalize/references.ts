@@ -71,7 +71,7 @@ function readTagged(item: unknown, path: string, refs: References, flags: Flags,
       flagUnknownFields(data, ONCHAIN_RECEIPT_FIELDS, dataPath, flags);
       pushUnique(refs.ledger_ids, data['ledger_id']);
       pushUnique(refs.tx_ids, data['tx_id']);
-      // On-chain receipts state `amount_sats` in WHOLE sats, not msats (api-notes).
+      // On-chain receipts state `amount_sats` in WHOLE sats, not msats (docs/service-facts.md#payment-record).
       const sats = readLegacyInteger(data, 'amount_sats', dataPath, flags);
       if (countAmounts) addToTally(tally, sats === undefined || sats === null ? null : satsToMsats(sats));
       return;

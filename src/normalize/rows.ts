@@ -2,9 +2,9 @@
  * Normalized rows: what normalize/ produces and what reconcile/, sinks/ and store/ consume.
  * Field names are the report/database column names (snake_case), so a sink maps them 1:1.
  *
- * Conventions (docs/architecture.md "Boundaries"):
+ * Conventions (docs/design.md#boundaries):
  * - Amounts are integers in base units as `bigint` (msats for btc, cents for usd, base units for
- *   assets). `null` means UNKNOWN — never read it as zero (reliability-anchors API-17).
+ *   assets). `null` means UNKNOWN — never read it as zero (docs/reliability.md#api-misbehaviour-api, API-17).
  * - Instants are `UtcInstant` strings: RFC 3339 in UTC with exactly six fraction digits
  *   (`2026-10-01T04:00:00.000000Z`). The service sends microseconds; a JS Date would drop them,
  *   and canonical strings sort lexicographically in time order.
@@ -16,7 +16,7 @@
 /** `YYYY-MM-DDTHH:MM:SS.ffffffZ` — see file comment. */
 export type UtcInstant = string;
 
-/** The three sources a processing fee can come from (contracts.md `processing_fee_source`). */
+/** The three sources a processing fee can come from (docs/contracts.md#required-columns, `processing_fee_source`). */
 export type ProcessingFeeSource = 'settled' | 'terms' | 'none';
 
 /**

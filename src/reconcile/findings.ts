@@ -1,6 +1,6 @@
 /**
  * Building, ordering and judging findings. A finding never stops the run; `hasErrors` decides the
- * exit code (65 when any error-severity finding exists, contracts.md).
+ * exit code (65 when any error-severity finding exists, docs/contracts.md#exit-codes).
  */
 import { checkDefinition, type CheckId } from './catalogue.js';
 import type { Finding, SubjectKind } from './results.js';

@@ -202,7 +202,7 @@ function checkFees(p: PaymentRow, direction: 'send' | 'receive', report: Report,
 
 /**
  * The principal the rail amount stands for. The deprecated BTC fields are twins of `data.amount`
- * (api-notes), which is the principal unless the breakdown settled another one — an over-paid or
+ * (docs/service-facts.md#amounts-and-fees), which is the principal unless the breakdown settled another one — an over-paid or
  * partial receive — and then it is the requested amount ("`requested_amount` remains the
  * principal"). Null when neither is known.
  */

@@ -10,7 +10,7 @@ export type Severity = 'error' | 'warning' | 'info';
 /** What a finding is about. */
 export type SubjectKind = 'payment' | 'ledger_entry' | 'wallet' | 'summary_bucket' | 'environment' | 'run';
 
-/** One exception row (contracts.md `exceptions.csv`). */
+/** One exception row (docs/contracts.md#required-columns, `exceptions.csv`). */
 export interface Finding {
   check_id: string;
   severity: Severity;

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 
 /**
  * One line per request (JSON lines): what a test needs to assert both the items AND the requests
- * made (docs/style.md rule 10). Never a header, a body or a key: only method, path, query, status.
+ * made (docs/style.md#10-tests). Never a header, a body or a key: only method, path, query, status.
  */
 export interface RequestLogEntry {
   /** arrival order, from 1 */

@@ -1,5 +1,5 @@
 /**
- * Atomic publication of a folder (reliability-anchors A8, I4): files are written into a temporary
+ * Atomic publication of a folder (docs/reliability.md#atomic-publication): files are written into a temporary
  * sibling in the same parent, flushed, then the folder is renamed into place and the parent is
  * fsynced. Readers see the previous complete folder or the new one, never a partial one.
  *

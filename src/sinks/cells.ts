@@ -1,6 +1,6 @@
 /**
  * Spreadsheet-safe cell values: the one place that decides how hostile text and big numbers reach
- * Excel, LibreOffice and Google Sheets (reliability-anchors A5, SEC-05, API-13).
+ * Excel, LibreOffice and Google Sheets (docs/reliability.md#spreadsheet-fidelity; SEC-05, API-13).
  *
  * - Formula injection: a TEXT cell whose first character is `= + - @`, TAB, CR, LF, NUL or a
  *   full-width `＝ ＋ － ＠` gets a leading `'` — in CSV and XLSX alike. That set is the union of

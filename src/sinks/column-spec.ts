@@ -1,5 +1,5 @@
 /**
- * One column spec per report (architecture.md "Column definitions live once"): name, type,
+ * One column spec per report (docs/design.md#boundaries: column definitions live once): name, type,
  * description and how to read the value from the row. The same spec drives the CSV writer, the
  * XLSX sheet, the Definitions sheet and docs/reports.md, so they cannot drift apart.
  *

@@ -1,6 +1,6 @@
 /**
- * One streaming CSV file: csv-stringify (rows as arrays — objects are ~40 % slower, deps-probe
- * §3a) → sha256/byte tap → a 0640 file flushed to disk on close. RFC 4180 quoting, UTF-8, a BOM
+ * One streaming CSV file: csv-stringify (rows as arrays — objects are ~40 % slower,
+ * docs/measurements.md#csv-writing) → sha256/byte tap → a 0640 file flushed to disk on close. RFC 4180 quoting, UTF-8, a BOM
  * and CRLF by default (see `CsvOptions`). `write` honours backpressure: it returns a promise only
  * when the stringifier's buffer is full, and that promise settles on 'drain' — or rejects as soon
  * as the file fails (ENOSPC), so a writer never waits on a dead pipe.
@@ -16,7 +16,7 @@ export interface CsvOptions {
   /**
    * Prefix a UTF-8 byte-order mark. Default true: Excel on Windows reads a BOM-less CSV in the
    * ANSI code page and garbles every non-ASCII memo; csv-parse (`bom: true`), pandas
-   * (`utf-8-sig`), LibreOffice and Google Sheets all accept it (reliability-anchors A5).
+   * (`utf-8-sig`), LibreOffice and Google Sheets all accept it (docs/reliability.md#spreadsheet-fidelity).
    */
   readonly bom: boolean;
   /** Record delimiter. Default CRLF, as RFC 4180 §2.1 specifies; `lf` for Unix pipelines. */

@@ -1,7 +1,7 @@
 /**
  * Where a report folder goes: `<out>/<job>/<period>/`, its temporary sibling
  * `<out>/<job>/.<period>.tmp-<runId>/`, and `<period>.amended-N/` for a closed period
- * (contracts.md "Report folder"). Names come from users and config, so they are allowlisted
+ * (docs/contracts.md#report-folder). Names come from users and config, so they are allowlisted
  * (`[A-Za-z0-9._-]`, no leading dot) and the resolved path must stay inside the output root.
  */
 import { readdir } from 'node:fs/promises';

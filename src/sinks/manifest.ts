@@ -1,6 +1,6 @@
 /**
- * manifest.json: the run's proof of what it wrote (contracts.md "Report folder", reliability-
- * anchors A9 "IPE"): parameters without secrets, the window, counts, control totals per
+ * manifest.json: the run's proof of what it wrote (docs/contracts.md#the-manifest,
+ * docs/reliability.md#audit-evidence): parameters without secrets, the window, counts, control totals per
  * currency, check results and every file with its rows, bytes and sha256. Bigints are strings.
  * Written last; `verify(dir)` checks a folder against it.
  *

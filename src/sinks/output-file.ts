@@ -1,6 +1,6 @@
 /**
  * Files of a report folder: created exclusively with mode 0640 (financial data: owner and group
- * only, reliability-anchors A7), flushed to disk before close (`flush: true` = fsync), and hashed
+ * only, docs/reliability.md#secrets), flushed to disk before close (`flush: true` = fsync), and hashed
  * (sha256) and counted as the bytes go out, so the manifest describes exactly what was written.
  */
 import { createHash, type Hash } from 'node:crypto';
@@ -41,7 +41,7 @@ const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOENT', 'ENAMETOOLONG', 'ELOOP']);
 
 /**
- * An I/O error met while writing outputs, as the AppError of exit code 74 (contracts.md). Errors
+ * An I/O error met while writing outputs, as the AppError of exit code 74 (docs/contracts.md#exit-codes). Errors
  * without an errno code are not I/O errors (a bug, an AppError) and pass through unchanged.
  */
 export function outputError(error: unknown, path: string): unknown {

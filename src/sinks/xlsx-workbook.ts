@@ -7,7 +7,7 @@
  * 1. Memory. Each worksheet writes XML into a StreamBuf that archiver-utils pipes into a
  *    PassThrough; StreamBuf ignores `write()`'s return value, so when JavaScript produces XML faster
  *    than zlib (on the libuv pool) compresses it, the PassThrough's buffer grows without bound
- *    (~0.9 GB per 1M rows, deps-probe addendum). Everything after the PassThrough is a proper
+ *    (~0.9 GB per 1M rows, docs/measurements.md#xlsx-writing). Everything after the PassThrough is a proper
  *    pipe (PassThrough → deflate → zip → archiver → file), so bounding that one buffer bounds the
  *    whole chain: `pace()` waits for 'drain' whenever more than `maxBytesInFlight` bytes sit in
  *    it. Entries are zipped one after another, so a new sheet's XML also waits there until the

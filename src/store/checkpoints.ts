@@ -6,7 +6,7 @@ import { escapeText, unescapeText } from './text-escape.js';
 /**
  * Resume points (ports.ts `Checkpoint`), keyed by (run_key, stream). Saved inside the same
  * transaction as the page they follow, so the data and the position never diverge
- * (reliability-anchors: "checkpoint after each page is durably written").
+ * (docs/reliability.md#checkpoints).
  */
 export async function saveCheckpoint(tx: Queryable, schema: StoreSchema, checkpoint: Checkpoint, runId: string | null): Promise<void> {
   await tx.query(

@@ -6,7 +6,7 @@ import { embeddedLockPath } from './pglite-db.js';
 
 /**
  * `payexport db shell`: the embedded database served on 127.0.0.1 for psql or any SQL client.
- * pglite-socket is safe with exactly ONE connection (deps-probe §2: with more, sessions share one
+ * pglite-socket is safe with exactly ONE connection (docs/measurements.md#embedded-postgres: with more, sessions share one
  * backend and transactions, prepared statements and SET interfere), so `maxConnections` is 1.
  * Holds the data folder's lock like any other user of it: no job can open it meanwhile.
  */

@@ -1,5 +1,5 @@
 /**
- * The database port every store module talks to (docs/style.md rule 9): parameterized queries,
+ * The database port every store module talks to (docs/style.md#9-postgres): parameterized queries,
  * one transaction per unit of work, an optional bulk-load capability, close. Two adapters:
  * `pg-db.ts` (a real server through a `pg` pool) and `pglite-db.ts` (the embedded engine in
  * process). Store code never imports `pg` or PGlite directly.

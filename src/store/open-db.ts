@@ -11,7 +11,7 @@ export interface OpenDbOptions {
   user?: string;
 }
 
-/** contracts.md `--database-url`: a real server when given, else the embedded engine with zero setup. */
+/** docs/contracts.md#common-options `--database-url`: a real server when given, else the embedded engine with zero setup. */
 export function openDb(options: OpenDbOptions): Promise<Db> {
   if (options.databaseUrl) {
     return openPostgres({ url: options.databaseUrl, ...(options.user === undefined ? {} : { user: options.user }) });

@@ -6,7 +6,7 @@ import type { StoreSchema } from './schema.js';
 import { escapeText, unescapeText } from './text-escape.js';
 
 /**
- * Closed accounting periods (contracts.md: a closed month is never overwritten; a later run
+ * Closed accounting periods (docs/contracts.md#closed-periods: a closed month is never overwritten; a later run
  * writes an amendment). Closing is idempotent: the first close wins and is kept as it was.
  */
 export interface ClosedPeriod {

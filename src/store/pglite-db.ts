@@ -23,7 +23,7 @@ function queryable(runner: PgliteRunner): Queryable {
     async execScript(sql: string): Promise<void> {
       await runner.exec(sql);
     },
-    // In process, COPY reads the virtual file /dev/blob: 100k rows in ~0.1 s (deps-probe §2).
+    // In process, COPY reads the virtual file /dev/blob: 100k rows in ~0.1 s (docs/measurements.md#embedded-postgres).
     // COPY FROM STDIN over pglite-socket breaks the server, so this is the only bulk path.
     async copyFrom(table: string, columns: readonly string[], chunks: Iterable<string>): Promise<number> {
       const result = await runner.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], { blob: new Blob(typeof chunks === 'string' ? [chunks] : [...chunks]) });

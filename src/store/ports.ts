@@ -1,5 +1,5 @@
 /**
- * The two seams between the pipeline stages (docs/architecture.md: `pull` and `report` can run apart).
+ * The two seams between the pipeline stages (docs/design.md#boundaries: `pull` and `report` can run apart).
  *
  *   extract ──pages──► SnapshotWriter  (Postgres snapshot, or a spool under the output folder with --no-db)
  *   ReportSource ──rows──► reconcile + sinks  (the same snapshot, read back in a stable order)

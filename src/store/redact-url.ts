@@ -1,6 +1,6 @@
 /**
  * A database URL safe to print: the password (and any `password=` query parameter) replaced by
- * `***`. Used in every message that names the database (reliability-anchors A7: secrets never
+ * `***`. Used in every message that names the database (docs/reliability.md#secrets: secrets never
  * reach logs or errors). Unparseable input is not echoed at all, because it may be all secret.
  */
 export function redactDatabaseUrl(url: string): string {

@@ -11,7 +11,7 @@ import type { StoreSchema } from './schema.js';
  * the run that holds the lock, instead of double-writing or waiting.
  *
  * - Real server: a session-level `pg_try_advisory_lock` on a connection of its own. A killed
- *   holder's session ends and the server frees the lock (reliability-anchors A4: session locks
+ *   holder's session ends and the server frees the lock (docs/reliability.md#run-locks: session locks
  *   never go stale; taken before any work; incompatible with PgBouncer transaction pooling).
  * - Embedded engine: a lock file in the data folder (lock-file.ts), stale-pid aware.
  */

@@ -13,7 +13,7 @@ import type { TableSpec } from './tables.js';
  * empties them at the end of every transaction.
  */
 
-/** Rows per `unnest` statement on engines without COPY (deps-probe §2: 1000 beats 5000). */
+/** Rows per `unnest` statement on engines without COPY (docs/measurements.md#embedded-postgres: 1000 beats 5000). */
 export const UNNEST_BATCH_ROWS = 1000;
 
 /** Rows per COPY chunk: small enough that encoding the next overlaps the server parsing this one. */

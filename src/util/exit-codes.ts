@@ -1,5 +1,5 @@
 /**
- * The exit-code table of docs/contracts.md (sysexits-style). The only place these numbers live.
+ * The exit-code table of docs/contracts.md#exit-codes (sysexits-style). The only place these numbers live.
  */
 export const ExitCode = {
   /** complete, and every reconciliation check passed */

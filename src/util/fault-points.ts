@@ -1,7 +1,7 @@
 /**
  * Named fault points for the fault-and-abuse suite (test/faults, docs/reliability.md): a crash or
  * an I/O failure at an exact stage of a run, so "killed while writing the workbook, then run again"
- * is a deterministic test rather than a race (reliability-anchors A8, PROC-01/PROC-08).
+ * is a deterministic test rather than a race (docs/reliability.md#fault-injection, PROC-01/PROC-08).
  *
  * Inert unless `PAYEXPORT_FAULT_AT` is set — then ONE point is armed:
  *

@@ -1,10 +1,10 @@
 /**
  * The run's logger: pino JSON lines carrying `run_id`, or short human lines on a TTY (a tiny
- * formatter here, no pino-pretty). Secrets are removed twice (reliability-anchors A7):
+ * formatter here, no pino-pretty). Secrets are removed twice (docs/reliability.md#secrets):
  *   - by KEY: pino `redact` paths for headers, keys, passwords and URLs that hold credentials;
  *   - by VALUE: the run's SecretScrubber runs over every serialized line (pino `hooks.streamWrite`),
  *     so a key that slipped into a message, an error or a `cause` chain is masked at any level.
- * Callers log method and path, never headers or keys (docs/style.md rule 3).
+ * Callers log method and path, never headers or keys (docs/style.md#3-errors).
  */
 import { pino, type DestinationStream } from 'pino';
 import { REDACTED, SecretScrubber } from './secret-scrubber.js';
@@ -64,7 +64,7 @@ export interface LoggerOptions {
   destination?: { write(line: string): unknown };
 }
 
-/** `pretty` on a TTY, `json` otherwise (docs/contracts.md `--log-format`). */
+/** `pretty` on a TTY, `json` otherwise (docs/contracts.md#common-options, `--log-format`). */
 export function defaultLogFormat(stream: { isTTY?: boolean } = process.stderr): LogFormat {
   return stream.isTTY === true ? 'pretty' : 'json';
 }

@@ -1,7 +1,7 @@
 /**
  * A bounded pool of independent units (wallet streams). Requests are limited separately by the
  * run's one p-limit inside the API client; this only bounds how many sequential chains are open
- * at once, so 1,000 wallets never mean 1,000 pending promises (style.md rule 2).
+ * at once, so 1,000 wallets never mean 1,000 pending promises (docs/style.md#2-concurrency).
  * On the first failure no new unit starts; units already running finish (their pages are
  * checkpointed), then the first error is thrown.
  */

@@ -1,5 +1,5 @@
 /**
- * Redaction by VALUE (reliability-anchors A7, SEC-01): every loaded secret is replaced, in any string
+ * Redaction by VALUE (docs/reliability.md#secrets, SEC-01): every loaded secret is replaced, in any string
  * that leaves the api/ module or reaches a log line, in the forms it can take on the way out —
  * raw, URL-encoded, JSON-escaped and base64/base64url (at each of the three byte alignments, so a
  * secret embedded in a larger base64 blob such as `Basic …` is caught too). Passwords in URLs

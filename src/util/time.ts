@@ -155,7 +155,7 @@ export function isClosedWindow(window: Window, now: Date): boolean {
 }
 
 /**
- * The API's `start_date`/`end_date` are INCLUSIVE bounds on creation time (spec, endpoint 10), with
+ * The API's `start_date`/`end_date` are INCLUSIVE bounds on creation time (docs/service-facts.md#endpoints, endpoint 10), with
  * microsecond timestamps; our window is half-open, so the last included instant is `to` − 1 µs.
  */
 export function apiDateBounds(window: Window): { start_date: string; end_date: string } {

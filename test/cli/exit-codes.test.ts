@@ -10,7 +10,7 @@ import { expectExit as expectExitContract } from '../support/cli/exit-contract.j
 import { closedPort } from '../support/cli/closed-port.js';
 
 /**
- * Every exit code of the table (docs/contracts.md), provoked through the real command line against
+ * Every exit code of the table (docs/contracts.md#exit-codes), provoked through the real command line against
  * the simulator: the exact code, ONE plain stderr line (`payexport: …`) for a failure and none for
  * a completed run, JSON log lines that each carry the run id, and the planted credentials in 0
  * bytes of stdout, stderr and every file written. 1 is for bugs only and is never provoked.

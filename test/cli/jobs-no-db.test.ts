@@ -9,7 +9,7 @@ import { workspace } from '../support/cli/workspace.js';
 /**
  * Each job command's happy path and `--dry-run`, with `--no-db` (a spool under the output folder),
  * against the simulator; then `verify` on what they wrote. One environment's key: the
- * single-environment case of contracts.md.
+ * single-environment case of docs/contracts.md#environments-and-keys.
  */
 
 const ws = workspace('jobs');

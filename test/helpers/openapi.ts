@@ -4,8 +4,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 /**
- * The official OpenAPI 3.1 document (spec/voltage-openapi.json, a copy of
- * ../shared/spec/voltage-openapi.json) as JSON Schema 2020-12 validators: `#/components/schemas/...`
+ * The official OpenAPI 3.1 document of the repository (spec/voltage-openapi.json, see
+ * docs/service-facts.md) as JSON Schema 2020-12 validators: `#/components/schemas/...`
  * refs resolve inside the document, and the document's custom formats are registered.
  */
 
@@ -15,12 +15,11 @@ export type OpenApi = {
 };
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const CANDIDATES = [`${here}../../spec/voltage-openapi.json`, `${here}../../../shared/spec/voltage-openapi.json`];
+const SPEC_FILE = `${here}../../spec/voltage-openapi.json`;
 
 export function loadOpenApi(): OpenApi {
-  const file = CANDIDATES.find((f) => existsSync(f));
-  if (!file) throw new Error(`voltage-openapi.json not found (looked in ${CANDIDATES.join(', ')})`);
-  return JSON.parse(readFileSync(file, 'utf8')) as OpenApi;
+  if (!existsSync(SPEC_FILE)) throw new Error(`voltage-openapi.json not found at ${SPEC_FILE}`);
+  return JSON.parse(readFileSync(SPEC_FILE, 'utf8')) as OpenApi;
 }
 
 const DOC_ID = 'https://voltageapi.com/v1/openapi/docs.json';

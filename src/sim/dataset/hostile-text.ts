@@ -1,5 +1,5 @@
 /**
- * Text that breaks naive exports (reliability-anchors SEC-05, SEC-06, SEC-07): spreadsheet
+ * Text that breaks naive exports (docs/reliability.md#security-sec: SEC-05, SEC-06, SEC-07): spreadsheet
  * formula triggers, control characters, full-width look-alikes, quote breakouts and SQL-looking
  * keys. The generator puts these in memos and metadata of a few payments.
  */

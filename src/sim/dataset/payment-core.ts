@@ -188,7 +188,7 @@ export function baseCore(ctx: GenContext, i: number, lite = false): PaymentCore 
       railMaxFee = ((railFee * BigInt(s.int(120, 300))) / 100n / 1_000n + 1n) * 1_000n;
     } else {
       railFee = (railPrincipal * BigInt(s.int(0, 40))) / 10_000n + BigInt(s.int(0, 1_000));
-      // interface "Limits": default max_fee = greater of 1 % of the value or 1,000 msats; some clients set more
+      // docs/service-facts.md#limits: default max_fee = greater of 1 % of the value or 1,000 msats; some clients set more
       const byDefault = railPrincipal / 100n > 1_000n ? railPrincipal / 100n : 1_000n;
       railMaxFee = s.chance(0.2) ? byDefault * 3n : byDefault;
       if (railFee > railMaxFee) railFee = railMaxFee;

@@ -81,7 +81,7 @@ export function renderPayment(ctx: GenContext, core: PaymentCore): Json {
   out['metadata'] = text.metadata;
   out['created_at'] = formatMicros(core.createdUs);
   out['updated_at'] = formatMicros(core.updatedUs);
-  // Old records spell the currency in capitals (api-notes "Amounts and fees").
+  // Old records spell the currency in capitals (docs/service-facts.md#amounts-and-fees).
   out['currency'] = legacy ? 'BTC' : core.currency;
   if (core.error) out['error'] = { type: core.error.type, code: core.error.code, detail: core.error.detail, ...(core.error.context ? { context: core.error.context } : {}) };
   out['data'] = legacy ? legacyData(core, text) : isSend ? sendData(ctx, core, text, wallet) : receiveData(ctx, core, text, wallet);
@@ -234,7 +234,7 @@ function outflowsOf(ctx: GenContext, core: PaymentCore, text: PaymentText): Json
     return [{ type: 'shortcircuit', data: { amount_msats: wireInt(btc.amount), offset_payment_id: core.shortCircuitOffsetId, ledger_id: core.holdId } }];
   }
   if ((core.flags & F_SWAP) !== 0) {
-    // interface "Swap progress": on-chain → Lightning pays an invoice (bolt11 send), Lightning → on-chain pays an address.
+    // docs/service-facts.md#swap-progress: on-chain → Lightning pays an invoice (bolt11 send), Lightning → on-chain pays an address.
     const steps: Array<[string, 'onchain' | 'lightning']> =
       core.kind === KIND_BOLT11
         ? [['source_submitted', 'onchain'], ['target_paid', 'lightning'], ['source_claimed', 'onchain']]
@@ -272,7 +272,7 @@ function receivedMsats(core: PaymentCore): bigint {
 function receiptsOf(core: PaymentCore, text: PaymentText): Json[] {
   if (core.status !== ST_COMPLETED) return [];
   if (core.kind === KIND_ONCHAIN || (core.kind === KIND_BIP21 && core.railOnchain)) {
-    // api-notes: on-chain receipts carry WHOLE SATS; the payer paid the processing fee on top.
+    // docs/service-facts.md#amounts-and-fees: on-chain receipts carry WHOLE SATS; the payer paid the processing fee on top.
     return [{ type: 'onchain', data: onchainReceipt(core, text, sats(receivedMsats(core)), core.creditId, 3) }];
   }
   return [{ type: 'lightning', data: lightningReceipt(text, core.creditId) }];

@@ -120,7 +120,7 @@ export function renderEnvironmentSummary(world: World, environmentIndex: number,
     total_count: totals.count,
     oldest_created_at: instant(totals.oldestUs),
     newest_created_at: instant(totals.newestUs),
-    // "returns zero counts and empty maps when nothing matches" (interface, endpoint 14)
+    // zero counts and empty maps when nothing matches (docs/service-facts.md#endpoints, endpoint 14)
     by_organization_id: empty ? {} : { [world.organizationId]: { total_count: totals.count, oldest_created_at: instant(totals.oldestUs), newest_created_at: instant(totals.newestUs) } },
     by_environment_id: empty || !environment ? {} : { [environment.id]: { organization_id: world.organizationId, total_count: totals.count, oldest_created_at: instant(totals.oldestUs), newest_created_at: instant(totals.newestUs) } },
     by_line_of_credit_id: byLineOfCredit,

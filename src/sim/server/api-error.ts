@@ -1,6 +1,6 @@
 /**
  * An error the simulator answers with, in the service's envelope `{error: {type, detail, code?, context?}}`
- * (interface "Errors"; OpenAPI `ErrorResponse_*`).
+ * (docs/service-facts.md#errors; OpenAPI `ErrorResponse_*`).
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';

@@ -45,7 +45,7 @@ export class Credentials {
     this.issued = { apiKeys, readOnlyApiKeys, bearerToken };
   }
 
-  /** interface "Authentication": absent → 400 missing_credentials, unknown → 401 wrong_credentials. */
+  /** docs/service-facts.md#authentication: absent → 400 missing_credentials, unknown → 401 wrong_credentials. */
   authenticate(headers: { 'x-api-key'?: string | string[] | undefined; authorization?: string | undefined }): Principal {
     const rawKey = headers['x-api-key'];
     const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;

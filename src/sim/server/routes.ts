@@ -4,7 +4,7 @@ import { createQuote, createWebhook, getQuote, listQuotes } from './handlers/quo
 import { createWallet, deleteWallet, getPolicies, getWallet, listAssets, listWallets, updatePolicies, updateWallet } from './handlers/wallets.js';
 
 /**
- * The endpoints, relative to `/v1` (interface "Endpoints" 1-18, plus GET of quotes). Path
+ * The endpoints, relative to `/v1` (docs/service-facts.md#endpoints 1-18, plus GET of quotes). Path
  * parameters in braces are UUIDs; a malformed one is 400 invalid_parameter.
  */
 export interface Route {

@@ -3,7 +3,7 @@ import { accessRights, ApiError, walletNotFound } from './api-error.js';
 import type { RequestContext } from './context.js';
 
 /**
- * Access checks shared by the handlers (interface "Authentication"): the organization in the
+ * Access checks shared by the handlers (docs/service-facts.md#authentication): the organization in the
  * path must be ours; an environment-scoped key reaches only its environment and its wallets
  * (anything else is 403 access_rights); writes need the WRITE permission.
  */

@@ -12,7 +12,7 @@ import type { Scheduler } from './scheduler.js';
 import type { Webhooks } from './webhooks.js';
 
 /**
- * The asynchronous state machines of written payments (interface "States and transitions"):
+ * The asynchronous state machines of written payments (docs/service-facts.md#states-and-transitions):
  *   send     sending → completed | failed                          (held, then captured | released)
  *   check    sending → approved | failed                            (no money moves)
  *   receive  generating → receiving → completed | expired | failed  (credited on completion)
@@ -86,7 +86,7 @@ export class PaymentLifecycle {
     const seed = this.dataset.options.seed;
     this.scheduler.schedule(this.options.stepMs, () => {
       const core = store.core(handle);
-      // interface "Transitions": a standard any-amount receive with a nonzero receive fee fails before generation
+      // docs/service-facts.md#states-and-transitions: a standard any-amount receive with a nonzero receive fee fails before generation
       if (anyAmount && core.feeBps > 0) {
         store.updateWritten(handle, (c) => {
           c.status = ST_FAILED;

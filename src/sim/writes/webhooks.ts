@@ -5,7 +5,7 @@ import { stringifyJson } from '../core/json.js';
 import type { WebhookEventSelector } from './request-schemas.js';
 
 /**
- * Webhook registrations and signed deliveries (api-notes "Webhooks"):
+ * Webhook registrations and signed deliveries (docs/service-facts.md#webhooks):
  *   body       `{type: send|receive|test, detail: {event, data: <Payment>}}`
  *   signature  base64(HMAC-SHA256(shared_secret as UTF-8, raw_body + "." + timestamp))
  *   headers    x-voltage-signature, x-voltage-timestamp (unix seconds), x-voltage-webhook-id

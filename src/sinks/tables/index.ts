@@ -1,4 +1,4 @@
-/** Every report table, in file and sheet order (contracts.md "Report folder"). */
+/** Every report table, in file and sheet order (docs/contracts.md#report-folder). */
 import type { AnyTableSpec } from '../column-spec.js';
 import { BALANCES_TABLE } from './balances.js';
 import { EXCEPTIONS_TABLE } from './exceptions.js';

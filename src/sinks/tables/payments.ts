@@ -1,6 +1,6 @@
 /**
  * payments.csv / sheet "Payments": one row per payment created in the window
- * (contracts.md "Report folder"). Contract columns keep their names; the rest make the row
+ * (docs/contracts.md#required-columns). Contract columns keep their names; the rest make the row
  * readable on its own (display amounts, both time columns, fee terms, references, free text).
  */
 import type { PaymentRow } from '../../normalize/rows.js';

@@ -1,5 +1,5 @@
 /**
- * The oracle every fault case asserts (reliability-anchors "Invariants", docs/reliability.md):
+ * The oracle every fault case asserts (docs/reliability.md#the-oracle):
  *
  *   I1/I2  the ids a report lists equal the simulator's ground truth for the window — none lost,
  *          none doubled (and the same for the Postgres snapshot);
@@ -17,7 +17,7 @@ import { parse } from 'csv-parse/sync';
 import { expect } from 'vitest';
 import type { Dataset } from '../../../src/sim/index.js';
 
-/** The files the brief's byte-identity promise covers (manifest.json describes the run and differs). */
+/** The files the byte-identity promise covers (docs/reliability.md#the-oracle; manifest.json describes the run and differs). */
 export const REPORT_FILES = ['payments.csv', 'ledger.csv', 'fees.csv', 'balances.csv', 'summary-check.csv', 'exceptions.csv', 'open-items.csv', 'report.xlsx'] as const;
 
 // I6/I7 live with the CLI test support, shared with test/cli/exit-codes.test.ts.

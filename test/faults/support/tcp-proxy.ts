@@ -1,7 +1,7 @@
 /**
  * A TCP proxy on 127.0.0.1 (port 0) in front of a server — here Postgres — that a test can cut:
  * every open connection is destroyed and new ones are refused, as when the database host goes
- * away mid-run (reliability-anchors A8: Toxiproxy's reset_peer, done in process). It also tells
+ * away mid-run (docs/reliability.md#fault-injection: Toxiproxy's reset_peer, done in process). It also tells
  * which local ports its upstream connections use, so the test can find exactly this run's
  * backends in pg_stat_activity (client_port) without touching other tests' sessions.
  */

@@ -1,5 +1,5 @@
 /**
- * The client against a real node:http server that misbehaves on purpose (reliability-anchors NET-*).
+ * The client against a real node:http server that misbehaves on purpose (docs/reliability.md#network-net).
  * Sleeps are recorded, not slept; only the deadline tests spend real time (a few hundred ms).
  */
 import { createServer } from 'node:http';

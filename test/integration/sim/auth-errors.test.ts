@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimHandle } from '../../../src/sim/start-simulator.js';
 import { call, envPath, orgPath } from '../../helpers/sim-client.js';
 
-/** Authentication, environment scoping and the error envelope (interface "Authentication", "Errors"). */
+/** Authentication, environment scoping and the error envelope (docs/service-facts.md#authentication and #errors). */
 
 let sim: SimHandle;
 

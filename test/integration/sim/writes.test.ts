@@ -6,7 +6,7 @@ import { startSimulator, type SimHandle } from '../../../src/sim/start-simulator
 import { call, envPath, orgPath, type Json } from '../../helpers/sim-client.js';
 
 /**
- * Writes: 202 then asynchronous state machines (interface "States and transitions"), the brief 404
+ * Writes: 202 then asynchronous state machines (docs/service-facts.md#states-and-transitions), the brief 404
  * after creation, 409 on a duplicate id, quotes for USD wallets, webhooks signed with the
  * registration's shared_secret, and written payments showing up consistently in the ledger, the
  * summaries and the lists. Transitions are driven with `sim.settle()`, not by waiting.

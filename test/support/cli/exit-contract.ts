@@ -1,5 +1,5 @@
 /**
- * The exit contract of one finished CLI run (docs/contracts.md "Exit codes"): the code, ONE plain
+ * The exit contract of one finished CLI run (docs/contracts.md#exit-codes): the code, ONE plain
  * stderr line on failure and none for 0/65, a run id on every JSON log line, and no planted
  * secret in any byte of output or of the files under `dirs`.
  */

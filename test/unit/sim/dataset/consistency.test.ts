@@ -4,7 +4,7 @@ import { parseJsonLossless, stringifyJson } from '../../../../src/sim/core/json.
 
 /**
  * The generated data is internally consistent, checked from the WIRE objects the way a
- * reconciler would (api-notes "Amounts and fees", "Ledger events"):
+ * reconciler would (docs/service-facts.md#amounts-and-fees and #ledger-events):
  * sends are held then captured for principal + network + processing (or released), receives are
  * credited, receipts/outflows point at their ledger entries, balances are ledger sums and
  * summaries count what the list returns.
