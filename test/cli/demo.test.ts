@@ -49,5 +49,6 @@ describe('payexport demo', () => {
   it.skipIf(readersGap !== null)(`reads as its manifests say in Python's csv and openpyxl (hostile memos included)${readersGap === null ? '' : ` — skipped: ${readersGap}`}`, () => {
     expect(published, 'the demo run above published both folders').toHaveLength(2);
     for (const folder of published) checkFolderWithIndependentReaders(folder);
-  });
+    // openpyxl loads each workbook whole (freeze panes and filters need it): ~10k rows of cells
+  }, 300_000);
 });
