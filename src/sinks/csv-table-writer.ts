@@ -39,7 +39,8 @@ export const DEFAULT_CSV_OPTIONS: CsvOptions = { bom: true, eol: 'crlf' };
  * quotes doubled; no other field is. csv-stringify by itself quotes only fields holding the
  * *record delimiter* once one is set, so under CRLF a bare LF or CR went out unquoted and Excel,
  * LibreOffice, pandas and Python's csv split the record there. `quote_record_delimiter` makes it
- * quote a field holding any of CRLF, LF or CR: two `indexOf` per field (bench: no measurable cost).
+ * quote a field holding any of CRLF, LF or CR: two `indexOf` per field, within the noise of a
+ * local measurement (100k payments); `quoted_match: /[\r\n]/` was up to a quarter slower.
  */
 export function csvFormat(options: CsvOptions): Options {
   return { bom: options.bom, record_delimiter: options.eol === 'crlf' ? 'windows' : 'unix', quote_record_delimiter: true, delimiter: ',', quote: '"', escape: '"', eof: true };
