@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORMULA_TRIGGER_CHARS } from '../../src/sinks/cells.js';
@@ -21,6 +22,8 @@ const FROM = '2026-10-01';
 const TO = '2026-10-31';
 const TRIGGERS: ReadonlySet<string> = new Set(FORMULA_TRIGGER_CHARS);
 let sim: TestSim;
+/** the published folders, by eol, for the verify case below */
+const folders = new Map<string, string>();
 
 beforeAll(async () => {
   assertBuilt();
@@ -56,6 +59,7 @@ describe.skipIf(reason !== null)(`hostile text read by Python's csv and openpyxl
     const dir = join(cwd, 'reports/export', `${FROM}_${TO}`);
 
     checkFolderWithIndependentReaders(dir);
+    folders.set(eol, dir);
 
     const { header, rows } = readCsvWithPython(join(dir, 'payments.csv'));
     const id = header.indexOf('payment_id');
@@ -68,5 +72,30 @@ describe.skipIf(reason !== null)(`hostile text read by Python's csv and openpyxl
       if (memo !== null && /\r(?!\n)/.test(memo)) breaks.cr++;
     }
     expect(breaks.lf > 0 && breaks.cr > 0, `memos with a bare LF and with a bare CR in the window: ${JSON.stringify(breaks)}`).toBe(true);
+  });
+
+  it('payexport verify accepts both folders, and names file and line of a memo written unquoted (as before the quoting rule)', async () => {
+    expect([...folders.keys()].sort(), 'the exports above published their folders').toEqual(['crlf', 'lf']);
+    for (const dir of folders.values()) {
+      const ok = await runCli(['verify', dir], { cwd: ws.root, env: {} });
+      expect(ok.code, describeRun(['verify', dir], ok)).toBe(0);
+    }
+    // the CRLF folder as an older payexport wrote it: every quoted field without a comma or quote
+    // but with a line break goes out bare, and the manifest is made to match the new bytes
+    const dir = folders.get('crlf') as string;
+    const path = join(dir, 'payments.csv');
+    const bytes = Buffer.from(readFileSync(path, 'utf8').replace(/"([^",]*[\r\n][^",]*)"/g, '$1'), 'utf8');
+    writeFileSync(path, bytes);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: { path: string; rows: number; bytes: number; sha256: string }[] };
+    const entry = manifest.files.find((f) => f.path === 'payments.csv') as { rows: number; bytes: number; sha256: string };
+    Object.assign(entry, { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const args = ['verify', dir];
+    const result = await runCli(args, { cwd: ws.root, env: {} });
+    expect(result.code, describeRun(args, result)).toBe(65);
+    expect(result.stdout, describeRun(args, result)).toMatch(/^MISMATCH csv: payments\.csv: line \d+ \(record \d+\): a bare (LF|CR) outside quotes \(records end with CRLF\)$/m);
+    const counted = /^MISMATCH rows: payments\.csv: (\d+) data record\(s\) read strictly per RFC 4180 \(records ending with CRLF\), the manifest says (\d+)$/m.exec(result.stdout);
+    expect(counted?.slice(1).map(Number), describeRun(args, result)).toEqual([expect.any(Number), entry.rows]);
+    expect(Number(counted?.[1])).toBeGreaterThan(entry.rows);
   });
 });
