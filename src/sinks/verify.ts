@@ -1,8 +1,9 @@
 /**
  * `payexport verify DIR`: re-checks a report folder against its manifest.json — every listed
- * file exists, has the recorded size and sha256, and the recorded number of rows (CSV re-parsed
- * with csv-parse, which also rejects a row with the wrong number of fields; XLSX re-read with
- * exceljs's streaming reader, sheet by sheet); files the manifest does not list are reported too.
+ * file exists, has the recorded size and sha256, and the recorded number of rows (CSV re-read
+ * strictly per RFC 4180 by strict-csv-scanner.ts, which names the line of a bare CR or LF outside
+ * quotes and of a record with the wrong number of fields; XLSX re-read with exceljs's streaming
+ * reader, sheet by sheet); files the manifest does not list are reported too.
  * Every mismatch is reported, not just the first. The CLI exits non-zero unless `ok`.
  *
  * Note: exceljs's reader parks each worksheet's XML in a temp file when the workbook has no
@@ -14,11 +15,11 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import { MANIFEST_FILE, type Manifest, type ManifestFile } from './manifest.js';
+import { scanCsvFile } from './strict-csv-scanner.js';
 
-export type VerifyProblemKind = 'manifest' | 'missing' | 'unexpected' | 'bytes' | 'sha256' | 'rows' | 'sheets' | 'unreadable';
+export type VerifyProblemKind = 'manifest' | 'missing' | 'unexpected' | 'bytes' | 'sha256' | 'rows' | 'csv' | 'sheets' | 'unreadable';
 
 export interface VerifyProblem {
   path: string;
@@ -54,7 +55,8 @@ export async function verify(dir: string): Promise<VerifyResult> {
       problems.push({ path: file.path, kind: 'manifest', message: 'the manifest lists a path outside the folder' });
       continue;
     }
-    problems.push(...(await verifyFile(dir, file)));
+    // a manifest written before it recorded the CSV options: CRLF, the default then as now
+    problems.push(...(await verifyFile(dir, file, manifest.csv?.eol ?? 'crlf')));
   }
 
   const listed = new Set([MANIFEST_FILE, ...manifest.files.map((f) => f.path)]);
@@ -76,7 +78,7 @@ function parseManifest(text: string): Manifest {
   return value as Manifest;
 }
 
-async function verifyFile(dir: string, file: ManifestFile): Promise<VerifyProblem[]> {
+async function verifyFile(dir: string, file: ManifestFile, eol: 'crlf' | 'lf'): Promise<VerifyProblem[]> {
   const path = join(dir, file.path);
   const info = await stat(path).catch(() => null);
   if (info === null || !info.isFile()) return [{ path: file.path, kind: 'missing', message: 'listed in the manifest but not in the folder' }];
@@ -86,8 +88,7 @@ async function verifyFile(dir: string, file: ManifestFile): Promise<VerifyProble
   if (sha256 !== file.sha256) problems.push({ path: file.path, kind: 'sha256', message: 'content differs (sha256)', expected: file.sha256, actual: sha256 });
   try {
     if (file.path.endsWith('.csv')) {
-      const rows = await countCsvRows(path);
-      if (rows !== file.rows) problems.push({ path: file.path, kind: 'rows', message: 'data rows differ', expected: file.rows, actual: rows });
+      problems.push(...(await verifyCsv(path, file, eol)));
     } else if (file.path.endsWith('.xlsx')) {
       problems.push(...(await verifyWorkbook(path, file)));
     }
@@ -103,12 +104,17 @@ async function hashFile(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Data rows (header excluded); csv-parse throws on a record with a different field count. */
-async function countCsvRows(path: string): Promise<number> {
-  let records = 0;
-  const parser = createReadStream(path).pipe(parse({ bom: true, relax_column_count: false }));
-  for await (const _record of parser) records += 1;
-  return Math.max(0, records - 1);
+/**
+ * The CSV read strictly (RFC 4180, records ending only with the manifest's `eol`), as Excel or
+ * Python would split it: each malformed spot by line, then the record count against the manifest.
+ */
+async function verifyCsv(path: string, file: ManifestFile, eol: 'crlf' | 'lf'): Promise<VerifyProblem[]> {
+  const scan = await scanCsvFile(path, { eol });
+  const problems: VerifyProblem[] = scan.issues.map((issue) => ({ path: file.path, kind: 'csv', message: `line ${issue.line} (record ${issue.record}): ${issue.message}` }));
+  const more = scan.issueCount - scan.issues.length;
+  if (more > 0) problems.push({ path: file.path, kind: 'csv', message: `${more} more problem(s) of the same kind not listed` });
+  if (scan.records !== file.rows) problems.push({ path: file.path, kind: 'rows', message: `${scan.records} data record(s) read strictly per RFC 4180 (records ending with ${eol.toUpperCase()}), the manifest says ${file.rows}`, expected: file.rows, actual: scan.records });
+  return problems;
 }
 
 interface ReaderInternals {

@@ -1,4 +1,4 @@
-/** `payexport verify DIR`: re-hash and re-count a report folder against its manifest. */
+/** `payexport verify DIR`: re-hash and strictly re-read a report folder against its manifest; one MISMATCH line per problem, naming file and line. */
 import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../cli-context.js';
 import { AppError } from '../../util/errors.js';
@@ -7,7 +7,7 @@ import { EXIT_CODES_EPILOG } from '../help.js';
 export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: string }> {
   return {
     command: 'verify <dir>',
-    describe: 'Re-check a report folder against its manifest (sha256, bytes, rows); non-zero on any mismatch',
+    describe: 'Re-check a report folder against its manifest (sha256, bytes, rows; CSVs read strictly per RFC 4180); non-zero on any mismatch',
     builder: (y: Argv<object>) =>
       y
         .positional('dir', { type: 'string', demandOption: true, describe: 'a report folder, e.g. reports/month-end/2026-10' })

@@ -11,6 +11,11 @@ export const HOSTILE_VALUES: readonly string[] = [
   '\t=1+1',
   '\r=1+1',
   '\n=1+1',
+  // line breaks inside the text, as payers write them: a CSV field must stay one field
+  'line one\nline two',
+  'refund\n=HYPERLINK(A1)',
+  'carriage\rreturn inside',
+  'windows\r\nline break',
   'before\u0000after',
   '＝1+1',
   '＋cmd',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,10 @@ import { ALL_BITCOIN_MSATS, BEYOND_2_53, HOSTILE_TEXTS, paymentRow, smallFixture
 import { dumpWorkbook, readCsv, readCsvObjects, readWorkbook, sheetObjects } from '../../fixtures/sinks/read-back.js';
 import { fixtureOptions, writeSmallReport } from '../../fixtures/sinks/write-report.js';
 import { zipEntries } from '../../fixtures/sinks/zip-entries.js';
+import { checkFolderWithIndependentReaders } from '../../support/readers/folder-check.js';
+import { readCsvWithPython, readersMissing } from '../../support/readers/readers.js';
 
+const readersGap = readersMissing('both');
 const GOLDEN = join(import.meta.dirname, '../../fixtures/sinks/golden');
 const CONTRACT_COLUMNS: Record<string, string[]> = {
   'payments.csv': ['payment_id', 'environment_id', 'wallet_id', 'direction', 'kind', 'category', 'status', 'created_at', 'currency', 'unit', 'principal_base', 'network_fee_base', 'processing_fee_base', 'processing_fee_source', 'total_base'],
@@ -198,6 +202,26 @@ describe('report folder: formula injection (SEC-05)', () => {
   });
 });
 
+describe.skipIf(readersGap !== null)(`report folder: read by Python's csv and openpyxl${readersGap === null ? '' : ` — skipped: ${readersGap}`}`, () => {
+  it('agrees with the manifest in every CSV and sheet (CRLF, BOM)', () => {
+    checkFolderWithIndependentReaders(dir);
+  });
+
+  it('agrees with the manifest with LF records and no BOM', async () => {
+    const lf = await writeSmallReport(join(root, 'lf-readers'), { csv: { bom: false, eol: 'lf' } });
+    checkFolderWithIndependentReaders(lf.dir);
+  });
+
+  it('gives back every hostile text exactly, behind the documented apostrophe', () => {
+    const { header, rows } = readCsvWithPython(join(dir, 'payments.csv'));
+    const at = (name: string): number => header.indexOf(name);
+    HOSTILE_TEXTS.forEach((text, i) => {
+      const row = rows[4 + i] ?? [];
+      expect([row[at('description')], row[at('error_detail')], JSON.parse(row[at('metadata')] ?? 'null')]).toEqual([neutralizeFormula(text), neutralizeFormula(text), { memo: text }]);
+    });
+  });
+});
+
 describe('report folder: manifest and verify', () => {
   it('records the run with contract fields, bigints as strings and no secrets', async () => {
     const text = await readFile(join(dir, 'manifest.json'), 'utf8');
@@ -243,6 +267,35 @@ describe('report folder: manifest and verify', () => {
     await wb.xlsx.writeFile(join(copy, 'report.xlsx'));
     const got = (await verify(copy)).problems.map((p) => `${p.path}:${p.kind}:${p.message}`);
     expect(got).toEqual(expect.arrayContaining(['report.xlsx:rows:rows of sheet "Ledger" differ (header included)', 'report.xlsx:sha256:content differs (sha256)']));
+  });
+
+  it('names file and line of a bare LF outside quotes, even when bytes and sha256 match the manifest', async () => {
+    // the file as payexport wrote it before the quoting fix: the memo "'<LF>=1" unquoted
+    const copy = (await writeSmallReport(join(root, 'bare-lf'))).dir;
+    const path = join(copy, 'payments.csv');
+    const bytes = Buffer.from((await readFile(path, 'utf8')).replaceAll(`"'\n=1"`, `'\n=1`), 'utf8');
+    await writeFile(path, bytes);
+    const manifestPath = join(copy, 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { files: { path: string; bytes: number; sha256: string }[] };
+    const entry = manifest.files.find((f) => f.path === 'payments.csv') as { bytes: number; sha256: string };
+    entry.bytes = bytes.length;
+    entry.sha256 = createHash('sha256').update(bytes).digest('hex');
+    await writeFile(manifestPath, JSON.stringify(manifest));
+    const result = await verify(copy);
+    expect(result.ok).toBe(false);
+    expect(result.problems.map((p) => `${p.path}:${p.kind}:${p.message}`)).toEqual([
+      'payments.csv:csv:line 12 (record 12): a bare LF outside quotes (records end with CRLF)',
+      'payments.csv:csv:line 12 (record 12): 47 field(s) where the header has 50',
+      'payments.csv:csv:line 13 (record 13): a bare LF outside quotes (records end with CRLF)',
+      'payments.csv:csv:line 13 (record 13): 2 field(s) where the header has 50',
+      'payments.csv:csv:line 14 (record 14): 3 field(s) where the header has 50',
+      `payments.csv:rows:${fixture.payments.length + 2} data record(s) read strictly per RFC 4180 (records ending with CRLF), the manifest says ${fixture.payments.length}`,
+    ]);
+  });
+
+  it("verifies an LF folder by its manifest's eol", async () => {
+    const lf = await writeSmallReport(join(root, 'lf-verify'), { csv: { bom: false, eol: 'lf' } });
+    expect(await verify(lf.dir)).toMatchObject({ ok: true, problems: [] });
   });
 
   it('reports an unreadable manifest', async () => {
