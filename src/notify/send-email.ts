@@ -39,7 +39,7 @@ export async function sendEmail(input: EmailInput): Promise<AttemptsOutcome> {
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,
-      tls: { rejectUnauthorized: true, servername: d.host, ...(ca === undefined ? {} : { ca }) },
+      tls: { rejectUnauthorized: true, ...(ca === undefined ? {} : { ca }) },
       ...(d.user === undefined ? {} : { auth: { user: d.user, pass: input.password ?? '' } }),
     });
     let timer: NodeJS.Timeout | undefined;
