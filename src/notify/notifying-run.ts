@@ -6,6 +6,7 @@
  */
 import { NOTIFY_JOBS, type NotifyJob } from '../config/notify-schema.js';
 import type { JobEnv } from '../jobs/job-env.js';
+import { AppError } from '../util/errors.js';
 import type { PipelineOutcome, PipelineSpec } from '../jobs/pipeline.js';
 import type { Env } from './destination-secrets.js';
 import { recordNotifications } from './record-notifications.js';
@@ -49,7 +50,8 @@ export async function notifyingRun(input: NotifyingRunInput, run: () => Promise<
   try {
     outcome = await run();
   } catch (error) {
-    failure = error;
+    // as run-job.ts does: a run stopped by a signal failed because of the signal, whatever layer it surfaced through
+    failure = env.signal.aborted && env.signal.reason instanceof AppError ? env.signal.reason : error;
   } finally {
     env.signal.removeEventListener('abort', onAbort);
   }
@@ -74,6 +76,6 @@ export async function notifyingRun(input: NotifyingRunInput, run: () => Promise<
   } catch (error) {
     log.warn({ err: error instanceof Error ? error.message : String(error) }, 'notifications failed');
   }
-  if (outcome === null) throw failure;
+  if (outcome === null) throw failure === undefined ? new Error('the run failed') : failure;
   return outcome;
 }

@@ -31,7 +31,7 @@ export function retryDelayMs(attempt: number, error: DeliveryError, random: () =
 
 export async function withRetries(policy: RetryPolicy, attempt: (timeoutMs: number) => Promise<void>): Promise<AttemptsOutcome> {
   const now = policy.now ?? Date.now;
-  const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+  const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = policy.random ?? Math.random;
   const end = now() + policy.budgetMs;
   let detail = 'not attempted';
