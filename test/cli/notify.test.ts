@@ -208,6 +208,14 @@ describe.skipIf(pg.skipReason !== null)(`runs that notify (Postgres: ${pg.skipRe
     expect(mail.attachments.map((a) => a.filename)).toEqual(['exceptions.csv']);
     expect(mail.attachments[0]!.content.equals(readFileSync(join(dir, 'exceptions.csv')))).toBe(true);
 
+    // docs/operations.md shows these two as a person sees them: PAYEXPORT_NOTIFY_CAPTURE=<folder> keeps them
+    const capture = process.env.PAYEXPORT_NOTIFY_CAPTURE;
+    if (capture) {
+      writeFileSync(join(capture, 'slack.json'), got.slack[0]!.body);
+      writeFileSync(join(capture, 'mail.eml'), got.mails[0]!.raw);
+      writeFileSync(join(capture, 'webhook.json'), got.webhook[0]!.body);
+    }
+
     const rows = await notificationRows(s.schema!);
     expect(rows.map((r) => [r.destination, r.event, r.outcome, r.attempts])).toEqual([
       ['books-webhook', 'run', 'delivered', 1],
