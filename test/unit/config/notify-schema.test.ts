@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,5 +71,17 @@ describe('notify config', () => {
       expect(error.message).toContain(`notify.destinations[0].${key}`);
       expect(error.message).not.toContain(value);
     }
+  });
+});
+
+describe('the README\'s notifications example', () => {
+  it('is a valid config with all four destinations', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Notifications'));
+    const json = /```json\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(json).toBeDefined();
+    const { notify } = JSON.parse(json!) as { notify: unknown };
+    const { config } = load(notify);
+    expect(config.notify.destinations.map((d) => d.kind).sort()).toEqual(['email', 'ping', 'slack', 'webhook']);
   });
 });
