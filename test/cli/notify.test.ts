@@ -178,6 +178,7 @@ describe.skipIf(pg.skipReason !== null)(`runs that notify (Postgres: ${pg.skipRe
     const simBefore = anomalous.sim.requestLog.entries().length;
     const [result, got] = await deliveredDuring(() => runCli(s.args, { cwd: s.cwd, env: s.env }));
     expect(result.code, describeRun(s.args, result)).toBe(65);
+    expect(splitStderr(result.stderr).plain, 'only JSON log lines on stderr').toEqual([]);
     const dir = publishedDir(result);
 
     expectInOrderAroundTheRun(got.ping, anomalous, simBefore, 'fail');
@@ -242,6 +243,7 @@ describe.skipIf(pg.skipReason !== null)(`runs that notify (Postgres: ${pg.skipRe
     try {
       const [result, got] = await deliveredDuring(() => runCli(s.args, { cwd: s.cwd, env: s.env }));
       expect(result.code, describeRun(s.args, result)).toBe(0);
+      expect(splitStderr(result.stderr).plain, 'only JSON log lines on stderr').toEqual([]);
       publishedDir(result);
       // the run ended while the hanging destination still held its requests unanswered
       expect(webhook.pending()).toBeGreaterThan(0);
