@@ -41,8 +41,18 @@ export function renderSlack(m: RunMessage): SlackMessage {
   const exceptions = exceptionTexts(m);
   if (exceptions.length > 0) {
     blocks.push({ type: 'divider' });
-    blocks.push(section(`*First exceptions*\n${exceptions.map((t) => `• ${escapeMrkdwn(t)}`).join('\n')}`));
+    // as many sections as the 3,000-character limit needs, so no listed exception is cut off
+    let text = '*First exceptions*';
+    for (const line of exceptions.map((t) => `• ${escapeMrkdwn(t)}`)) {
+      if (text.length + 1 + line.length > SLACK_MAX_SECTION_TEXT) {
+        blocks.push(section(text));
+        text = line;
+      } else text += `\n${line}`;
+    }
+    blocks.push(section(text));
   }
   blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeMrkdwn(`run ${m.run_id} · ${m.schema}${m.test ? ' · test message' : ''}`) }] });
-  return { text: `${ICON[m.status]} ${escapeMrkdwn(m.headline)}`, blocks: blocks.slice(0, SLACK_MAX_BLOCKS) };
+  // the context line stays last; exception sections past the limit give way to it
+  const context = blocks.pop()!;
+  return { text: `${ICON[m.status]} ${escapeMrkdwn(m.headline)}`, blocks: [...blocks.slice(0, SLACK_MAX_BLOCKS - 1), context] };
 }

@@ -87,6 +87,9 @@ describe('Slack', () => {
     expect(typeof payload.text).toBe('string');
     expect(payload.blocks.length).toBeGreaterThan(0);
     expect(payload.blocks.length).toBeLessThanOrEqual(SLACK_MAX_BLOCKS);
+    // every listed exception arrives whole, spread over as many sections as the limit needs
+    const allText = payload.blocks.map((b) => (b.text as { text?: string } | undefined)?.text ?? '').join('\n');
+    for (let i = 0; i < 20; i++) expect(allText).toContain(`wallet ${i} &lt;&amp;&gt;: ${'x'.repeat(390)}`);
     for (const block of payload.blocks) {
       expect(['header', 'section', 'context', 'divider']).toContain(block.type);
       const text = block.text as { type: string; text: string } | undefined;
