@@ -13,7 +13,9 @@ const envVarName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'expected an environme
 const httpUrl = z
   .string()
   .url('expected a URL such as https://hooks.example.com/payexport')
-  .refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL');
+  .refine((u) => /^https?:\/\//.test(u), 'expected an http(s) URL')
+  // a password in the URL would be a secret in the config file
+  .refine((u) => !/^https?:\/\/[^/@]*:[^/@]*@/.test(u), 'a URL with a password is a secret in the config file: drop the password (deliveries are authenticated by their signature)');
 
 export const NOTIFY_JOBS = ['nightly', 'month-end', 'export'] as const;
 export type NotifyJob = (typeof NOTIFY_JOBS)[number];

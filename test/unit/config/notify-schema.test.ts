@@ -54,6 +54,7 @@ describe('notify config', () => {
     ['both urlEnv and urlFile', { destinations: [{ kind: 'ping', name: 'p', urlEnv: 'PING_URL', urlFile: 'ping-url' }] }, /expected exactly one of urlEnv or urlFile/],
     ['a condition on a dead man\'s switch', { destinations: [{ kind: 'ping', name: 'p', urlEnv: 'PING_URL', when: 'on-failure' }] }, /notify\.destinations\[0\]\.when/],
     ['an unknown job', { destinations: [{ ...ALL_FOUR.destinations[0], when: { weekly: 'always' } }] }, /notify\.destinations\[0\]\.when/],
+    ['a webhook URL with a password in it', { destinations: [{ ...ALL_FOUR.destinations[0], url: 'https://ops:hunter2@hooks.example.com/x' }] }, /a URL with a password is a secret/],
     ['a name used twice', { destinations: [ALL_FOUR.destinations[0], ALL_FOUR.destinations[0]] }, /destination name 'books' is used twice/],
   ];
   for (const [label, notify, message] of refused) {
