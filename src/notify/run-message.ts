@@ -105,6 +105,7 @@ export async function buildRunMessage(input: MessageInput): Promise<RunMessage> 
     findings,
     closedBefore: dir !== null && (/\.amended-\d+$/.test(basename(dir)) || report?.publish.unchanged === true),
     notClosed: outcome?.notClosed ?? null,
+    pullOnly: outcome !== null && report === null,
   });
   const status: RunStatusWord = exitCode === 0 ? 'ok' : exitCode === 65 ? 'exceptions' : 'failed';
   const failure = outcome ? null : describeFailure(input.error, input.scrubber);
@@ -143,7 +144,7 @@ export async function buildRunMessage(input: MessageInput): Promise<RunMessage> 
 function headline(m: RunMessage): string {
   const what = `payexport ${m.job} ${m.period}`;
   if (m.test) return `${what}: test message (no run took place)`;
-  if (m.status === 'ok') return `${what}: ties out (exit 0)`;
+  if (m.status === 'ok') return m.ties_out === null ? `${what}: pulled, no report of its own (exit 0)` : `${what}: ties out (exit 0)`;
   if (m.status === 'exceptions') return `${what}: ${m.ties_out === false ? 'does NOT tie' : 'needs attention'} — ${m.counts.errors} error(s) (exit 65)`;
   return `${what}: FAILED (exit ${m.exit_code}) — ${m.failure?.message ?? m.exit_meaning}`;
 }

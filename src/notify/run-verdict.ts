@@ -24,9 +24,14 @@ export interface VerdictInput {
   closedBefore: boolean;
   /** month-end: why the period was not closed (open items), or null */
   notClosed: string | null;
+  /** the run completed without a report of its own (a shard's pull: `payexport report` builds it) */
+  pullOnly?: boolean;
 }
 
 export function runVerdict(input: VerdictInput): RunVerdict {
+  if (input.findings === null && input.pullOnly === true) {
+    return { tiesOut: null, tieOutLine: 'no report: this run only pulled (a shard); `payexport report` builds and ties the books', closeStatus: 'not-applicable', closeLine: 'not applicable (a shard does not close a period)' };
+  }
   if (input.findings === null) {
     return {
       tiesOut: null,

@@ -53,6 +53,7 @@ describe('verdict: ties out and close status from the run\'s own findings', () =
     expect(runVerdict({ job: 'month-end', findings: [], closedBefore: false, notClosed: '2026-10 has 3 open item(s)' })).toMatchObject({ closeStatus: 'not-closed', closeLine: 'NOT closed: 2026-10 has 3 open item(s)' });
     expect(runVerdict({ job: 'month-end', findings: [], closedBefore: true, notClosed: null }).closeStatus).toBe('already-closed');
     expect(runVerdict({ job: 'month-end', findings: null, closedBefore: false, notClosed: null })).toMatchObject({ tiesOut: null, closeStatus: 'unknown' });
+    expect(runVerdict({ job: 'month-end', findings: null, closedBefore: false, notClosed: null, pullOnly: true })).toMatchObject({ tiesOut: null, closeStatus: 'not-applicable', tieOutLine: expect.stringMatching(/only pulled \(a shard\)/) });
   });
 });
 
