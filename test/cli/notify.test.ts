@@ -10,6 +10,7 @@ import { dropSchemas, probePostgres, uniqueSchemaName, urlWithPassword, withDb }
 import { expectNoSecrets } from '../support/cli/secrets.js';
 import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
+import { HOSTILE_VALUES } from '../../src/sim/dataset/hostile-text.js';
 import { makeTestCertificate, startHttpReceiver, startSmtpReceiver, type HttpReceiver, type RecordedRequest, type SmtpReceiver, type TestCertificate } from '../support/notify/receivers.js';
 
 /**
@@ -231,6 +232,7 @@ describe.skipIf(pg.skipReason !== null)(`runs that notify (Postgres: ${pg.skipRe
     expectNoSecrets(secrets, { texts: [...deliveredBytes(got), result.stdout, result.stderr] });
     const personal = personalTexts(dir, walletNames);
     expect(personal.length, 'the run pulled memos and metadata').toBeGreaterThan(0);
+    expect(personal.filter((v) => HOSTILE_VALUES.includes(v)).length, 'among them the simulator\'s hostile text').toBeGreaterThan(0);
     const delivered = deliveredBytes(got).join('\n');
     for (const text of personal) expect(delivered.includes(text), `delivered bytes hold the personal text ${JSON.stringify(text)}`).toBe(false);
   });
