@@ -52,6 +52,8 @@ export interface ReportStageResult {
   publish: PublishResult;
   /** the snapshot's assets (names and display decimals, for the closing summary) */
   assets: AssetRow[];
+  /** the wallets reported on (names for messages that speak of them) */
+  wallets: WalletRow[];
   result: ReconcileResult;
   /** true when an error-severity finding exists: exit 65 */
   exceptions: boolean;
@@ -145,7 +147,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length },
     });
     input.log.info({ dir: publish.dir, unchanged: publish.unchanged, findings: result.findings.length }, 'report published');
-    return { publish, assets, result, exceptions: hasErrors(result.findings) };
+    return { publish, assets, wallets, result, exceptions: hasErrors(result.findings) };
   } catch (error) {
     await folder.abort().catch(() => undefined);
     throw error;

@@ -5,7 +5,7 @@ import { workspace } from '../support/cli/workspace.js';
 
 /** `--help` of every command: exit 0, examples, and the exit-code table a scheduler author needs. */
 
-const COMMANDS = ['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db'];
+const COMMANDS = ['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify'];
 const ws = workspace('help');
 
 beforeAll(() => assertBuilt());

@@ -20,15 +20,25 @@ interface PeriodArgs extends CommonArgs {
   date?: string;
   job?: JobName;
   'allow-open'?: boolean;
+  notify?: boolean;
 }
 
-async function runAndSummarize(env: JobEnv, spec: PipelineSpec): Promise<number> {
+async function runAndSummarize(env: JobEnv, spec: PipelineSpec, notify?: { processEnv: CliContext['env']; enabled: boolean }): Promise<number> {
   // Loaded on use: `--help` and usage errors answer without loading the whole pipeline.
   const { runPipeline } = await import('../../jobs/pipeline.js');
-  const outcome = await runPipeline(env, spec);
-  if (!spec.dryRun && outcome.report) env.print(formatSummary(outcome));
+  const { notifyingRun } = await import('../../notify/notifying-run.js');
+  const outcome = await notifyingRun({ env, spec, processEnv: notify?.processEnv ?? {}, enabled: notify?.enabled ?? false }, async () => {
+    const done = await runPipeline(env, spec);
+    if (!spec.dryRun && done.report) env.print(formatSummary(done));
+    return done;
+  });
   return outcome.exitCode;
 }
+
+/** `--no-notify`: this run tells no destination and pings no dead man's switch. */
+const withNotifyOption = <T>(y: Argv<T>): Argv<T> =>
+  y.option('notify', { type: 'boolean', describe: 'send the notify destinations of the config (--no-notify: none for this run)', group: 'Run:' }) as Argv<T>;
+const notifyOf = (ctx: CliContext, args: PeriodArgs) => ({ processEnv: ctx.env, enabled: args.notify !== false });
 
 const base = (command: PipelineSpec['command'], job: JobName, period: Period, args: PeriodArgs): PipelineSpec => ({
   command,
@@ -46,14 +56,14 @@ export function exportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
     command: 'export',
     describe: 'Ad hoc range: payments created from --from to --to (inclusive dates in --tz)',
     builder: (y: Argv<object>) =>
-      withCommonOptions(y)
+      withNotifyOption(withCommonOptions(y))
         .option('from', { type: 'string', demandOption: true, describe: 'first day, YYYY-MM-DD' })
         .option('to', { type: 'string', demandOption: true, describe: 'last day (inclusive), YYYY-MM-DD' })
         .example('$0 export --from 2026-10-01 --to 2026-10-31 --tz America/New_York', 'October in New York time, CSV + XLSX + snapshot')
         .example('$0 export --from 2026-11-01 --to 2026-11-21 --format csv --no-db', 'CSV only, no database') as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) =>
-        runAndSummarize(env, base('export', 'export', rangePeriod(args.from!, args.to!, env.loaded.config.tz, env.clock()), args)),
+        runAndSummarize(env, base('export', 'export', rangePeriod(args.from!, args.to!, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)),
       );
     },
   };
@@ -64,12 +74,12 @@ export function nightlyCommand(ctx: CliContext): CommandModule<object, PeriodArg
     command: 'nightly',
     describe: 'Yesterday in --tz, with the look-back sweep and open payments re-read',
     builder: (y: Argv<object>) =>
-      withCommonOptions(y)
+      withNotifyOption(withCommonOptions(y))
         .option('date', { type: 'string', describe: 'the day to report, YYYY-MM-DD (default: yesterday in --tz)' })
         .example('$0 nightly --tz America/New_York', 'from cron, shortly after midnight')
         .example('$0 nightly --date 2026-11-20', 'redo one day') as Argv<PeriodArgs>,
     handler: async (args) => {
-      ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('nightly', 'nightly', dayPeriod(args.date, env.loaded.config.tz, env.clock()), args)));
+      ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('nightly', 'nightly', dayPeriod(args.date, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)));
     },
   };
 }
@@ -79,14 +89,14 @@ export function monthEndCommand(ctx: CliContext): CommandModule<object, PeriodAr
     command: 'month-end',
     describe: "Fee reconciliation of one month; closes the period (refused while payments are open, unless --allow-open)",
     builder: (y: Argv<object>) =>
-      withCommonOptions(y)
+      withNotifyOption(withCommonOptions(y))
         .option('month', { type: 'string', describe: 'YYYY-MM (default: the previous month in --tz)' })
         .option('allow-open', { type: 'boolean', describe: 'close the month even if payments of it are still open' })
         .example('$0 month-end --month 2026-10 --tz America/New_York', 'October: fees tied to ledgers and summaries, period closed')
         .example('$0 month-end --month 2026-10 --allow-open', 'close although some payments are still pending')
         .example('$0 month-end --tz America/New_York', 'from a scheduler on the 2nd: last month') as Argv<PeriodArgs>,
     handler: async (args) => {
-      ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month, env.loaded.config.tz, env.clock()), args)));
+      ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)));
     },
   };
 }
