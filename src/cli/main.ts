@@ -10,6 +10,7 @@ import { withHint } from './error-hints.js';
 import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
 import { demoCommand } from './commands/demo.js';
+import { listenCommand } from './commands/listen.js';
 import { exportCommand, monthEndCommand, nightlyCommand, reportCommand } from './commands/job-commands.js';
 import { simCommand } from './commands/sim.js';
 import { verifyCommand } from './commands/verify.js';
@@ -19,7 +20,7 @@ import { verifyCommand } from './commands/verify.js';
  * Each command parses its flags, calls one job and returns; errors map to exit codes here, as ONE
  * line on stderr (the stack only with --verbose), scrubbed of every secret loaded.
  */
-const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db']);
+const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'listen']);
 
 async function main(argv: string[], ctx: CliContext): Promise<number> {
   const parser = yargs(argv)
@@ -47,7 +48,8 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .command(demoCommand(ctx))
     .command(simCommand)
     .command(verifyCommand(ctx))
-    .command(dbCommand(ctx));
+    .command(dbCommand(ctx))
+    .command(listenCommand(ctx));
   try {
     await parser.parseAsync();
     return ctx.exitCode;
