@@ -51,7 +51,9 @@ export async function runListen(options: RunListenOptions): Promise<RunningListe
   const apis = createApiSet({ loaded: options.loaded, scrubber: options.scrubber, log: options.log });
   let db;
   try {
-    db = await openPostgres({ url: secrets.databaseUrl });
+    // Enough connections for concurrent deliveries beside the worker and the sweep; a statement that
+    // hangs is cut well inside the service's 10 s, so the delivery gets a 503 and is retried.
+    db = await openPostgres({ url: secrets.databaseUrl, poolSize: 12, statementTimeoutMs: 8_000, lockTimeoutMs: 5_000 });
   } catch (error) {
     await apis.close();
     throw error;

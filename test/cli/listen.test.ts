@@ -89,7 +89,7 @@ describe.skipIf(pg.url === null)(`payexport listen as a subprocess${pg.skipReaso
     await sim.settle();
     const killed = await running.result;
     expect(killed.signal).toBe('SIGKILL');
-    const pending = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".webhook_inbox WHERE payment_id = $1 AND processed_at IS NULL`, [first]);
+    const pending = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".webhook_inbox WHERE payment_id = $1 AND processed_at IS NULL`, [first as string]);
     expect(pending.rows[0]?.n).toBe(1);
     expect(await storedStatus(first as string)).toBeNull();
 
