@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDeliveryFaults, seededRandom } from '../../../src/sim/faults/delivery-faults.js';
-import { FaultSpecError } from '../../../src/sim/faults/fault-spec.js';
+import { parseDeliveryFaults, seededRandom } from '../../../../src/sim/faults/delivery-faults.js';
+import { FaultSpecError } from '../../../../src/sim/faults/fault-spec.js';
 
 describe('delivery fault grammar', () => {
   it('parses every rule', () => {
