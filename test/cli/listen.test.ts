@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimHandle } from '../../src/sim/index.js';
@@ -7,7 +7,7 @@ import { openPostgres } from '../../src/store/pg-db.js';
 import { call, envPath } from '../helpers/sim-client.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../integration/store/engines.js';
 import { freePort, makePayments } from '../support/listen-harness.js';
-import { assertBuilt, runCli, startCli, type RunningCli } from '../support/cli/cli.js';
+import { assertBuilt, ROOT, runCli, startCli, type RunningCli } from '../support/cli/cli.js';
 import { workspace } from '../support/cli/workspace.js';
 
 /**
@@ -116,5 +116,64 @@ describe.skipIf(pg.url === null)(`payexport listen as a subprocess${pg.skipReaso
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.stderr).toContain('listener stopped');
     for (const s of candidates ?? []) expect(stopped.stderr).not.toContain(s);
+  });
+
+  /** The recipe's command line with its fixed port swapped for a free one (the only change). */
+  function withPort(args: readonly string[], port: number): string[] {
+    const out = [...args];
+    out[out.indexOf('--port') + 1] = String(port);
+    return out;
+  }
+
+  function secretFile(dir: string, name: string, text: string): string {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    chmodSync(path, 0o600);
+    return path;
+  }
+
+  async function runRecipe(label: string, args: string[], recipeEnv: Record<string, string>): Promise<void> {
+    const cwd = ws.fresh(label);
+    const port = await freePort();
+    // the test's own schema, not the recipe's default one
+    const child = startCli([...withPort(args, port), '--schema', schema], { cwd, env: { PAYEXPORT_BASE_URL: sim.baseUrl, PAYEXPORT_ORGANIZATION_ID: sim.organizationId, DATABASE_URL: pg.url as string, PAYEXPORT_LOG_FORMAT: 'json', ...recipeEnv } });
+    running = child;
+    try {
+      await child.waitForStderr(/listening for webhook deliveries/);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      expect(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).toContain('payexport_sweep_lag_seconds');
+    } finally {
+      child.child.kill('SIGTERM');
+    }
+    const result = await child.result;
+    running = null;
+    expect(result.code, result.stderr).toBe(0);
+  }
+
+  const readRecipe = (path: string): string => readFileSync(join(ROOT, 'deploy', path), 'utf8');
+  const secretsJson = JSON.stringify({ '5b0f1c3e-2d4a-4c6b-9e8f-0a1b2c3d4e5f': ['recipe-secret-value'] });
+
+  it('deploy/systemd/payexport-listen.service runs as written: ready, healthy, metrics, SIGTERM → 0', async () => {
+    const unit = readRecipe('systemd/payexport-listen.service');
+    const exec = (/^ExecStart=(.*)$/m.exec(unit)?.[1] ?? '').split(/\s+/);
+    const args = exec.slice(exec.findIndex((w) => w.endsWith('/dist/cli/main.js')) + 1);
+    expect(args[0]).toBe('listen');
+    expect(unit).toMatch(/^Environment=PAYEXPORT_API_KEY_FILE=%d\/api-key$/m);
+    expect(unit).toMatch(/^Environment=PAYEXPORT_WEBHOOK_SECRETS_FILE=/m);
+    const dir = ws.fresh('credentials');
+    await runRecipe('systemd', args, {
+      PAYEXPORT_API_KEY_FILE: secretFile(dir, 'api-key', `${sim.environments[0]!.apiKey}\n`),
+      PAYEXPORT_WEBHOOK_SECRETS_FILE: secretFile(dir, 'webhook-secrets.json', secretsJson),
+    });
+  });
+
+  it('deploy/kubernetes/listener.yaml runs as the container gets it', async () => {
+    const manifest = readRecipe('kubernetes/listener.yaml');
+    const args = JSON.parse(/^\s+args: (\[.*\])$/m.exec(manifest)![1]!) as string[];
+    expect(args[0]).toBe('listen');
+    expect(manifest).toContain('path: /readyz');
+    expect(manifest).toContain('path: /healthz');
+    await runRecipe('k8s', args, { PAYEXPORT_API_KEY: sim.environments[0]!.apiKey, PAYEXPORT_WEBHOOK_SECRETS: secretsJson });
   });
 });
