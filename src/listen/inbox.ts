@@ -89,13 +89,18 @@ export async function markProcessed(tx: Queryable, schema: StoreSchema, outcomes
   );
 }
 
-/** A failed attempt: counted, its error kept (no body, no secret), retried after `delaySeconds`. */
-export async function markFailed(db: Queryable, schema: StoreSchema, inboxIds: readonly string[], error: string, delaySeconds: number): Promise<void> {
+/**
+ * A failed attempt: counted, its error kept (no body, no secret), retried after a delay that
+ * doubles per attempt from `baseSeconds` up to 5 minutes — a row that keeps failing (its re-read
+ * refused) never spins, and never stops being retried either: the inbox depth metric shows it.
+ */
+export async function markFailed(db: Queryable, schema: StoreSchema, inboxIds: readonly string[], error: string, baseSeconds: number): Promise<void> {
   if (inboxIds.length === 0) return;
   await db.query(
-    `UPDATE ${schema.table('webhook_inbox')} SET attempts = attempts + 1, last_error = $2, next_attempt_at = now() + make_interval(secs => $3::int)
+    `UPDATE ${schema.table('webhook_inbox')} SET attempts = attempts + 1, last_error = $2,
+       next_attempt_at = now() + make_interval(secs => least(300, $3::int * power(2, least(attempts, 8))))
      WHERE inbox_id = ANY($1::bigint[]) AND processed_at IS NULL`,
-    [inboxIds, escapeText(error.slice(0, 500)), delaySeconds],
+    [inboxIds, escapeText(error.slice(0, 500)), baseSeconds],
   );
 }
 

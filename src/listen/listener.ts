@@ -49,11 +49,19 @@ export interface Listener {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+/** Waits `ms`, or less when `signal` aborts or `wakeUp` is called; leaves no listener behind. */
+function pause(ms: number, signal: AbortSignal, onWake?: (wakeUp: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    onWake?.(done);
   });
+}
 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const { db, schema, config, log } = options;
@@ -61,7 +69,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const metrics = createMetrics(now().getTime());
   const stopping = new AbortController();
   let wake: (() => void) | null = null;
-  let idleWaiters: Array<() => void> = [];
+  // drained(): a waiter is answered by the first empty pass that STARTED after it asked, so a pass
+  // already running when a delivery was committed cannot answer for it.
+  let passes = 0;
+  let idleWaiters: Array<{ after: number; resolve: () => void }> = [];
 
   await insertRun(db, schema, {
     run_id: options.runId,
@@ -86,26 +97,24 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const worker = (async () => {
     let failures = 0;
     while (!stopping.signal.aborted) {
+      const pass = ++passes;
       try {
         const result = await applyDeliveries({ db, schema, organizationId: options.organizationId, defaultEnvironmentId: options.environmentIds.length === 1 ? (options.environmentIds[0] ?? null) : null, fetchPayment, runId: options.runId, batchSize: config.batchSize });
         failures = 0;
         for (const [outcome, n] of Object.entries(result.outcomes)) if (n > 0) count(metrics.applied, outcome, n);
+        if (result.deferred > 0) count(metrics.applied, 'deferred', result.deferred);
         if (result.claimed > 0) continue;
       } catch (error) {
         metrics.workerErrors++;
         failures++;
         log.error({ error: error instanceof Error ? error.message : String(error), failures }, 'inbox batch failed; its deliveries stay in the inbox and are retried');
-        await sleep(Math.min(30_000, 500 * 2 ** Math.min(failures, 6)), stopping.signal);
+        await pause(Math.min(30_000, 500 * 2 ** Math.min(failures, 6)), stopping.signal);
         continue;
       }
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      waiters.forEach((resolve) => resolve());
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.pollMs ?? 1_000);
-        wake = () => (clearTimeout(timer), resolve());
-        stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
+      const answered = idleWaiters.filter((w) => w.after < pass);
+      idleWaiters = idleWaiters.filter((w) => w.after >= pass);
+      answered.forEach((w) => w.resolve());
+      await pause(options.pollMs ?? 1_000, stopping.signal, (wakeUp) => (wake = wakeUp));
       wake = null;
     }
   })();
@@ -194,7 +203,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     sweepNow,
     drained: () =>
       new Promise<void>((resolve) => {
-        idleWaiters.push(resolve);
+        idleWaiters.push({ after: passes, resolve });
         wake?.();
       }),
     stop() {

@@ -60,6 +60,9 @@ describe.skipIf(pg.url === null)(`listen against the simulator and Postgres${pg.
     const { run, schema, webhook } = await listenerWithWebhook('stream');
     try {
       const ids = await makePayments(sim, 24);
+      // first transitions (sends settle, receives issue their invoice), then the rest
+      await sim.settle(24);
+      await run.listener.drained();
       await sim.settle();
       await run.listener.drained();
       const delivered = sim.webhooks.recordsOf(webhook.id);
@@ -144,6 +147,44 @@ describe.skipIf(pg.url === null)(`listen against the simulator and Postgres${pg.
       // the refusal says nothing
       const reply = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...signed('x', body, now) }, body });
       expect([reply.status, await reply.text()]).toEqual([401, '']);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('re-reads a partial payload by id, keeps a newer state against an older late delivery, and ignores test events', async () => {
+    const { run, schema, webhook } = await listenerWithWebhook('partial');
+    try {
+      const [sent, received] = await makePayments(sim, 2);
+      await sim.settle();
+      const truth = await reference([sent as string, received as string]);
+      const url = `http://127.0.0.1:${run.listener.port}/webhooks/voltage`;
+      const deliver = async (payload: unknown): Promise<number> => {
+        const body = JSON.stringify(payload);
+        const ts = Math.floor(Date.now() / 1000);
+        const headers = { 'content-type': 'application/json', 'x-voltage-webhook-id': webhook.id, 'x-voltage-timestamp': String(ts), 'x-voltage-signature': signPayload(webhook.secret, body, ts) };
+        return (await fetch(url, { method: 'POST', headers, body })).status;
+      };
+      await run.listener.drained();
+      // the simulator's own deliveries stored both; forget the send so only the partial delivery can bring it back
+      await db.query(`DELETE FROM "${schema}".payments WHERE payment_id = $1`, [sent as string]);
+      const environmentId = sim.environments[0]!.id;
+      expect(await deliver({ type: 'send', detail: { event: 'succeeded', data: { id: sent, environment_id: environmentId } } })).toBe(204);
+      await run.listener.drained();
+      expect(await snapshotOf(db, schema, [sent as string])).toEqual({ [sent as string]: truth[sent as string] });
+
+      // an older state of the receive, delivered after its final state: stored as stale, changes nothing
+      const final = (await call(sim, `${envPath(sim)}/payments/${received}`)).json as Record<string, unknown>;
+      const older = { ...final, status: 'receiving', updated_at: '2026-01-01T00:00:00.000000Z' };
+      expect(await deliver({ type: 'receive', detail: { event: 'generated', data: older } })).toBe(204);
+      expect(await deliver({ type: 'test', detail: { event: 'test', data: null } })).toBe(204);
+      await run.listener.drained();
+      expect(await snapshotOf(db, schema, [received as string])).toEqual({ [received as string]: truth[received as string] });
+      const outcome = async (where: string, params: string[]): Promise<string[]> =>
+        (await db.query<{ outcome: string }>(`SELECT outcome FROM "${schema}".webhook_inbox WHERE ${where}`, params)).rows.map((r) => r.outcome);
+      expect(await outcome(`payment_id = $1 AND dedupe_key LIKE '%:2026-01-01T00:00:00.000000Z'`, [received as string])).toEqual(['stale']);
+      expect(await outcome(`kind = 'test'`, [])).toEqual(['ignored']);
+      expect(await outcome(`payment_id = $1 AND dedupe_key = $2`, [sent as string, `payment:${sent}:send:succeeded::`])).toEqual(['applied']);
     } finally {
       await run.close();
     }
