@@ -57,6 +57,10 @@ function answer(res: ServerResponse, status: number, body = '', type = 'text/pla
   res.end(body);
 }
 
+class ClientGone extends Error {
+  override readonly name = 'ClientGone';
+}
+
 /** Reads the body up to `limit` bytes; null when it is larger (the rest is not read). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
@@ -75,10 +79,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!done) resolve(Buffer.concat(chunks, size));
+      if (done) return;
+      done = true;
+      resolve(Buffer.concat(chunks, size));
     });
     req.on('error', (error) => {
-      if (!done) reject(error);
+      if (!done) reject(req.complete ? error : new ClientGone());
+    });
+    // a client that goes away mid-body: nothing to verify, nobody to answer
+    req.on('close', () => {
+      if (!done && !req.complete) reject(new ClientGone());
     });
   });
 }
@@ -141,6 +151,10 @@ export function createReceiver(options: ReceiverOptions): Server {
       return answer(res, 404);
     };
     handle().catch((error: unknown) => {
+      if (error instanceof ClientGone) {
+        count(metrics.deliveries, 'client_gone');
+        return;
+      }
       log.error({ error: error instanceof Error ? error.message : String(error), path }, 'listener request failed');
       if (!res.headersSent) answer(res, 500);
       else res.destroy();

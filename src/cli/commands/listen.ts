@@ -4,6 +4,8 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import type { ListenConfig } from '../../config/listen-schema.js';
+import { describeConfig } from '../../config/load.js';
+import { usageError } from '../../util/errors.js';
 import { newRunId } from '../../jobs/run-key.js';
 import { createLogger, defaultLogFormat } from '../../util/log.js';
 import type { CliContext } from '../cli-context.js';
@@ -50,7 +52,12 @@ export function listenCommand(ctx: CliContext): CommandModule<object, ListenArgs
         .option('sweep-lookback-hours', { type: 'number', describe: 'how far back by created_at a sweep reads (default 48)', group: 'Listener:' })
         .example('$0 listen --secrets-file /etc/payexport/webhook-secrets.json', 'beside the nightly job, with DATABASE_URL and PAYEXPORT_API_KEY set') as unknown as Argv<ListenArgs>,
     handler: async (args) => {
+      if (args['dry-run'] === true) throw usageError('no_dry_run', 'listen has no --dry-run: it writes only what it receives; try --print-config');
       const loaded = loadCliConfig(ctx, args);
+      if (args['print-config']) {
+        ctx.stdout.write(JSON.stringify(describeConfig(loaded), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2) + '\n');
+        return;
+      }
       const format = loaded.config.logFormat ?? defaultLogFormat(ctx.stderr);
       const log = createLogger({ runId: newRunId(new Date()), scrubber: ctx.scrubber, level: loaded.config.logLevel, format });
       const { runListen } = await import('../../listen/run-listen.js');

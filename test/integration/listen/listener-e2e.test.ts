@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../../src/store/pg-db.js';
 import type { Db } from '../../../src/store/db.js';
@@ -26,7 +27,7 @@ describe.skipIf(pg.url === null)(`listen against the simulator and Postgres${pg.
   };
 
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 19, scale: 300, wallets: 4, timing: { stepMs: 5 }, webhooks: { retryDelayMs: 20 } });
+    sim = await startSimulator({ seed: 19, scale: 300, wallets: 4, timing: { stepMs: 60_000 }, webhooks: { retryDelayMs: 20 } });
     db = await openPostgres({ url: pg.url as string });
   });
 
@@ -60,7 +61,7 @@ describe.skipIf(pg.url === null)(`listen against the simulator and Postgres${pg.
     const { run, schema, webhook } = await listenerWithWebhook('stream');
     try {
       const ids = await makePayments(sim, 24);
-      // first transitions (sends settle, receives issue their invoice), then the rest
+      // transitions run only when settled (stepMs 60 s): first steps (sends settle, receives issue their invoice), then the rest
       await sim.settle(24);
       await run.listener.drained();
       await sim.settle();
@@ -147,6 +148,17 @@ describe.skipIf(pg.url === null)(`listen against the simulator and Postgres${pg.
       // the refusal says nothing
       const reply = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...signed('x', body, now) }, body });
       expect([reply.status, await reply.text()]).toEqual([401, '']);
+      // a client that goes away mid-body is counted and forgotten; the listener stays ready
+      await new Promise<void>((resolve) => {
+        const socket = connect(run.listener.port, '127.0.0.1', () => {
+          socket.write(`POST /webhooks/voltage HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"type":`);
+          setTimeout(() => socket.destroy(), 50);
+        });
+        socket.on('close', () => resolve());
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(run.listener.metrics.deliveries.get('client_gone')).toBe(1);
+      expect((await fetch(`http://127.0.0.1:${run.listener.port}/readyz`)).status).toBe(200);
     } finally {
       await run.close();
     }
