@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { notifySchema } from './notify-schema.js';
+import { listenSchema } from './listen-schema.js';
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
 const envVarName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'expected an environment variable name such as PAYEXPORT_API_KEY_STAGING');
@@ -66,6 +67,7 @@ export const configSchema = z.strictObject({
     .default({ bom: true, eol: 'crlf' }),
   logFormat: z.enum(['pretty', 'json']).optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  listen: listenSchema,
   /** `K/N`: this worker pulls the wallets whose stable hash falls in shard K of N */
   shard: z
     .string()

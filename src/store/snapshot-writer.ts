@@ -26,7 +26,8 @@ export interface PostgresSnapshotWriter extends SnapshotWriter {
   readonly runId: string | null;
 }
 
-const PAYMENT_HISTORY = { table: 'payment_history', fields: PAYMENT_HISTORY_FIELDS, versionField: 'updated_at' } as const;
+/** Where payment changes are recorded, for every writer of payments (runs and the listener). */
+export const PAYMENT_HISTORY = { table: 'payment_history', fields: PAYMENT_HISTORY_FIELDS, versionField: 'updated_at' } as const;
 
 function merge<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, rows: readonly R[], runId: string | null): Promise<WriteStats> {
   return loadRows(tx, schema, spec, rows, { runId: runId === null ? null : escapeText(runId) });

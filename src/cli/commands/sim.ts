@@ -1,6 +1,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { ANOMALY_KINDS, type AnomalyKind } from '../../sim/dataset/anomaly-kinds.js';
 import type { EnvironmentKind } from '../../sim/dataset/options.js';
+import { parseDeliveryFaults } from '../../sim/faults/delivery-faults.js';
 import { FaultSpecError, parseFaultSpec } from '../../sim/faults/fault-spec.js';
 import type { SimHandle } from '../../sim/start-simulator.js';
 import { usageError } from '../../util/errors.js';
@@ -14,6 +15,7 @@ interface SimArgs {
   scale: number;
   wallets: number;
   faults?: string;
+  'delivery-faults'?: string;
   'request-log'?: string;
   from?: string;
   to?: string;
@@ -33,6 +35,7 @@ export const simCommand: CommandModule<object, SimArgs> = {
       .option('scale', { type: 'number', default: 10_000, describe: 'number of generated payments' })
       .option('wallets', { type: 'number', default: 8, describe: 'number of wallets (at least 4)' })
       .option('faults', { type: 'string', describe: 'fault spec, e.g. latency=50ms,503=0.05,429=0.02:retry-after=1' })
+      .option('delivery-faults', { type: 'string', describe: 'webhook delivery faults, e.g. drop=0.2,dup=0.2,reorder=0.2,badsig=0.05' })
       .option('request-log', { type: 'string', describe: 'append a JSON-lines request log to FILE' })
       .option('from', { type: 'string', describe: 'first day of the payments (default 2026-09-01)' })
       .option('to', { type: 'string', describe: 'end of the payments, exclusive (default 2026-11-22)' })
@@ -50,6 +53,14 @@ export const simCommand: CommandModule<object, SimArgs> = {
         parseFaultSpec(args.faults);
       } catch (error) {
         if (error instanceof FaultSpecError) throw usageError('bad_faults', `--faults: ${error.message}`);
+        throw error;
+      }
+    }
+    if (args['delivery-faults'] !== undefined) {
+      try {
+        parseDeliveryFaults(args['delivery-faults']);
+      } catch (error) {
+        if (error instanceof FaultSpecError) throw usageError('bad_faults', `--delivery-faults: ${error.message}`);
         throw error;
       }
     }
@@ -71,6 +82,7 @@ export const simCommand: CommandModule<object, SimArgs> = {
         wallets: args.wallets,
         unknownFields: args['unknown-fields'],
         ...(args.faults !== undefined ? { faults: args.faults } : {}),
+        ...(args['delivery-faults'] !== undefined ? { webhooks: { faults: args['delivery-faults'] } } : {}),
         ...(args['request-log'] !== undefined ? { requestLog: { file: args['request-log'] } } : {}),
         ...(args.from !== undefined ? { from: args.from } : {}),
         ...(args.to !== undefined ? { to: args.to } : {}),
@@ -103,6 +115,7 @@ function print(sim: SimHandle, args: SimArgs): void {
     `  bearer token  ${sim.bearerToken}`,
     `  dataset       seed ${ds.seed}, ${ds.scale} payments, ${ds.wallets} wallets`,
     `  faults        ${args.faults ?? 'none'}`,
+    `  deliveries    ${args['delivery-faults'] ?? 'no faults'}`,
     'Serving until Ctrl-C (SIGINT) or SIGTERM.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

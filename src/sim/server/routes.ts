@@ -1,6 +1,7 @@
 import type { Handler } from './context.js';
 import { checkPayment, createPayment, createTreasuryMovement, environmentSummary, getPayment, listPayments, walletLedger, walletSummary } from './handlers/payments.js';
 import { createQuote, createWebhook, getQuote, listQuotes } from './handlers/quotes-webhooks.js';
+import { abandonDelivery, deliverySummary, getDelivery, listDeliveries, retryDelivery, rotateWebhookKey } from './handlers/webhook-deliveries.js';
 import { createWallet, deleteWallet, getPolicies, getWallet, listAssets, listWallets, updatePolicies, updateWallet } from './handlers/wallets.js';
 
 /**
@@ -32,6 +33,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/organizations/{organization_id}/environments/{environment_id}/payments/summary', operation: 'get_payment_summary', handler: environmentSummary },
   { method: 'GET', pattern: '/organizations/{organization_id}/environments/{environment_id}/payments/{payment_id}', operation: 'get_payment', handler: getPayment },
   { method: 'POST', pattern: '/organizations/{organization_id}/environments/{environment_id}/webhooks', operation: 'create_webhook', handler: createWebhook },
+  { method: 'POST', pattern: '/organizations/{organization_id}/environments/{environment_id}/webhooks/{webhook_id}/keys', operation: 'generate_webhook_key', handler: rotateWebhookKey },
+  { method: 'GET', pattern: '/organizations/{organization_id}/environments/{environment_id}/webhooks/{webhook_id}/deliveries', operation: 'get_webhook_deliveries_as_user', handler: listDeliveries },
+  { method: 'GET', pattern: '/organizations/{organization_id}/environments/{environment_id}/webhooks/{webhook_id}/deliveries/summary', operation: 'get_webhook_delivery_summary_as_user', handler: deliverySummary },
+  { method: 'GET', pattern: '/organizations/{organization_id}/environments/{environment_id}/webhooks/{webhook_id}/deliveries/{delivery_id}', operation: 'get_webhook_delivery', handler: getDelivery },
+  { method: 'POST', pattern: '/organizations/{organization_id}/environments/{environment_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry', operation: 'retry_webhook_delivery', handler: retryDelivery },
+  { method: 'POST', pattern: '/organizations/{organization_id}/environments/{environment_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/abandon', operation: 'abandon_webhook_delivery', handler: abandonDelivery },
   { method: 'POST', pattern: '/organizations/{organization_id}/environments/{environment_id}/quotes', operation: 'request_a_quote', handler: createQuote },
   { method: 'GET', pattern: '/organizations/{organization_id}/environments/{environment_id}/quotes', operation: 'get_quotes_as_user', handler: listQuotes },
   { method: 'GET', pattern: '/organizations/{organization_id}/environments/{environment_id}/quotes/{quote_id}', operation: 'get_a_quote_as_user', handler: getQuote },
