@@ -185,6 +185,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       csv: config.csv,
       closed: closedBefore && spec.job === 'month-end',
       counts,
+      ...(spec.closePeriod ? { closing: { allowOpen: spec.allowOpen } } : {}),
       log,
       onProgress: (sheet, rows) => env.progress.sheet(sheet, rows),
     });
@@ -192,9 +193,9 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
 
     let notClosed: string | null = null;
     if (spec.closePeriod) {
-      const open = report.result.openItems.length;
-      if (open > 0 && !spec.allowOpen) {
-        notClosed = `${spec.period.label} has ${open} open item(s) (payments not yet completed, failed or expired); the period was not closed — rerun when they settle, or pass --allow-open`;
+      // the same decision the Overview and manifest already state (src/sinks/close-status.ts)
+      if (report.close.state === 'not_closed') {
+        notClosed = `${spec.period.label} has ${report.close.open_items} open item(s) (payments not yet completed, failed or expired; see open-items.csv); the period was not closed — rerun when they settle, or pass --allow-open`;
       } else if (!closedBefore) {
         await snapshot.closePeriod({ organizationId, period: spec.period.label, window, runId });
       }
