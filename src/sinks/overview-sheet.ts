@@ -86,8 +86,8 @@ function section(sheet: Worksheet, title: string): void {
 export async function writeOverviewSheet(workbook: StreamingWorkbook, data: OverviewData, ctx: SpecContext): Promise<void> {
   const sheet = workbook.addFirstSheet(OVERVIEW_SHEET, {
     views: [{ showGridLines: false }],
-    // one page: a cover is read and signed as a whole
-    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 1, paperSize: 9 },
+    // one page: a cover is read and signed as a whole; portrait, because it is long rather than wide
+    pageSetup: { orientation: 'portrait', fitToPage: true, fitToWidth: 1, fitToHeight: 1, paperSize: 9, margins: { left: 0.4, right: 0.4, top: 0.5, bottom: 0.5, header: 0.3, footer: 0.3 } },
     properties: { tabColor: { argb: 'FF1E3A8A' } },
   });
   sheet.columns = WIDTHS.map((width) => ({ width }));
@@ -124,10 +124,10 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
   putRow(sheet, [textCell('opening + in − out = closing per wallet (Balances sheet). Fees: network + processing fees of completed payments, part of "out" for sends. A past period is checked by a bridge: closing + movements since = the API balance now.', SUBTITLE_STYLE)]);
 
   section(sheet, 'Checks, errors first');
-  putRow(sheet, header(['check', 'result', 'findings', 'severity', 'what it checks'], 2, [4]));
+  putRow(sheet, header(['check', 'result', 'findings', 'severity', 'what it checks'], 2, [3, 4]));
   for (const c of checksBySeverity(data.checks)) {
     const outcome = checkOutcome(c);
-    putRow(sheet, [textCell(c.check_id), textCell(outcome, OUTCOME_STYLE[outcome]), countCell(c.findings), textCell(c.severity), textCell(c.skipped_reason ? `${c.description} — skipped: ${c.skipped_reason}` : c.description, INDENT_STYLE)]);
+    putRow(sheet, [textCell(c.check_id), textCell(outcome, OUTCOME_STYLE[outcome]), countCell(c.findings), textCell(c.severity, INDENT_STYLE), textCell(c.skipped_reason ? `${c.description} — skipped: ${c.skipped_reason}` : c.description, INDENT_STYLE)]);
   }
 
   section(sheet, 'Control totals (display units; exact figures and id hashes in manifest.json)');
