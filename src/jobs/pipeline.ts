@@ -82,6 +82,8 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   const shard = spec.pull ? parseShard(config.shard) : undefined;
   const organizationId = config.organization;
   if (!organizationId) throw configError('missing_organization', 'no organization: set --organization or PAYEXPORT_ORGANIZATION_ID');
+  // within the first second, before the snapshot opens or any request: what is starting
+  env.progress.phase('start');
   const outRoot = resolve(env.cwd, config.out);
   const writesReport = !spec.dryRun && shard === undefined;
   if (writesReport) await assertWritable(outRoot);
@@ -149,6 +151,8 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     if (spec.pull && deps.apis) {
       env.progress.phase('discovery');
       discovery = await discoverScope(env, deps.apis, organizationId, shard);
+      // the stream count the dry run's plan shows: a denominator that does not grow while pulling
+      env.progress.expect?.({ payments: discovery.wallets.length, ledger: discovery.wallets.length, summaries: discovery.wallets.length + discovery.environments.length });
       await writer.upsertWallets(discovery.allWallets);
       await writer.upsertAssets(discovery.assets);
       env.progress.phase('pull');
@@ -164,7 +168,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     if (shard !== undefined) {
       // A shard pulls its wallets only; `payexport report` builds the files once every shard is in.
       status = 'succeeded';
-      env.print(`pulled shard ${shard.index}/${shard.count}: ${discovery?.wallets.length ?? 0} wallet(s). Build the files with: payexport report ${reportHint(spec)}`);
+      env.print(`pulled shard ${shard.index}/${shard.count}: ${discovery?.wallets.length ?? 0} wallet(s). Build the files with: npx payexport report --organization ${organizationId} ${reportHint(spec)}`);
       return { exitCode: 0, runId, dir: null, report: null, pull: pulled, notClosed: null, plan: null };
     }
 

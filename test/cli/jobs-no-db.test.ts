@@ -109,7 +109,7 @@ describe('job commands with --no-db', () => {
     expect(result.stdout).not.toContain('NOT CLOSED');
     expect(result.stdout).toMatch(/period\s+Closed with --allow-open: [\d,]+ open items? carried/);
     expect(JSON.parse(readFileSync(join(cwd, 'reports/.state/closed-periods.json'), 'utf8'))).toHaveProperty([`${sim.sim.organizationId}/2026-10`]);
-    expect(logs.map((r) => r.phase).filter(Boolean)).toEqual(['discovery', 'pull', 'report']);
+    expect(logs.map((r) => r.phase).filter(Boolean)).toEqual(['start', 'discovery', 'pull', 'report']);
     monthDir = join(cwd, 'reports/month-end/2026-10');
     expect(result.stdout).toContain(`files     ${monthDir}`);
     expect(result.stdout).toMatch(/^currency\s+payments\s+completed\s+principal\s+network fees\s+processing fees$/m);
