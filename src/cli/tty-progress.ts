@@ -11,7 +11,9 @@ import type { Logger } from '../util/log.js';
 const KINDS: Record<string, string> = { payments: 'payments', ledger: 'ledger', summary: 'summaries' };
 
 function kindOf(stream: string): string {
-  const head = stream.split(':')[0] ?? stream;
+  const [head = stream, second = ''] = stream.split(':');
+  // re-reads of single payments (open ones, orphans) are not among the planned payments streams
+  if (head === 'payments' && second.startsWith('byid')) return 'by id';
   return KINDS[head] ?? head;
 }
 
@@ -65,6 +67,7 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
   const started = new Map<string, number>();
   const rows = new Map<string, cliProgress.SingleBar>();
   const planned = new Map<string, number>();
+  const finalDetail = new Map<string, string>();
   let state: 'idle' | 'drawing' | 'stopped' = 'idle';
   const bar = (name: string, total: number): cliProgress.SingleBar => {
     let b = rows.get(name);
@@ -114,22 +117,24 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
       if (b.getTotal() !== total) b.setTotal(total);
       const pct = Math.floor((t.done * 100) / total);
       b.update(t.done, { detail: `${String(pct).padStart(3)}% ${n(t.done)}/${n(total)} streams · ${n(t.rows)} rows pulled · ${n(rate(kind, t.rows))} rows/s · ${eta(kind, t.done, total)}` });
+      finalDetail.set(kind, `${n(t.done)}/${n(total)} streams · ${n(t.rows)} rows pulled`);
     },
     sheet(name, value) {
       if (state === 'stopped') return;
       const label = `→ ${name}`;
       // no size known before writing: the bar stays empty and the count grows
       bar(label, 0).update(0, { detail: `${n(value)} rows written · ${n(rate(label, value))} rows/s` });
+      finalDetail.set(label, `${n(value)} rows written`);
     },
     stop(finished = false) {
       // idempotent, and silent when nothing was drawn (a dry run, an early error)
       if (state === 'drawing') {
         // the finished state: every bar full; a failed run keeps its bars where they stopped
         if (finished) {
-          for (const b of rows.values()) {
+          for (const [name, b] of rows) {
             const total = Math.max(b.getTotal(), 1);
             b.setTotal(total);
-            b.update(total);
+            b.update(total, { detail: `done · ${finalDetail.get(name) ?? ''}` });
           }
         }
         bars.update(); // flushes log lines still buffered above the bars
