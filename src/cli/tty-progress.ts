@@ -46,7 +46,7 @@ export interface TtyProgress extends Progress {
 }
 
 const PHASE_WORDS: Record<string, string> = {
-  start: 'opening the snapshot and taking the run lock',
+  start: 'loading, opening the snapshot, taking the run lock',
   discovery: 'listing environments, wallets and assets',
   pull: 'pulling payments, ledger and summaries into the snapshot',
   report: 'writing the report from the snapshot',

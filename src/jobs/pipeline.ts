@@ -82,8 +82,6 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   const shard = spec.pull ? parseShard(config.shard) : undefined;
   const organizationId = config.organization;
   if (!organizationId) throw configError('missing_organization', 'no organization: set --organization or PAYEXPORT_ORGANIZATION_ID');
-  // within the first second, before the snapshot opens or any request: what is starting
-  env.progress.phase('start');
   const outRoot = resolve(env.cwd, config.out);
   const writesReport = !spec.dryRun && shard === undefined;
   if (writesReport) await assertWritable(outRoot);

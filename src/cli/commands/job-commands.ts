@@ -26,6 +26,8 @@ interface PeriodArgs extends CommonArgs {
 const jobEpilog = (examples: ReadonlyArray<readonly [string, string]>): string => `${examplesEpilog(examples)}\n\n${JOB_EPILOG}`;
 
 async function runAndSummarize(env: JobEnv, spec: PipelineSpec): Promise<number> {
+  // Before anything slow (loading the pipeline's modules, opening the snapshot, the lock): say what starts.
+  env.progress.phase('start');
   // Loaded on use: `--help` and usage errors answer without loading the whole pipeline.
   const { runPipeline } = await import('../../jobs/pipeline.js');
   const outcome = await runPipeline(env, spec);
