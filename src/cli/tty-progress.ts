@@ -40,6 +40,13 @@ class Tally {
   }
 }
 
+/** A pull bar's text: "37% 3/8 streams · 735 rows pulled · 4,176 rows/s · ETA 1s". */
+export function pullDetail(done: number, total: number, rows: number, rowsPerSecond: number, eta: string): string {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const pct = Math.floor((done * 100) / Math.max(total, 1));
+  return `${String(pct).padStart(3)}% ${n(done)}/${n(total)} streams · ${n(rows)} rows pulled · ${n(rowsPerSecond)} rows/s · ${eta}`;
+}
+
 /** Bars on a terminal; log lines written through `log` appear above them instead of through them. */
 export interface TtyProgress extends Progress {
   log(line: string): void;
@@ -115,8 +122,7 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
       const total = Math.max(planned.get(kind) ?? t.streams, t.streams, 1);
       const b = bar(kind, total);
       if (b.getTotal() !== total) b.setTotal(total);
-      const pct = Math.floor((t.done * 100) / total);
-      b.update(t.done, { detail: `${String(pct).padStart(3)}% ${n(t.done)}/${n(total)} streams · ${n(t.rows)} rows pulled · ${n(rate(kind, t.rows))} rows/s · ${eta(kind, t.done, total)}` });
+      b.update(t.done, { detail: pullDetail(t.done, total, t.rows, rate(kind, t.rows), eta(kind, t.done, total)) });
       finalDetail.set(kind, `${n(t.done)}/${n(total)} streams · ${n(t.rows)} rows pulled`);
     },
     sheet(name, value) {
