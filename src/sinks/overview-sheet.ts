@@ -53,7 +53,7 @@ export interface OverviewData {
 }
 
 // A: labels and ids; B–H: numbers; I: long text (wallet ids, check titles overflow to the right)
-const WIDTHS = [34, 14, 18, 18, 18, 18, 18, 14, 44];
+const WIDTHS = [34, 12, 22, 22, 22, 22, 22, 14, 44];
 const SHARE_STYLE = { numFmt: '0.0%' };
 const VERDICT_GOOD: Partial<Style> = { font: { name: 'Calibri', family: 2, bold: true, size: 14, color: { argb: 'FF006100' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFC6EFCE' } } };
 const VERDICT_BAD: Partial<Style> = { font: { name: 'Calibri', family: 2, bold: true, size: 14, color: { argb: 'FF9C0006' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } } };
@@ -132,7 +132,8 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
 
   section(sheet, 'Control totals (display units; exact figures and id hashes in manifest.json)');
   putRow(sheet, header(['currency', 'payments', 'completed', 'principal', 'network fee', 'processing fee', 'total', 'ledger entries'], 1));
-  for (const currency of Object.keys(data.controlTotals).sort()) {
+  const rank = (c: string): string => (c === 'btc' ? '0' : c === 'usd' ? '1' : `2${c}`);
+  for (const currency of Object.keys(data.controlTotals).sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0))) {
     const t = data.controlTotals[currency];
     if (t === undefined) continue;
     putRow(sheet, [
