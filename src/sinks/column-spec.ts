@@ -84,6 +84,11 @@ export interface TableSpec<Row> {
   /** one line for the Definitions sheet and the docs: what one row is */
   readonly rowIs: string;
   readonly columns: readonly ColumnSpec<Row>[];
+  /**
+   * The last column a printout includes, for a table too wide to print legibly whose leading
+   * columns are the ones a person reads (the sheet and the CSV keep every column); default: all.
+   */
+  readonly printThrough?: string;
 }
 
 /**

@@ -23,6 +23,7 @@ export function readingRules(tz: string): string[] {
     'Characters that an XLSX file cannot hold (NUL and other control characters) are shown as the symbols ␀ ␁ … (Unicode Control Pictures); the CSV files keep the original text.',
     'Text longer than 32,767 characters is cut in the workbook, and CR / CRLF line breaks become LF; the CSV files keep the text as received.',
     'Sheets longer than 1,048,576 rows continue on a sheet with the same name and " (2)", " (3)", ...',
+    'Printing: every sheet prints fitted to the page width (tables landscape, the Overview on one portrait page), the header row repeated on every page. Payments prints its reading columns (created_at through route); the ids, UTC times and base units after them stay on screen and in the CSV.',
   ];
 }
 

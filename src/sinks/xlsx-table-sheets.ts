@@ -70,6 +70,15 @@ export function tableSheetOptions(): Parameters<StreamingWorkbook['addSheet']>[1
   };
 }
 
+/**
+ * How many leading columns a sheet prints: through the spec's `printThrough` column (a table whose
+ * first columns are the ones a person reads, like Payments), else all of them.
+ */
+export function printedColumns(names: readonly string[], printThrough: string | undefined): number {
+  const at = printThrough === undefined ? -1 : names.indexOf(printThrough);
+  return at < 0 ? names.length : at + 1;
+}
+
 export class XlsxTableSheets<Row> {
   private sheet: Worksheet | null = null;
   private rowsInSheet = 0;
@@ -93,8 +102,11 @@ export class XlsxTableSheets<Row> {
   private openSheet(): Worksheet {
     const n = this.results.length + 1;
     const name = n === 1 ? this.table.spec.sheet : `${this.table.spec.sheet} (${n})`;
-    const sheet = this.workbook.addSheet(name, tableSheetOptions());
-    sheet.columns = this.table.columns.map((c) => ({ key: c.name, width: Math.max(c.width ?? DEFAULT_WIDTH[c.type], c.name.length + 3) }));
+    const widths = this.table.columns.map((c) => Math.max(c.width ?? DEFAULT_WIDTH[c.type], c.name.length + 3));
+    const options = tableSheetOptions();
+    const printed = printedColumns(this.table.headers, this.table.spec.printThrough);
+    const sheet = this.workbook.addSheet(name, printed === widths.length ? options : { ...options, pageSetup: { ...options.pageSetup, printArea: `A:${columnLetter(printed)}` } });
+    sheet.columns = this.table.columns.map((c, i) => ({ key: c.name, width: widths[i] as number }));
     const header = sheet.addRow([...this.table.headers]);
     header.eachCell((cell) => {
       cell.style = HEADER_STYLE;

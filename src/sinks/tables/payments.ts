@@ -46,6 +46,8 @@ export const PAYMENTS_TABLE: TableSpec<PaymentRow> = {
   file: 'payments.csv',
   sheet: 'Payments',
   rowIs: 'payment created in the window',
+  // printed: the person's columns (date … memo) and the rail; ids, UTC times and base units stay on screen and in the CSV
+  printThrough: 'route',
   columns: [
     { ...instant<PaymentRow>('created_at', 'when the payment was created', (r) => r.created_at)[0], width: 20 },
     walletName<PaymentRow>((r) => r.wallet_id),
