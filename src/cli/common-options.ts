@@ -30,30 +30,48 @@ export interface CommonArgs {
   'print-config'?: boolean;
 }
 
-export function withCommonOptions<T>(y: Argv<T>): Argv<T & CommonArgs> {
-  return y
-    .option('config', { type: 'string', describe: 'JSON config file (env PAYEXPORT_CONFIG)', group: 'Configuration:' })
-    .option('base-url', { type: 'string', describe: 'API base including /v1 (env PAYEXPORT_BASE_URL)', group: 'Configuration:' })
-    .option('organization', { type: 'string', describe: 'organization UUID (env PAYEXPORT_ORGANIZATION_ID)', group: 'Configuration:' })
-    .option('environment', { type: 'string', array: true, describe: 'environment UUID, repeatable (default: every environment that holds a wallet)', group: 'Scope:' })
-    .option('wallet', { type: 'string', array: true, describe: 'wallet UUID, repeatable (default: every wallet, inactive included)', group: 'Scope:' })
-    .option('shard', { type: 'string', describe: 'K/N: pull only the wallets of shard K (JOB_COMPLETION_INDEX + PAYEXPORT_SHARDS also work)', group: 'Scope:' })
-    .option('tz', { type: 'string', describe: 'reporting time zone, IANA (default UTC)', group: 'Output:' })
-    .option('out', { type: 'string', describe: 'output root (default reports/)', group: 'Output:' })
-    .option('format', { type: 'string', describe: 'csv,xlsx (default both)', group: 'Output:' })
+/**
+ * Which options a command shows: `pull` (export, nightly, month-end: the API and the snapshot),
+ * `report` (the snapshot only — no API options), `db` (the database options only).
+ */
+export type OptionSet = 'pull' | 'report' | 'db';
+
+export function withCommonOptions<T>(y: Argv<T>, set: OptionSet = 'pull', epilog: string = JOB_EPILOG): Argv<T & CommonArgs> {
+  const api = set === 'pull';
+  const job = set !== 'db';
+  let out = y.option('config', { type: 'string', describe: 'JSON config file (env PAYEXPORT_CONFIG)', group: 'Configuration:' });
+  if (api) out = out.option('base-url', { type: 'string', describe: 'API base including /v1 (env PAYEXPORT_BASE_URL)', group: 'Configuration:' });
+  if (job) {
+    out = out
+      .option('organization', { type: 'string', describe: 'organization UUID (env PAYEXPORT_ORGANIZATION_ID)', group: 'Configuration:' })
+      .option('environment', { type: 'string', array: true, describe: 'environment UUID, repeatable (default: every environment that holds a wallet)', group: 'Scope:' })
+      .option('wallet', { type: 'string', array: true, describe: 'wallet UUID, repeatable (default: every wallet, inactive included)', group: 'Scope:' });
+  }
+  if (api) out = out.option('shard', { type: 'string', describe: 'K/N: pull only the wallets of shard K (JOB_COMPLETION_INDEX + PAYEXPORT_SHARDS also work)', group: 'Scope:' });
+  if (job) {
+    out = out
+      .option('tz', { type: 'string', describe: 'reporting time zone, IANA (default UTC)', group: 'Output:' })
+      .option('out', { type: 'string', describe: 'output root (default reports/)', group: 'Output:' })
+      .option('format', { type: 'string', describe: 'csv,xlsx (default both)', group: 'Output:' });
+  }
+  out = out
     .option('database-url', { type: 'string', describe: 'Postgres URL (env DATABASE_URL); absent → embedded database under data/', group: 'Database:' })
-    .option('db', { type: 'boolean', describe: 'keep a snapshot database (--no-db: none; checkpoints in a state file)', group: 'Database:' })
+    .option('db', { type: 'boolean', describe: 'keep a snapshot database (--no-db: none; checkpoints in a state file)', group: 'Database:', hidden: set !== 'pull' })
     .option('schema', { type: 'string', describe: 'Postgres schema (default payexport)', group: 'Database:' })
-    .option('data-dir', { type: 'string', describe: 'embedded database folder (default data/)', group: 'Database:' })
-    .option('concurrency', { type: 'number', describe: 'requests in flight for the whole run (default 8)', group: 'Run:' })
-    .option('page-size', { type: 'number', describe: 'items per API page (default 100)', group: 'Run:' })
-    .option('lookback-days', { type: 'number', describe: 'nightly re-sweep of recent days (default 7)', group: 'Run:' })
-    .option('dry-run', { type: 'boolean', describe: 'print the plan (streams, window, request estimate) and exit 0', group: 'Run:' })
+    .option('data-dir', { type: 'string', describe: 'embedded database folder (default data/)', group: 'Database:' });
+  if (api) {
+    out = out
+      .option('concurrency', { type: 'number', describe: 'requests in flight for the whole run (default 8)', group: 'Run:' })
+      .option('page-size', { type: 'number', describe: 'items per API page (default 100)', group: 'Run:' })
+      .option('lookback-days', { type: 'number', describe: 'nightly re-sweep of recent days (default 7)', group: 'Run:' });
+  }
+  if (job) out = out.option('dry-run', { type: 'boolean', describe: api ? 'print the plan (streams, window, request estimate) and exit 0' : 'print what the snapshot holds for the window and exit 0', group: 'Run:' });
+  return out
     .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'default: pretty on a TTY, json otherwise', group: 'Run:' })
     .option('quiet', { type: 'boolean', describe: 'only warnings and errors', group: 'Run:' })
     .option('verbose', { type: 'boolean', describe: 'debug logs and stack traces', group: 'Run:' })
     .option('print-config', { type: 'boolean', describe: 'print the effective configuration (secrets redacted) and exit', group: 'Run:' })
-    .epilog(JOB_EPILOG);
+    .epilog(epilog) as Argv<T & CommonArgs>;
 }
 
 /** Only the flags the user gave, in config terms (for loadConfig's flags layer). */

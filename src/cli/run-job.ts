@@ -56,7 +56,7 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
     progress,
     print: (line) => {
       // the closing summary comes after the bars, not through them
-      progress.stop();
+      progress.stop(true);
       ctx.stdout.write(ctx.scrubber.scrub(line) + '\n');
     },
   };

@@ -4,7 +4,8 @@
  * exit code 65), and the exit code's meaning. Plain text, no secrets by construction (ids,
  * amounts and paths only).
  */
-import { formatBase } from '../money/format.js';
+import { formatBase, groupThousands } from '../money/format.js';
+import { tieOut, type TieOut } from '../reconcile/tie-out.js';
 import { displayCurrency, displayScale } from '../money/units.js';
 import type { PipelineOutcome } from '../jobs/pipeline.js';
 import type { CheckResult } from '../reconcile/results.js';
@@ -16,28 +17,34 @@ export function formatSummary(outcome: PipelineOutcome): string {
   const report = outcome.report;
   if (outcome.pull) {
     const rows = (kind: string): number => outcome.pull!.streams.filter((s) => s.stream.startsWith(kind)).reduce((n, s) => n + s.rows, 0);
-    lines.push(`pulled    ${rows('payments')} payments, ${rows('ledger')} ledger entries, ${rows('summary')} summary buckets` + (outcome.pull.duplicates ? ` (${outcome.pull.duplicates} duplicates dropped)` : ''));
+    lines.push(`pulled    ${n(rows('payments'))} payments, ${n(rows('ledger'))} ledger entries, ${n(rows('summary'))} summary buckets` + (outcome.pull.duplicates ? ` (${n(outcome.pull.duplicates)} duplicates dropped)` : ''));
+    lines.push('          (what the API returned into the snapshot: the ledger back to each wallet\'s first entry, open payments of earlier windows)');
   }
   if (report) {
     const m = report.publish.manifest;
     lines.push(`files     ${report.publish.dir}${report.publish.unchanged ? ' (closed period unchanged: nothing rewritten)' : ''}`);
-    lines.push(`rows      ${FILE_ORDER.map((k) => `${k} ${m.counts[k] ?? 0}`).join(', ')}`);
+    lines.push(`rows      ${FILE_ORDER.map((k) => `${k} ${n(m.counts[k] ?? 0)}`).join(', ')}`);
+    lines.push('          (rows: what falls in the window and is written to the files)');
     lines.push('', ...totalsTable(outcome), '');
     lines.push(...checkLines(report.result.checks));
   }
-  if (outcome.notClosed) lines.push(`period    NOT CLOSED: ${outcome.notClosed}`);
-  const findings = report?.result.findings ?? [];
-  const count = (severity: string): number => findings.filter((f) => f.severity === severity).length;
-  const remarks = [...(count('warning') > 0 ? [`${count('warning')} warning(s)`] : []), ...(count('info') > 0 ? [`${count('info')} note(s)`] : [])];
-  lines.push(
-    outcome.exitCode !== 0
-      ? 'result    completed with exceptions: see exceptions.csv / the Exceptions sheet (exit 65)'
-      : remarks.length === 0
-        ? 'result    complete; every reconciliation check passed (exit 0)'
-        : `result    complete; no reconciliation errors — ${remarks.join(' and ')} in exceptions.csv (exit 0)`,
-  );
+  const verdict = report ? tieOut(report.result.checks) : null;
+  if (verdict) lines.push(`tie-out   ${verdict.headline}`);
+  if (report) lines.push(`period    ${report.close.words}`);
+  lines.push(resultLine(outcome, verdict));
   return lines.join('\n');
 }
+
+/** Why the exit code is what it is, in the same words as the Overview. */
+function resultLine(outcome: PipelineOutcome, verdict: TieOut | null): string {
+  if (verdict === null) return `result    ${outcome.exitCode === 0 ? 'complete' : 'completed with exceptions'} (exit ${outcome.exitCode})`;
+  if (!verdict.ties) return `result    does not tie: ${n(verdict.errors)} error finding(s) in exceptions.csv / the Exceptions sheet (exit 65)`;
+  if (outcome.notClosed) return `result    ties out, but the period is NOT CLOSED: open items remain, listed in open-items.csv (exit 65 — from open items, not from errors)`;
+  const remarks = [...(verdict.warnings > 0 ? [`${n(verdict.warnings)} warning(s)`] : []), ...(verdict.info > 0 ? [`${n(verdict.info)} info`] : [])];
+  return remarks.length === 0 ? 'result    complete; every reconciliation check passed (exit 0)' : `result    complete; no reconciliation errors — ${remarks.join(' and ')} in exceptions.csv (exit 0)`;
+}
+
+const n = (v: number): string => v.toLocaleString('en-US');
 
 /** Completed payments' sums per currency, in display units (BTC, USD, the asset's decimals). */
 function totalsTable(outcome: PipelineOutcome): string[] {
@@ -52,9 +59,9 @@ function totalsTable(outcome: PipelineOutcome): string[] {
     .map((currency) => {
       const t = totals[currency]!;
       const scale = displayScale(currency, decimals);
-      const show = (v: bigint): string => (scale === null ? `${v} (base units)` : formatBase(v, scale));
+      const show = (v: bigint): string => (scale === null ? `${groupThousands(v.toString())} (base units)` : groupThousands(formatBase(v, scale)));
       const code = displayCurrency(currency, names);
-      return [code.length > 16 ? `${code.slice(0, 15)}…` : code, String(t.payments), String(t.completed_payments), show(t.principal_base), show(t.network_fee_base), show(t.processing_fee_base)];
+      return [code.length > 16 ? `${code.slice(0, 15)}…` : code, n(t.payments), n(t.completed_payments), show(t.principal_base), show(t.network_fee_base), show(t.processing_fee_base)];
     });
   if (rows.length === 0) return ['(no payments in the window)'];
   return renderTable(header, rows);
@@ -76,15 +83,15 @@ function checkLines(checks: readonly CheckResult[]): string[] {
   const list = (severity: CheckResult['severity']): string =>
     found
       .filter((c) => c.severity === severity)
-      .map((c) => `${c.check_id} (${c.findings})`)
+      .map((c) => `${c.check_id} (${n(c.findings)})`)
       .join(', ');
   const lines = [`checks    ${checks.length} run, ${checks.filter((c) => c.findings === 0 && !c.skipped_reason).length} clean`];
   const errors = list('error');
   const warnings = list('warning');
-  const notes = list('info');
-  if (errors) lines.push(`  errors    ${errors}`);
-  if (warnings) lines.push(`  warnings  ${warnings}`);
-  if (notes) lines.push(`  notes     ${notes}`);
+  const info = list('info');
+  if (errors) lines.push(`  error     ${errors}`);
+  if (warnings) lines.push(`  warning   ${warnings}`);
+  if (info) lines.push(`  info      ${info}`);
   const skipped = checks.filter((c) => c.skipped_reason);
   if (skipped.length > 0) lines.push(`  skipped   ${skipped.map((c) => `${c.check_id} (${c.skipped_reason})`).join(', ')}`);
   return lines;

@@ -1,6 +1,6 @@
 /**
- * Progress for people at a terminal: one bar per stream kind (payments, ledger, summaries, reads
- * by id) with counts and rate, then one per report sheet. Under cron (no TTY) the same events become
+ * Progress for people at a terminal: a line per phase, one bar per stream kind (payments, ledger,
+ * summaries, reads by id) with percent and ETA over the planned streams, then one per report sheet. Under cron (no TTY) the same events become
  * a log line every few seconds instead.
  */
 import cliProgress from 'cli-progress';
@@ -11,7 +11,9 @@ import type { Logger } from '../util/log.js';
 const KINDS: Record<string, string> = { payments: 'payments', ledger: 'ledger', summary: 'summaries' };
 
 function kindOf(stream: string): string {
-  const head = stream.split(':')[0] ?? stream;
+  const [head = stream, second = ''] = stream.split(':');
+  // re-reads of single payments (open ones, orphans) are not among the planned payments streams
+  if (head === 'payments' && second.startsWith('byid')) return 'by id';
   return KINDS[head] ?? head;
 }
 
@@ -38,25 +40,47 @@ class Tally {
   }
 }
 
+/** A pull bar's text: "37% 3/8 streams · 735 rows pulled · 4,176 rows/s · ETA 1s". */
+export function pullDetail(done: number, total: number, rows: number, rowsPerSecond: number, eta: string): string {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const pct = Math.floor((done * 100) / Math.max(total, 1));
+  return `${String(pct).padStart(3)}% ${n(done)}/${n(total)} streams · ${n(rows)} rows pulled · ${n(rowsPerSecond)} rows/s · ${eta}`;
+}
+
 /** Bars on a terminal; log lines written through `log` appear above them instead of through them. */
 export interface TtyProgress extends Progress {
   log(line: string): void;
 }
 
+const PHASE_WORDS: Record<string, string> = {
+  start: 'loading, opening the snapshot, taking the run lock',
+  discovery: 'listing environments, wallets and assets',
+  pull: 'pulling payments, ledger and summaries into the snapshot',
+  report: 'writing the report from the snapshot',
+};
+
+/**
+ * Bars for people. A pull bar counts finished streams against the number discovery planned (the
+ * dry run's "streams"), so its percent and ETA have a denominator that does not grow; rows pulled
+ * ride along as a detail. Report sheets have no known size: they count rows written. Every phase
+ * prints one line first, so something appears within the first second; log lines go above the bars.
+ */
 export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
   const bars = new cliProgress.MultiBar(
-    { stream, clearOnComplete: false, hideCursor: true, format: ' {name} | {value} rows | {rate} rows/s | {detail}', fps: 5, noTTYOutput: false },
+    { stream, clearOnComplete: false, hideCursor: true, format: ' {name} {bar} {detail}', fps: 5, noTTYOutput: false, barsize: 24 },
     cliProgress.Presets.shades_grey,
   );
   const tally = new Tally();
   const started = new Map<string, number>();
   const rows = new Map<string, cliProgress.SingleBar>();
+  const planned = new Map<string, number>();
+  const finalDetail = new Map<string, string>();
   let state: 'idle' | 'drawing' | 'stopped' = 'idle';
-  const bar = (name: string): cliProgress.SingleBar => {
+  const bar = (name: string, total: number): cliProgress.SingleBar => {
     let b = rows.get(name);
     if (!b) {
       state = state === 'idle' ? 'drawing' : state;
-      b = bars.create(0, 0, { name: name.padEnd(12), rate: 0, detail: '' });
+      b = bars.create(total, 0, { name: name.padEnd(12), detail: '' });
       rows.set(name, b);
       started.set(name, Date.now());
     }
@@ -66,29 +90,62 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
     const seconds = (Date.now() - (started.get(name) ?? Date.now())) / 1000;
     return seconds > 0 ? Math.round(value / seconds) : 0;
   };
+  const eta = (name: string, done: number, total: number): string => {
+    const seconds = (Date.now() - (started.get(name) ?? Date.now())) / 1000;
+    if (done <= 0 || done >= total || seconds <= 0) return done >= total ? 'done' : 'ETA …';
+    const left = Math.ceil((seconds / done) * (total - done));
+    return `ETA ${left >= 60 ? `${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s` : `${left}s`}`;
+  };
+  const line = (text: string): void => {
+    if (state === 'drawing') bars.log(`${text}\n`);
+    else stream.write(`${text}\n`);
+  };
+  const n = (v: number): string => v.toLocaleString('en-US');
   return {
-    phase: () => undefined,
-    log(line) {
-      if (state === 'drawing') bars.log(line);
-      else stream.write(line);
+    phase(name) {
+      if (state === 'stopped') return;
+      line(`▸ ${name}: ${PHASE_WORDS[name] ?? name}`);
+    },
+    log(text) {
+      if (state === 'drawing') bars.log(text);
+      else stream.write(text);
+    },
+    expect(streams) {
+      for (const [kind, total] of Object.entries(streams)) planned.set(kind, total);
     },
     stream(p) {
       if (state === 'stopped') return;
       tally.update(p);
       const kind = kindOf(p.stream);
       const t = tally.totals(kind);
-      bar(kind).update(t.rows, { rate: rate(kind, t.rows), detail: `${t.done}/${t.streams} streams done` });
+      // never below what is seen: a resumed or split stream may add streams the plan did not count
+      const total = Math.max(planned.get(kind) ?? t.streams, t.streams, 1);
+      const b = bar(kind, total);
+      if (b.getTotal() !== total) b.setTotal(total);
+      b.update(t.done, { detail: pullDetail(t.done, total, t.rows, rate(kind, t.rows), eta(kind, t.done, total)) });
+      finalDetail.set(kind, `${n(t.done)}/${n(total)} streams · ${n(t.rows)} rows pulled`);
     },
     sheet(name, value) {
       if (state === 'stopped') return;
       const label = `→ ${name}`;
-      bar(label).update(value, { rate: rate(label, value), detail: 'written' });
+      // no size known before writing: the bar stays empty and the count grows
+      bar(label, 0).update(0, { detail: `${n(value)} rows written · ${n(rate(label, value))} rows/s` });
+      finalDetail.set(label, `${n(value)} rows written`);
     },
-    stop() {
+    stop(finished = false) {
       // idempotent, and silent when nothing was drawn (a dry run, an early error)
       if (state === 'drawing') {
+        // the finished state: every bar full; a failed run keeps its bars where they stopped
+        if (finished) {
+          for (const [name, b] of rows) {
+            const total = Math.max(b.getTotal(), 1);
+            b.setTotal(total);
+            b.update(total, { detail: `done · ${finalDetail.get(name) ?? ''}` });
+          }
+        }
         bars.update(); // flushes log lines still buffered above the bars
         bars.stop();
+        stream.write(finished ? '✓ finished\n' : '✗ stopped before the end\n');
       }
       state = 'stopped';
     },

@@ -149,6 +149,8 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     if (spec.pull && deps.apis) {
       env.progress.phase('discovery');
       discovery = await discoverScope(env, deps.apis, organizationId, shard);
+      // the stream count the dry run's plan shows: a denominator that does not grow while pulling
+      env.progress.expect?.({ payments: discovery.wallets.length, ledger: discovery.wallets.length, summaries: discovery.wallets.length + discovery.environments.length });
       await writer.upsertWallets(discovery.allWallets);
       await writer.upsertAssets(discovery.assets);
       env.progress.phase('pull');
@@ -164,7 +166,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     if (shard !== undefined) {
       // A shard pulls its wallets only; `payexport report` builds the files once every shard is in.
       status = 'succeeded';
-      env.print(`pulled shard ${shard.index}/${shard.count}: ${discovery?.wallets.length ?? 0} wallet(s). Build the files with: payexport report ${reportHint(spec)}`);
+      env.print(`pulled shard ${shard.index}/${shard.count}: ${discovery?.wallets.length ?? 0} wallet(s). Build the files with: npx payexport report --organization ${organizationId} ${reportHint(spec)}`);
       return { exitCode: 0, runId, dir: null, report: null, pull: pulled, notClosed: null, plan: null };
     }
 
@@ -185,6 +187,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       csv: config.csv,
       closed: closedBefore && spec.job === 'month-end',
       counts,
+      ...(spec.closePeriod ? { closing: { allowOpen: spec.allowOpen } } : {}),
       log,
       onProgress: (sheet, rows) => env.progress.sheet(sheet, rows),
     });
@@ -192,9 +195,9 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
 
     let notClosed: string | null = null;
     if (spec.closePeriod) {
-      const open = report.result.openItems.length;
-      if (open > 0 && !spec.allowOpen) {
-        notClosed = `${spec.period.label} has ${open} open item(s) (payments not yet completed, failed or expired); the period was not closed — rerun when they settle, or pass --allow-open`;
+      // the same decision the Overview and manifest already state (src/sinks/close-status.ts)
+      if (report.close.state === 'not_closed') {
+        notClosed = `${spec.period.label} has ${report.close.open_items} open item(s) (payments not yet completed, failed or expired; see open-items.csv); the period was not closed — rerun when they settle, or pass --allow-open`;
       } else if (!closedBefore) {
         await snapshot.closePeriod({ organizationId, period: spec.period.label, window, runId });
       }

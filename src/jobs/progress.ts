@@ -9,9 +9,12 @@ export interface Progress {
   phase(name: string): void;
   /** a stream wrote a page */
   stream(progress: StreamProgress): void;
+  /** the streams each kind will pull (known after discovery; the dry run's plan): bars get a fixed denominator */
+  expect?(streams: Readonly<Record<string, number>>): void;
   /** a report sheet grew */
   sheet(name: string, rows: number): void;
-  stop(): void;
+  /** `finished`: the run got to its summary (bars shown complete); otherwise it stopped early */
+  stop(finished?: boolean): void;
 }
 
 export const silentProgress: Progress = {

@@ -11,6 +11,7 @@ import type { AssetRow, PaymentRow, WalletRow } from '../normalize/rows.js';
 import { eachOpenedAhead, startEarly } from '../util/read-ahead.js';
 import { Reconciler, hasErrors } from '../reconcile/reconciler.js';
 import type { ReconcileResult } from '../reconcile/results.js';
+import { closeStatus, type CloseStatus } from '../sinks/close-status.js';
 import { openReportFolder, type PublishResult, type ReportFormat } from '../sinks/report-folder.js';
 import {
   BALANCES_TABLE,
@@ -44,6 +45,8 @@ export interface ReportStageInput {
   closed: boolean;
   /** extra counts for the manifest (requests, retries, duplicates, ...) */
   counts: Record<string, number>;
+  /** month-end: this run closes the period (refused while items are open unless allowOpen) */
+  closing?: { allowOpen: boolean };
   log: Logger;
   onProgress?: (sheet: string, rows: number) => void;
 }
@@ -57,6 +60,8 @@ export interface ReportStageResult {
   result: ReconcileResult;
   /** true when an error-severity finding exists: exit 65 */
   exceptions: boolean;
+  /** whether the period is closed, as the Overview and manifest say it */
+  close: CloseStatus;
 }
 
 export async function runReportStage(input: ReportStageInput): Promise<ReportStageResult> {
@@ -83,6 +88,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     csv: input.csv,
     closed: input.closed,
     assets,
+    wallets,
   });
   try {
     const payments = await folder.table(PAYMENTS_TABLE);
@@ -133,7 +139,8 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
         for (const row of batch) if (isOpen(row)) await open.write(row);
       }
     }
-    await open.close();
+    const openRows = (await open.close()).rows;
+    const close = closeStatus({ closing: input.closing !== undefined, allowOpen: input.closing?.allowOpen ?? false, closedBefore: input.closed, openItems: openRows, period: input.period });
 
     const publish = await folder.publish({
       // Only what defines the report: a rebuild from the snapshot must render the same Overview.
@@ -145,9 +152,10 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       controlTotals: result.controlTotals,
       checks: result.checks,
       counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length },
+      close,
     });
     input.log.info({ dir: publish.dir, unchanged: publish.unchanged, findings: result.findings.length }, 'report published');
-    return { publish, assets, wallets, result, exceptions: hasErrors(result.findings) };
+    return { publish, assets, wallets, result, exceptions: hasErrors(result.findings), close };
   } catch (error) {
     await folder.abort().catch(() => undefined);
     throw error;

@@ -79,3 +79,14 @@ export function parseDecimalToBase(text: string, scale: number, rounding?: Round
   }
   return sign === '-' ? -base : base;
 }
+
+/**
+ * A plain decimal string with thousands separators in its whole part, for display only (fees.html,
+ * the terminal): "-1234567.50" → "-1,234,567.50". Files that are read back keep plain digits.
+ */
+export function groupThousands(plain: string): string {
+  const match = /^(-?)(\d+)(\.\d+)?$/.exec(plain);
+  if (match === null) return plain;
+  const [, sign, whole, fraction] = match as unknown as [string, string, string, string | undefined];
+  return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction ?? ''}`;
+}

@@ -187,10 +187,11 @@ export const CHECKS = [
     id: 'balance.api_total',
     severity: 'error',
     subject_kind: 'wallet',
-    description: "The ledger sums to the wallet's API balance",
+    description: "The closing balance agrees with the wallet's API balance (directly, or by a bridge for a past period)",
     rule:
-      "Per wallet and currency: the sum of all ledger effects (credits − debits, any window) up to the API balance's effective_time equals " +
-      'the API balance `total`; a currency the API does not list must sum to zero.',
+      "Per wallet and currency: when the API balance was read inside the window, closing = the API balance `total` (difference = closing − api_balance); " +
+      "for a past period, closing + the ledger movements from the window end up to the API balance's effective_time = the API balance now (the bridge). " +
+      'A currency the API does not list must come to zero; a wallet listing no balances, or an unknown entry in the bridge span, is not checked (balance_check not_checked).',
   },
   // --- data that cannot be booked ---------------------------------------------------------------------
   {

@@ -270,22 +270,22 @@ export class Reconciler {
           }),
         );
       }
-      // A wallet listing no balances at all says nothing about them; otherwise an absent currency is zero.
-      if (wallet.balances.length === 0) continue;
+      if (row.balance_check === 'not_checked' || row.balance_check === undefined) continue;
       this.count('balance.api_total');
-      const ledger = row.ledger_at_api_time_base ?? 0n;
-      const api = row.api_balance_base ?? 0n;
-      if (ledger !== api) {
+      const direct = row.balance_check === 'direct';
+      const difference = (direct ? row.difference_base : row.bridge_difference_base) ?? 0n;
+      if (difference !== 0n) {
+        const api = (direct ? row.api_balance_base : row.api_balance_now_base) ?? 0n;
+        const ledger = api + difference;
         this.findings.push(
           finding('balance.api_total', {
             ...subject,
             expected: api,
             actual: ledger,
-            difference: ledger - api,
-            message:
-              row.api_balance_base === null
-                ? `the API lists no ${row.currency} balance, but the ledger sums to ${ledger} ${row.unit}`
-                : `the ledger sums to ${ledger} ${row.unit} at ${row.api_balance_time}, the API balance total is ${api}`,
+            difference,
+            message: direct
+              ? `closing ${row.closing_base} ${row.unit} − API balance ${api} (read at ${row.api_balance_time}) = ${difference}${row.balance_check_note ? ` (${row.balance_check_note})` : ''}`
+              : `closing ${row.closing_base} + movements since ${row.movements_since_base ?? 0n} = ${ledger} ${row.unit}, but the API balance at ${row.api_balance_time} is ${api}${row.balance_check_note?.startsWith('the API lists no') ? ` (${row.balance_check_note.split(';')[0]})` : ''}`,
           }),
         );
       }

@@ -61,6 +61,9 @@ export interface FeeRow {
   unknown_fee_count: number;
 }
 
+/** `direct`: closing vs the API balance; `bridge`: closing + movements since = API balance now; `not_checked` */
+export type BalanceCheck = 'direct' | 'bridge' | 'not_checked';
+
 /** balances.csv: wallet × currency roll-forward over the window. */
 export interface BalanceRow {
   wallet_id: string;
@@ -73,17 +76,26 @@ export interface BalanceRow {
   closing_base: bigint;
   entries: number;
   /**
-   * the wallet's API balance `total` in this currency (null when the API lists none). It is compared
-   * with the ledger summed up to the balance's own `effective_time` (all entries, any window), which
-   * equals `closing_base` when the window reaches the present.
+   * the wallet's API balance `total`, shown only when `balance_check` is `direct` (the balance was
+   * read inside the window): then `difference_base` = closing − api balance (rollforward.ts)
    */
   api_balance_base: bigint | null;
-  /** ledger sum at the API balance's effective_time − api balance, when compared */
+  /** closing − api_balance_base, when `direct` */
   difference_base: bigint | null;
   /** the ledger sum at the API balance's effective_time (extension) */
   ledger_at_api_time_base?: bigint | null;
   /** the API balance's effective_time (extension) */
   api_balance_time?: UtcInstant | null;
+  /** how the closing balance was checked against the service (extension; rollforward.ts) */
+  balance_check?: BalanceCheck;
+  /** bridge: net ledger movements from the window end up to the API reading */
+  movements_since_base?: bigint | null;
+  /** bridge: the API balance at its effective_time (today's balance for a past period) */
+  api_balance_now_base?: bigint | null;
+  /** bridge: closing + movements_since − api_balance_now */
+  bridge_difference_base?: bigint | null;
+  /** why a balance was not checked, or what the bridge spans */
+  balance_check_note?: string | null;
   /** entries up to the window's end whose amount or effect is unknown: while > 0 the roll-forward is not proven */
   unknown_entries?: number;
 }

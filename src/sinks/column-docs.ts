@@ -2,7 +2,7 @@
  * The column reference of docs/reports.md, generated from the table specs (the same specs that
  * write the files), so the documentation cannot drift from the output. A test keeps the doc in sync.
  */
-import { COLUMN_TYPE_INFO, type AnyTableSpec } from './column-spec.js';
+import { COLUMN_TYPE_INFO, tableColumns, type AnyTableSpec } from './column-spec.js';
 import { ALL_TABLES } from './tables/index.js';
 
 function cell(text: string): string {
@@ -13,7 +13,7 @@ export function columnsMarkdown(tables: readonly AnyTableSpec[] = ALL_TABLES): s
   const parts: string[] = [];
   for (const t of tables) {
     parts.push(`### \`${t.file}\` — sheet "${t.sheet}"`, '', `One row per ${t.rowIs}.`, '', '| column | type | description |', '|---|---|---|');
-    for (const c of t.columns) parts.push(`| \`${c.name}\` | ${cell(COLUMN_TYPE_INFO[c.type].label)} | ${cell(c.description)} |`);
+    for (const c of tableColumns(t)) parts.push(`| \`${c.name}\` | ${cell(COLUMN_TYPE_INFO[c.type].label)} | ${cell(c.description)} |`);
     parts.push('');
   }
   parts.push('### Column types', '', '| type | CSV | XLSX |', '|---|---|---|');

@@ -18,6 +18,8 @@ export interface SpecContext {
   readonly assetNames: ReadonlyMap<string, string>;
   /** the end of the report window: what "now" means for ages of open items */
   readonly asOf: UtcInstant;
+  /** wallet UUID → the wallet's name (the `wallet_name` column beside every `wallet_id`) */
+  readonly walletNames?: ReadonlyMap<string, string>;
 }
 
 /** How a column is rendered (see `render-cells.ts` and the Definitions sheet). */
@@ -82,7 +84,37 @@ export interface TableSpec<Row> {
   /** one line for the Definitions sheet and the docs: what one row is */
   readonly rowIs: string;
   readonly columns: readonly ColumnSpec<Row>[];
+  /**
+   * The last column a printout includes, for a table too wide to print legibly whose leading
+   * columns are the ones a person reads (the sheet and the CSV keep every column); default: all.
+   */
+  readonly printThrough?: string;
 }
+
+/**
+ * The columns a table is written with: its spec's columns, and a `wallet_name` beside every
+ * `wallet_id` (read from the context's wallet names), so that every table — including tables added
+ * later — shows the name a person knows the wallet by without repeating it in each spec. CSV, XLSX,
+ * Definitions and the docs all go through here.
+ */
+export function tableColumns<Row>(spec: TableSpec<Row>): readonly ColumnSpec<Row>[] {
+  const cached = layoutCache.get(spec);
+  if (cached !== undefined) return cached as readonly ColumnSpec<Row>[];
+  const out: ColumnSpec<Row>[] = [];
+  const hasName = spec.columns.some((c) => c.name === WALLET_NAME);
+  for (const col of spec.columns) {
+    out.push(col);
+    if (col.name === 'wallet_id' && !hasName && (col.type === 'id' || col.type === 'text')) {
+      out.push(walletName(col.get));
+    }
+  }
+  layoutCache.set(spec, out);
+  return out;
+}
+
+const WALLET_NAME = 'wallet_name';
+const WALLET_NAME_DESCRIPTION = "the wallet's name as the API lists it, for reading (wallet_id is the key); empty when the wallet has none";
+const layoutCache = new WeakMap<object, readonly unknown[]>();
 
 /**
  * Any table, for code that reads only names, types and descriptions (Definitions, docs): a getter
@@ -101,7 +133,7 @@ export const COLUMN_TYPE_INFO: Readonly<Record<ColumnType, { label: string; csv:
   instant: { label: 'date-time (reporting zone)', csv: 'ISO 8601 with offset, microseconds', xlsx: 'date cell, yyyy-mm-dd hh:mm:ss, wall-clock time in the reporting zone' },
   instant_utc: { label: 'date-time (UTC)', csv: 'ISO 8601 UTC (Z), microseconds', xlsx: 'text cell, exact' },
   base: { label: 'amount in base units', csv: 'integer digits (msats, cents, asset base units)', xlsx: 'number #,##0 when ≤ 15 digits, else exact text' },
-  display: { label: 'amount in display units', csv: 'plain decimal: BTC 11 dp, USD 2 dp, asset decimal_display', xlsx: 'number with the currency\'s decimals when ≤ 15 digits, else exact text' },
+  display: { label: 'amount in display units', csv: 'plain decimal: BTC 11 dp, USD 2 dp, asset decimal_display', xlsx: 'number with thousands separators and the currency\'s decimals — always a number so it sums; beyond 15 significant digits Excel rounds it and the *_base column holds the exact value' },
   count: { label: 'count', csv: 'integer', xlsx: 'number' },
   bps: { label: 'basis points', csv: 'integer (100 = 1 %)', xlsx: 'number' },
   decimal: { label: 'exact decimal', csv: 'plain decimal digits', xlsx: 'number when ≤ 15 digits, else exact text' },
@@ -161,6 +193,23 @@ export function amount<Row>(stem: string, description: string, get: (row: Row, c
     baseAmount(stem, description, get, currency),
     { name: stem, type: 'display', description: `${description} — in display units of display_currency (BTC 11 dp, USD 2 dp, asset decimal_display); empty = unknown`, get, currency },
   ];
+}
+
+/** `<stem>` in display units only (its `_base` twin placed elsewhere with `baseAmount`). */
+export function displayAmount<Row>(stem: string, description: string, get: (row: Row, ctx: SpecContext) => bigint | null, currency: (row: Row, ctx: SpecContext) => string | null): AmountColumn<Row> {
+  return (amount(stem, description, get, currency) as [AmountColumn<Row>, AmountColumn<Row>])[1];
+}
+
+/**
+ * `wallet_name` placed explicitly (a table that wants it before its ids); otherwise `tableColumns`
+ * puts it beside `wallet_id` by itself.
+ */
+export function walletName<Row>(walletIdOf: (row: Row, ctx: SpecContext) => string | null): TextColumn<Row> {
+  return { name: WALLET_NAME, type: 'text', description: WALLET_NAME_DESCRIPTION, width: 24, get: (row, ctx) => walletNameOf(walletIdOf(row, ctx), ctx) };
+}
+
+function walletNameOf(walletId: string | null, ctx: SpecContext): string | null {
+  return walletId === null ? null : (ctx.walletNames?.get(walletId) ?? null);
 }
 
 /** `<name>` in the reporting zone and `<name>_utc`. */

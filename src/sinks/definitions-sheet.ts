@@ -3,7 +3,7 @@
  * same specs that wrote the sheets, followed by the rules a reader needs (unknown vs zero, time
  * zone, formula neutralization, text amounts, replaced characters).
  */
-import { COLUMN_TYPE_INFO, type AnyTableSpec } from './column-spec.js';
+import { COLUMN_TYPE_INFO, tableColumns, type AnyTableSpec } from './column-spec.js';
 import { FORMULA_TRIGGER_CHARS } from './cells.js';
 import { HEADER_STYLE, putRow, textCell, BOLD_STYLE, SECTION_STYLE } from './xlsx-cells.js';
 import { tableSheetOptions, columnLetter } from './xlsx-table-sheets.js';
@@ -18,11 +18,12 @@ export function readingRules(tz: string): string[] {
     'An empty amount means unknown — never zero. Unknown fees are listed on the Exceptions sheet.',
     `Date-time columns without a suffix are in the reporting time zone (${tz}); the *_utc column beside each holds the exact instant in UTC with microseconds.`,
     '*_base columns hold integer base units (BTC: millisatoshis, USD: cents, assets: base units); the column without _base shows the same amount in display units of display_currency.',
-    'Amounts with more than 15 digits are written as text holding the exact digits (Excel keeps only 15 significant digits); such cells carry a note.',
+    'Display amounts (the columns without _base) are always numbers, so a column can be summed. Excel keeps 15 significant digits: a BTC amount of 124,312.91030152433 (17 digits) shows as 124,312.910301524. The exact value is in the *_base column beside it (integer base units), written as a number when it has at most 15 digits and as exact text (with a note) when it has more; the CSV files always hold the exact digits, and manifest.json the exact control totals.',
     `Text that starts with ${triggers} is prefixed with an apostrophe (') so that no spreadsheet reads it as a formula.`,
     'Characters that an XLSX file cannot hold (NUL and other control characters) are shown as the symbols ␀ ␁ … (Unicode Control Pictures); the CSV files keep the original text.',
     'Text longer than 32,767 characters is cut in the workbook, and CR / CRLF line breaks become LF; the CSV files keep the text as received.',
     'Sheets longer than 1,048,576 rows continue on a sheet with the same name and " (2)", " (3)", ...',
+    'Printing: every sheet prints fitted to the page width (tables landscape, the Overview on one portrait page), the header row repeated on every page. Payments prints its reading columns (created_at through route); the ids, UTC times and base units after them stay on screen and in the CSV.',
   ];
 }
 
@@ -32,7 +33,7 @@ export async function writeDefinitionsSheet(workbook: StreamingWorkbook, tables:
   putRow(sheet, ['sheet', 'column', 'type', 'CSV', 'XLSX', 'description'].map((h) => textCell(h, HEADER_STYLE)));
   let last = 1;
   for (const table of tables) {
-    for (const col of table.columns) {
+    for (const col of tableColumns(table)) {
       const info = COLUMN_TYPE_INFO[col.type];
       last = putRow(sheet, [textCell(table.sheet), textCell(col.name, BOLD_STYLE), textCell(info.label), textCell(info.csv), textCell(info.xlsx), textCell(col.description)]);
     }

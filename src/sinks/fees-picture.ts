@@ -5,7 +5,7 @@
  * prints). Bar lengths are computed in bigint — no float touches an amount.
  */
 import type { FeeRow } from '../reconcile/results.js';
-import { formatBase } from '../money/format.js';
+import { formatBase, groupThousands } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
 import type { SpecContext } from './column-spec.js';
 
@@ -81,20 +81,21 @@ export function renderFeesHtml(picture: FeePicture, meta: FeesHtmlMeta, ctx: Spe
   const sections = groups.map(({ currency, bars }) => {
     const scale = displayScale(currency, ctx.assetDecimals);
     const code = displayCurrency(currency, ctx.assetNames);
-    const show = (base: bigint): string => (scale === null ? `${base.toString()} base units` : formatBase(base, scale));
+    const show = (base: bigint): string => (scale === null ? `${groupThousands(base.toString())} base units` : groupThousands(formatBase(base, scale)));
     const max = bars.reduce((m, b) => (totalFees(b) > m ? totalFees(b) : m), 0n);
     const sum = bars.reduce((s, b) => s + totalFees(b), 0n);
     const rowHeight = 26;
-    const labelWidth = 200;
+    const labelWidth = 230;
     const height = bars.length * rowHeight + 8;
     const rows = bars
       .map((b, i) => {
         const y = i * rowHeight + 4;
         const net = barPixels(b.network_fee_base, max);
         const proc = Math.max(0, barPixels(totalFees(b), max) - net);
-        const label = `${b.wallet_id.slice(0, 8)}… · ${b.rail}`;
+        const name = ctx.walletNames?.get(b.wallet_id);
+        const label = `${name === undefined ? `${b.wallet_id.slice(0, 8)}…` : name.length > 18 ? `${name.slice(0, 17)}…` : name} · ${b.rail}`;
         return [
-          `<g><title>${escapeHtml(`wallet ${b.wallet_id}, rail ${b.rail}: ${b.payments} payments, network fee ${show(b.network_fee_base)} ${code}, processing fee ${show(b.processing_fee_base)} ${code}`)}</title>`,
+          `<g><title>${escapeHtml(`wallet ${name === undefined ? '' : `${name} `}${b.wallet_id}, rail ${b.rail}: ${b.payments} payments, network fee ${show(b.network_fee_base)} ${code}, processing fee ${show(b.processing_fee_base)} ${code}`)}</title>`,
           `<text x="0" y="${y + 16}" ${TEXT_ATTRS}>${escapeHtml(label)}</text>`,
           `<rect x="${labelWidth}" y="${y + 3}" width="${net}" height="16" fill="${NETWORK_COLOR}"/>`,
           `<rect x="${labelWidth + net}" y="${y + 3}" width="${proc}" height="16" fill="${PROCESSING_COLOR}"/>`,

@@ -9,6 +9,7 @@
  */
 import type { CheckResult, ControlTotals } from '../reconcile/results.js';
 import type { Window } from '../store/ports.js';
+import type { CloseStatus } from './close-status.js';
 import type { CsvOptions } from './csv-table-writer.js';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -48,8 +49,12 @@ export interface Manifest {
   finished_at: string;
   parameters: Record<string, unknown>;
   csv: { encoding: 'utf-8'; bom: boolean; eol: 'crlf' | 'lf'; delimiter: ','; quote: '"' } | null;
-  xlsx: { max_rows_per_sheet: number; control_chars_replaced: number; texts_truncated: number; amounts_as_text: number } | null;
+  xlsx: { max_rows_per_sheet: number; control_chars_replaced: number; texts_truncated: number; amounts_as_text: number; display_amounts_rounded: number } | null;
   counts: Record<string, number>;
+  /** does it tie: errors stop it (exit 65), warnings and info do not (src/reconcile/tie-out.ts) */
+  tie_out: { ties: boolean; errors: number; warnings: number; info: number; headline: string };
+  /** whether the period is closed, in the Overview's words (src/sinks/close-status.ts) */
+  close: CloseStatus;
   control_totals: JsonControlTotals;
   checks: CheckResult[];
   files: ManifestFile[];

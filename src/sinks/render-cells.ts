@@ -10,7 +10,7 @@ import type { Style } from 'exceljs';
 import { formatBase } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
 import { decimalFitsExcel, fitsExcelNumber, isPlainDecimal, neutralizeFormula, xlsxText } from './cells.js';
-import type { ColumnSpec, SpecContext, TableSpec } from './column-spec.js';
+import { tableColumns, type ColumnSpec, type SpecContext, type TableSpec } from './column-spec.js';
 import type { ZonedClock } from './zoned-time.js';
 
 export interface RenderContext extends SpecContext {
@@ -25,8 +25,10 @@ export interface XlsxRenderStats {
   replacedControlChars: number;
   /** text cells cut at Excel's 32,767-character limit */
   truncatedTexts: number;
-  /** amounts written as exact text because they exceed 15 significant digits */
+  /** amounts written as exact text because they exceed 15 significant digits (`_base` and exact decimals) */
   amountsAsText: number;
+  /** display amounts beyond 15 significant digits: numbers rounded by Excel, exact in their `_base` column */
+  displayAmountsRounded: number;
 }
 
 export interface XlsxCellOut {
@@ -38,6 +40,8 @@ export interface XlsxCellOut {
 
 export interface CompiledTable<Row> {
   readonly spec: TableSpec<Row>;
+  /** the columns written: the spec's, with `wallet_name` beside `wallet_id` (column-spec.ts tableColumns) */
+  readonly columns: readonly ColumnSpec<Row>[];
   readonly headers: readonly string[];
   csvRow(row: Row): string[];
   /** fills and returns a reused buffer: copy before keeping it */
@@ -205,12 +209,12 @@ function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, stats: Xls
           if (v === null || scale === null) {
             out.values[i] = null;
             out.styles[i] = TEXT_STYLE;
-          } else if (fitsExcelNumber(v)) {
-            // ≤ 15 digits: the nearest double shows exactly these digits (cells.ts)
+          } else {
+            // Always a number, so a column sums: ≤ 15 digits it is exact (cells.ts); beyond, Excel
+            // rounds to 15 significant digits and the `_base` column beside it keeps the exact value.
+            if (!fitsExcelNumber(v)) stats.displayAmountsRounded += 1;
             out.values[i] = Number(formatBase(v, scale));
             out.styles[i] = decimalStyle(scale);
-          } else {
-            putAmountText(out, i, formatBase(v, scale));
           }
         },
       };
@@ -274,15 +278,17 @@ function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, stats: Xls
 }
 
 export function compileTable<Row>(spec: TableSpec<Row>, ctx: RenderContext): CompiledTable<Row> {
-  const xlsxStats: XlsxRenderStats = { replacedControlChars: 0, truncatedTexts: 0, amountsAsText: 0 };
-  const compiled = spec.columns.map((col) => compileColumn(col, ctx, xlsxStats));
+  const xlsxStats: XlsxRenderStats = { replacedControlChars: 0, truncatedTexts: 0, amountsAsText: 0, displayAmountsRounded: 0 };
+  const columns = tableColumns(spec);
+  const compiled = columns.map((col) => compileColumn(col, ctx, xlsxStats));
   const csvCells = compiled.map((c) => c.csv);
   const xlsxCells = compiled.map((c) => c.xlsx);
   const width = compiled.length;
   const buffer: XlsxCellOut = { values: new Array<XlsxValue>(width).fill(null), styles: new Array<Partial<Style>>(width).fill(TEXT_STYLE), textAmountColumns: [] };
   return {
     spec,
-    headers: spec.columns.map((c) => c.name),
+    columns,
+    headers: columns.map((c) => c.name),
     xlsxStats,
     csvRow(row: Row): string[] {
       const out = new Array<string>(width);

@@ -20,7 +20,10 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AssetRow } from '../normalize/rows.js';
-import type { CheckResult, ControlTotals, FeeRow } from '../reconcile/results.js';
+import type { BalanceRow, CheckResult, ControlTotals, FeeRow } from '../reconcile/results.js';
+import { tieOut } from '../reconcile/tie-out.js';
+import { BalanceSummary } from './balance-summary.js';
+import { closeStatus, type CloseStatus } from './close-status.js';
 import type { Window } from '../store/ports.js';
 import { instantFromDate } from '../util/instant.js';
 import { usageError } from '../util/errors.js';
@@ -34,7 +37,7 @@ import { controlTotalsJson, csvManifest, MANIFEST_FILE, MANIFEST_SCHEMA_VERSION,
 import { FILE_MODE, outputError } from './output-file.js';
 import { writeOverviewSheet } from './overview-sheet.js';
 import { compileTable, type RenderContext, type XlsxRenderStats } from './render-cells.js';
-import { ALL_TABLES, FEES_TABLE } from './tables/index.js';
+import { ALL_TABLES, BALANCES_TABLE, FEES_TABLE, OPEN_ITEMS_TABLE } from './tables/index.js';
 import { toolInfo } from './tool-info.js';
 import { EXCEL_MAX_ROWS } from './cells.js';
 import { StreamingWorkbook } from './xlsx-workbook.js';
@@ -64,6 +67,8 @@ export interface ReportFolderOptions {
   closed?: boolean;
   /** asset decimals and names for display amounts */
   assets?: readonly AssetRow[];
+  /** wallet names for the `wallet_name` column beside every `wallet_id` */
+  wallets?: readonly { wallet_id: string; name: string }[];
   /** wall clock for the manifest's started/finished times (injected in tests) */
   clock?: () => Date;
   /** the workbook's created/modified date and zip entry dates; default: the window's end */
@@ -90,6 +95,8 @@ export interface PublishInput {
   counts?: Record<string, number>;
   /** extra lines for the Overview's notes */
   notes?: readonly string[];
+  /** whether the period is closed (Overview, manifest); default: not a closing run */
+  close?: CloseStatus;
 }
 
 export interface PublishResult {
@@ -143,6 +150,7 @@ class ReportFolderImpl implements ReportFolder {
   private readonly outcomes: TableOutcome[] = [];
   private readonly xlsxStats: XlsxRenderStats[] = [];
   private readonly fees = new FeePicture();
+  private readonly balances = new BalanceSummary();
   private readonly startedAt: Date;
   private readonly wallClock: () => Date;
   private current: { abort(): Promise<void> } | null = null;
@@ -163,6 +171,7 @@ class ReportFolderImpl implements ReportFolder {
       asOf: options.window.to,
       assetDecimals: new Map(assets.map((a) => [a.currency, a.decimal_display])),
       assetNames: new Map(assets.map((a) => [a.currency, a.name])),
+      walletNames: new Map((options.wallets ?? []).filter((w) => w.name !== '').map((w) => [w.wallet_id, w.name])),
     };
     this.csvOptions = { ...DEFAULT_CSV_OPTIONS, ...options.csv };
     this.wallClock = options.clock ?? (() => new Date());
@@ -196,7 +205,12 @@ class ReportFolderImpl implements ReportFolder {
     const csv = this.formats.has('csv') ? CsvTableWriter.open(compiled, csvPath, this.csvOptions) : null;
     const sheets = this.workbook === null ? null : new XlsxTableSheets(this.workbook, compiled, this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
     // fees.csv rows also feed the picture (Overview data bars, fees.html)
-    const observe = (spec as AnyTableSpec) === (FEES_TABLE as AnyTableSpec) ? (row: Row) => this.fees.add(row as unknown as FeeRow) : null;
+    const observe =
+      (spec as AnyTableSpec) === (FEES_TABLE as AnyTableSpec)
+        ? (row: Row) => this.fees.add(row as unknown as FeeRow)
+        : (spec as AnyTableSpec) === (BALANCES_TABLE as AnyTableSpec)
+          ? (row: Row) => this.balances.add(row as unknown as BalanceRow)
+          : null;
     let rows = 0;
     let closed = false;
     const fail = (error: unknown): never => {
@@ -261,6 +275,8 @@ class ReportFolderImpl implements ReportFolder {
         if (o.csv !== null) files.push({ path: o.spec.file, rows: o.csv.rows, bytes: o.csv.bytes, sha256: o.csv.sha256 });
       }
       const stats = this.totalXlsxStats();
+      const close = input.close ?? closeStatus({ closing: false, allowOpen: false, closedBefore: false, openItems: this.outcomes.find((o) => o.spec.id === OPEN_ITEMS_TABLE.id)?.rows ?? 0, period: this.options.period });
+      const verdict = tieOut(input.checks);
       const notes = [...(input.notes ?? []), ...xlsxNotes(stats)];
       if (this.workbook !== null) {
         await writeDefinitionsSheet(this.workbook, this.outcomes.map((o) => o.spec), this.options.window.tz, []);
@@ -274,6 +290,8 @@ class ReportFolderImpl implements ReportFolder {
             controlTotals: input.controlTotals,
             tables: ordered.map((o) => ({ sheet: o.spec.sheet, file: o.csv === null ? null : o.spec.file, rows: o.rows })),
             fees: this.fees,
+            balances: this.balances,
+            close,
             notes,
           },
           this.ctx,
@@ -304,8 +322,10 @@ class ReportFolderImpl implements ReportFolder {
         xlsx:
           this.workbook === null
             ? null
-            : { max_rows_per_sheet: this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS, control_chars_replaced: stats.replacedControlChars, texts_truncated: stats.truncatedTexts, amounts_as_text: stats.amountsAsText },
+            : { max_rows_per_sheet: this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS, control_chars_replaced: stats.replacedControlChars, texts_truncated: stats.truncatedTexts, amounts_as_text: stats.amountsAsText, display_amounts_rounded: stats.displayAmountsRounded },
         counts,
+        tie_out: { ties: verdict.ties, errors: verdict.errors, warnings: verdict.warnings, info: verdict.info, headline: verdict.headline },
+        close,
         control_totals: controlTotalsJson(input.controlTotals),
         checks: [...input.checks],
         files,
@@ -336,12 +356,13 @@ class ReportFolderImpl implements ReportFolder {
   }
 
   private totalXlsxStats(): XlsxRenderStats {
-    const total: XlsxRenderStats = { replacedControlChars: 0, truncatedTexts: 0, amountsAsText: 0 };
+    const total: XlsxRenderStats = { replacedControlChars: 0, truncatedTexts: 0, amountsAsText: 0, displayAmountsRounded: 0 };
     if (this.workbook === null) return total;
     for (const s of this.xlsxStats) {
       total.replacedControlChars += s.replacedControlChars;
       total.truncatedTexts += s.truncatedTexts;
       total.amountsAsText += s.amountsAsText;
+      total.displayAmountsRounded += s.displayAmountsRounded;
     }
     return total;
   }
@@ -370,7 +391,7 @@ function xlsxNotes(stats: XlsxRenderStats): string[] {
   const notes: string[] = [];
   if (stats.replacedControlChars > 0) notes.push(`${stats.replacedControlChars} text cell(s) held control characters (e.g. NUL) that XLSX cannot store; they are shown as ␀-style symbols. The CSV files keep the original text.`);
   if (stats.truncatedTexts > 0) notes.push(`${stats.truncatedTexts} text cell(s) exceeded Excel's 32,767 characters and were cut; the CSV files have the full text.`);
-  if (stats.amountsAsText > 0) notes.push(`${stats.amountsAsText} amount cell(s) have more than 15 digits and are exact text, not numbers.`);
+  if (stats.amountsAsText > 0) notes.push(`${stats.amountsAsText} *_base cell(s) have more than 15 digits and are exact text; the display amount beside each is a number (rounded by Excel to 15 significant digits) that sums.`);
   return notes;
 }
 

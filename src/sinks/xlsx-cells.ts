@@ -49,10 +49,13 @@ export function countCell(n: number | bigint): Cell {
   return typeof n === 'bigint' && !fitsExcelNumber(n) ? { value: n.toString(), style: TEXT_AMOUNT_STYLE } : { value: Number(n), style: COUNT_STYLE };
 }
 
-/** An amount in display units: a number with the currency's decimals, or exact text when too long. */
+/**
+ * An amount in display units: always a number with thousands separators and the currency's
+ * decimals, so it can be summed and compared; past 15 significant digits Excel shows it rounded
+ * (the exact figures are in manifest.json and the CSV files).
+ */
 export function amountCell(base: bigint, currency: string, ctx: SpecContext): Cell {
   const scale = displayScale(currency, ctx.assetDecimals) ?? 0;
-  if (!fitsExcelNumber(base)) return { value: formatBase(base, scale), style: TEXT_AMOUNT_STYLE };
   return { value: Number(formatBase(base, scale)), style: decimalStyle(scale) };
 }
 

@@ -44,7 +44,7 @@ const DEFAULT_WIDTH: Readonly<Record<ColumnType, number>> = {
 
 /** Notes explaining an amount kept as text, per sheet; past this the Definitions sheet explains. */
 const MAX_NOTES_PER_SHEET = 200;
-const TEXT_AMOUNT_NOTE = 'Exact amount kept as text: Excel holds only 15 significant digits, so as a number it would be rounded. The CSV has the same digits.';
+const TEXT_AMOUNT_NOTE = 'Exact amount kept as text: Excel holds only 15 significant digits, so as a number it would be rounded. The display column beside it is a number you can sum; the CSV has the exact digits.';
 
 /** A..Z, AA.. for a 1-based column number. */
 export function columnLetter(column: number): string {
@@ -59,14 +59,24 @@ export function columnLetter(column: number): string {
 }
 
 /**
- * Sheet options shared by every table sheet: frozen header; printed landscape on A4 with the
- * header repeated on every page (tables are too wide to shrink onto one page legibly).
+ * Sheet options shared by every table sheet: the header row and the first column frozen (the row's
+ * anchor stays in view while scrolling right); printed landscape on A4, every column fitted to the
+ * page width and as many pages down as needed (fitToHeight 0), the header repeated on every page.
  */
 export function tableSheetOptions(): Parameters<StreamingWorkbook['addSheet']>[1] {
   return {
-    views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
-    pageSetup: { orientation: 'landscape', printTitlesRow: '1:1', paperSize: 9 },
+    views: [{ state: 'frozen', xSplit: 1, ySplit: 1, topLeftCell: 'B2', activeCell: 'B2' }],
+    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '1:1', paperSize: 9 },
   };
+}
+
+/**
+ * How many leading columns a sheet prints: through the spec's `printThrough` column (a table whose
+ * first columns are the ones a person reads, like Payments), else all of them.
+ */
+export function printedColumns(names: readonly string[], printThrough: string | undefined): number {
+  const at = printThrough === undefined ? -1 : names.indexOf(printThrough);
+  return at < 0 ? names.length : at + 1;
 }
 
 export class XlsxTableSheets<Row> {
@@ -92,8 +102,11 @@ export class XlsxTableSheets<Row> {
   private openSheet(): Worksheet {
     const n = this.results.length + 1;
     const name = n === 1 ? this.table.spec.sheet : `${this.table.spec.sheet} (${n})`;
-    const sheet = this.workbook.addSheet(name, tableSheetOptions());
-    sheet.columns = this.table.spec.columns.map((c) => ({ key: c.name, width: Math.max(c.width ?? DEFAULT_WIDTH[c.type], c.name.length + 3) }));
+    const widths = this.table.columns.map((c) => Math.max(c.width ?? DEFAULT_WIDTH[c.type], c.name.length + 3));
+    const options = tableSheetOptions();
+    const printed = printedColumns(this.table.headers, this.table.spec.printThrough);
+    const sheet = this.workbook.addSheet(name, printed === widths.length ? options : { ...options, pageSetup: { ...options.pageSetup, printArea: `A:${columnLetter(printed)}` } });
+    sheet.columns = this.table.columns.map((c, i) => ({ key: c.name, width: widths[i] as number }));
     const header = sheet.addRow([...this.table.headers]);
     header.eachCell((cell) => {
       cell.style = HEADER_STYLE;

@@ -98,7 +98,10 @@ describe('exit codes of payexport, as a subprocess', () => {
     const args = ['export', ...OCTOBER, '--no-db'];
     const result = await runCli(args, { cwd, env: anomalous.env('token') });
     expectExit(args, result, 65, cwd);
-    expect(result.stdout).toMatch(/errors\s+\S/);
+    expect(result.stdout).toMatch(/^ {2}error {5}\S/m);
+    // the terminal, the exit code and the Overview agree: it does not tie, and says why
+    expect(result.stdout).toMatch(/^tie-out {3}Does not tie — [\d,]+ errors?, /m);
+    expect(result.stdout).toMatch(/^result {4}does not tie: [\d,]+ error finding\(s\) in exceptions\.csv .*\(exit 65\)$/m);
     expect(existsSync(join(cwd, 'reports/export/2026-10-01_2026-10-31/exceptions.csv'))).toBe(true);
   });
 

@@ -100,19 +100,20 @@ describe('job commands with --no-db', () => {
     const refused = ['month-end', '--month', '2026-10', '--no-db'];
     const first = await runCli(refused, { cwd, env });
     expectCompleted(refused, first, 65);
-    expect(first.stdout).toMatch(/period\s+NOT CLOSED: 2026-10 has \d+ open item\(s\) .* pass --allow-open/);
-    expect(first.stdout).toMatch(/result\s+completed with exceptions/);
+    expect(first.stdout).toMatch(/period\s+Not closed: [\d,]+ open items? .*open-items\.csv.* pass --allow-open/);
+    expect(first.stdout).toMatch(/result\s+ties out, but the period is NOT CLOSED: .*open-items\.csv \(exit 65 — from open items, not from errors\)/);
 
     const args = [...refused, '--allow-open'];
     const result = await runCli(args, { cwd, env });
     const logs = expectCompleted(args, result);
     expect(result.stdout).not.toContain('NOT CLOSED');
+    expect(result.stdout).toMatch(/period\s+Closed with --allow-open: [\d,]+ open items? carried/);
     expect(JSON.parse(readFileSync(join(cwd, 'reports/.state/closed-periods.json'), 'utf8'))).toHaveProperty([`${sim.sim.organizationId}/2026-10`]);
-    expect(logs.map((r) => r.phase).filter(Boolean)).toEqual(['discovery', 'pull', 'report']);
+    expect(logs.map((r) => r.phase).filter(Boolean)).toEqual(['start', 'discovery', 'pull', 'report']);
     monthDir = join(cwd, 'reports/month-end/2026-10');
     expect(result.stdout).toContain(`files     ${monthDir}`);
     expect(result.stdout).toMatch(/^currency\s+payments\s+completed\s+principal\s+network fees\s+processing fees$/m);
-    expect(result.stdout).toMatch(/^BTC\s+\d+\s+\d+\s+\d+\.\d{11}\s/m);
+    expect(result.stdout).toMatch(/^BTC\s+[\d,]+\s+[\d,]+\s+[\d,]+\.\d{11}\s/m);
     expect(result.stdout).toMatch(/result\s+complete; (every reconciliation check passed|no reconciliation errors)/);
     const manifest = JSON.parse(readFileSync(join(monthDir, 'manifest.json'), 'utf8')) as { command: string; run_id: string; window: unknown };
     expect(manifest).toMatchObject({ command: 'month-end', window: { from: '2026-10-01T00:00:00.000000Z', to: '2026-11-01T00:00:00.000000Z', tz: 'UTC' } });

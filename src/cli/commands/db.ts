@@ -10,37 +10,68 @@ import { usageError } from '../../util/errors.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
 import { loadCliConfig } from '../run-job.js';
+import { EXIT_CODES_EPILOG, examplesEpilog } from '../help.js';
 
-export function dbCommand(ctx: CliContext): CommandModule<object, CommonArgs> {
+type DbArgs = CommonArgs & { port?: number };
+
+export function dbCommand(ctx: CliContext): CommandModule<object, object> {
   return {
-    command: 'db <action>',
-    describe: 'Database tasks: migrate | shell',
+    command: 'db',
+    describe: 'Database tasks: db migrate | db shell (each has its own --help)',
     builder: (y: Argv<object>) =>
-      withCommonOptions(y)
-        .positional('action', { choices: ['migrate', 'shell'] as const, demandOption: true })
-        .option('port', { type: 'number', default: 5433, describe: 'db shell: port for psql on 127.0.0.1' })
-        .example('$0 db migrate --database-url postgres://payexport@db/finance', 'create or upgrade the payexport schema')
-        .example('$0 db shell', 'then: psql -h 127.0.0.1 -p 5433 -U postgres postgres') as unknown as Argv<CommonArgs>,
-    handler: async (raw) => {
-      const args = raw as unknown as CommonArgs & { action: 'migrate' | 'shell'; port: number };
+      y
+        .command(migrateCommand(ctx))
+        .command(shellCommand(ctx))
+        .demandCommand(1, 'Name a database task: payexport db migrate, or payexport db shell'),
+    handler: () => undefined,
+  };
+}
+
+const DB_EPILOG = (examples: ReadonlyArray<readonly [string, string]>): string => `${examplesEpilog(examples)}\n\n${EXIT_CODES_EPILOG}`;
+
+function migrateCommand(ctx: CliContext): CommandModule<object, DbArgs> {
+  return {
+    command: 'migrate',
+    describe: 'Create or upgrade the payexport schema (--database-url, or the embedded database under --data-dir)',
+    builder: (y: Argv<object>) =>
+      withCommonOptions(y, 'db', DB_EPILOG([
+        ['DATABASE_URL=postgres://payexport@db/finance npx payexport db migrate', 'create or upgrade the payexport schema on a server'],
+        ['npx payexport db migrate --schema books', 'the embedded database under data/, schema books'],
+      ])) as Argv<DbArgs>,
+    handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
       const { config, secrets } = loaded;
       const dataDir = resolve(ctx.cwd, config.dataDir);
-      if (args.action === 'migrate') {
-        const { openStore } = await import('../../store/store.js');
-        const store = await openStore({ schema: config.dbSchema, ...(secrets.databaseUrl ? { databaseUrl: secrets.databaseUrl } : { dataDir }) });
-        try {
-          const result = await store.migrate();
-          ctx.stdout.write(`schema ${config.dbSchema} on ${secrets.databaseUrl ? redactDatabaseUrl(secrets.databaseUrl) : dataDir}: ${JSON.stringify(result)}\n`);
-        } finally {
-          await store.close();
-        }
-        return;
+      const { openStore } = await import('../../store/store.js');
+      const store = await openStore({ schema: config.dbSchema, ...(secrets.databaseUrl ? { databaseUrl: secrets.databaseUrl } : { dataDir }) });
+      try {
+        const result = await store.migrate();
+        ctx.stdout.write(`schema ${config.dbSchema} on ${secrets.databaseUrl ? redactDatabaseUrl(secrets.databaseUrl) : dataDir}: ${JSON.stringify(result)}\n`);
+      } finally {
+        await store.close();
       }
+    },
+  };
+}
+
+function shellCommand(ctx: CliContext): CommandModule<object, DbArgs> {
+  return {
+    command: 'shell',
+    describe: 'Serve the embedded database to psql on 127.0.0.1 (one connection at a time)',
+    builder: (y: Argv<object>) =>
+      withCommonOptions(
+        y.option('port', { type: 'number', default: 5433, describe: 'port for psql on 127.0.0.1', group: 'Shell:' }),
+        'db',
+        DB_EPILOG([['npx payexport db shell --data-dir data/demo', 'then, in another terminal: psql -h 127.0.0.1 -p 5433 -U postgres postgres']]),
+      ) as Argv<DbArgs>,
+    handler: async (args) => {
+      const loaded = loadCliConfig(ctx, args);
+      const { config, secrets } = loaded;
+      const dataDir = resolve(ctx.cwd, config.dataDir);
       if (secrets.databaseUrl) throw usageError('shell_needs_embedded', 'db shell serves the embedded database; with a server, use psql on your DATABASE_URL directly');
       const { serveEmbeddedForPsql } = await import('../../store/db-shell.js');
-      const shell = await serveEmbeddedForPsql(dataDir, args.port);
-      ctx.stdout.write(`embedded database ${dataDir} on 127.0.0.1:${args.port} (one connection at a time)\n  ${shell.psqlCommand}\nSet search_path to ${config.dbSchema}. Ctrl-C to stop.\n`);
+      const shell = await serveEmbeddedForPsql(dataDir, args.port ?? 5433);
+      ctx.stdout.write(`embedded database ${dataDir} on 127.0.0.1:${args.port ?? 5433} (one connection at a time)\n  ${shell.psqlCommand}\nSet search_path to ${config.dbSchema}. Ctrl-C to stop.\n`);
       await new Promise<void>((done) => {
         process.once('SIGINT', done);
         process.once('SIGTERM', done);

@@ -10,6 +10,7 @@ import { usageError } from '../../util/errors.js';
 import { dayPeriod, monthPeriod, rangePeriod, type Period } from '../../util/time.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
+import { examplesEpilog, JOB_EPILOG } from '../help.js';
 import { runJob } from '../run-job.js';
 import { formatSummary } from '../summary.js';
 
@@ -23,7 +24,11 @@ interface PeriodArgs extends CommonArgs {
   notify?: boolean;
 }
 
+const jobEpilog = (examples: ReadonlyArray<readonly [string, string]>): string => `${examplesEpilog(examples)}\n\n${JOB_EPILOG}`;
+
 async function runAndSummarize(env: JobEnv, spec: PipelineSpec, notify?: { processEnv: CliContext['env']; enabled: boolean }): Promise<number> {
+  // Before anything slow (loading the pipeline's modules, opening the snapshot, the lock): say what starts.
+  env.progress.phase('start');
   // Loaded on use: `--help` and usage errors answer without loading the whole pipeline.
   const { runPipeline } = await import('../../jobs/pipeline.js');
   const { notifyingRun } = await import('../../notify/notifying-run.js');
@@ -56,11 +61,16 @@ export function exportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
     command: 'export',
     describe: 'Ad hoc range: payments created from --from to --to (inclusive dates in --tz)',
     builder: (y: Argv<object>) =>
-      withNotifyOption(withCommonOptions(y))
-        .option('from', { type: 'string', demandOption: true, describe: 'first day, YYYY-MM-DD' })
-        .option('to', { type: 'string', demandOption: true, describe: 'last day (inclusive), YYYY-MM-DD' })
-        .example('$0 export --from 2026-10-01 --to 2026-10-31 --tz America/New_York', 'October in New York time, CSV + XLSX + snapshot')
-        .example('$0 export --from 2026-11-01 --to 2026-11-21 --format csv --no-db', 'CSV only, no database') as Argv<PeriodArgs>,
+      withNotifyOption(withCommonOptions(
+        y
+          .option('from', { type: 'string', demandOption: true, describe: 'first day, YYYY-MM-DD', group: 'Period (required):' })
+          .option('to', { type: 'string', demandOption: true, describe: 'last day (inclusive), YYYY-MM-DD', group: 'Period (required):' }),
+        'pull',
+        jobEpilog([
+          ['payexport export --from 2026-10-01 --to 2026-10-31 --tz America/New_York', 'October in New York time: CSV + XLSX + snapshot'],
+          ['payexport export --from 2026-11-01 --to 2026-11-21 --format csv --no-db', 'CSV only, no database'],
+        ]),
+      )) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) =>
         runAndSummarize(env, base('export', 'export', rangePeriod(args.from!, args.to!, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)),
@@ -74,10 +84,14 @@ export function nightlyCommand(ctx: CliContext): CommandModule<object, PeriodArg
     command: 'nightly',
     describe: 'Yesterday in --tz, with the look-back sweep and open payments re-read',
     builder: (y: Argv<object>) =>
-      withNotifyOption(withCommonOptions(y))
-        .option('date', { type: 'string', describe: 'the day to report, YYYY-MM-DD (default: yesterday in --tz)' })
-        .example('$0 nightly --tz America/New_York', 'from cron, shortly after midnight')
-        .example('$0 nightly --date 2026-11-20', 'redo one day') as Argv<PeriodArgs>,
+      withNotifyOption(withCommonOptions(
+        y.option('date', { type: 'string', describe: 'the day to report, YYYY-MM-DD (default: yesterday in --tz)', group: 'Period:' }),
+        'pull',
+        jobEpilog([
+          ['payexport nightly --tz America/New_York', 'from cron, shortly after midnight'],
+          ['payexport nightly --date 2026-11-20', 'redo one day'],
+        ]),
+      )) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('nightly', 'nightly', dayPeriod(args.date, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)));
     },
@@ -89,12 +103,17 @@ export function monthEndCommand(ctx: CliContext): CommandModule<object, PeriodAr
     command: 'month-end',
     describe: "Fee reconciliation of one month; closes the period (refused while payments are open, unless --allow-open)",
     builder: (y: Argv<object>) =>
-      withNotifyOption(withCommonOptions(y))
-        .option('month', { type: 'string', describe: 'YYYY-MM (default: the previous month in --tz)' })
-        .option('allow-open', { type: 'boolean', describe: 'close the month even if payments of it are still open' })
-        .example('$0 month-end --month 2026-10 --tz America/New_York', 'October: fees tied to ledgers and summaries, period closed')
-        .example('$0 month-end --month 2026-10 --allow-open', 'close although some payments are still pending')
-        .example('$0 month-end --tz America/New_York', 'from a scheduler on the 2nd: last month') as Argv<PeriodArgs>,
+      withNotifyOption(withCommonOptions(
+        y
+          .option('month', { type: 'string', describe: 'YYYY-MM (default: the previous month in --tz)', group: 'Period:' })
+          .option('allow-open', { type: 'boolean', describe: 'close the month even if payments of it are still open (they are carried, listed in open-items.csv)', group: 'Period:' }),
+        'pull',
+        jobEpilog([
+          ['payexport month-end --month 2026-10 --tz America/New_York', 'October: fees tied to ledgers and summaries, period closed'],
+          ['payexport month-end --month 2026-10 --allow-open', 'close although some payments are still pending'],
+          ['payexport month-end --tz America/New_York', 'from a scheduler on the 2nd: last month'],
+        ]),
+      )) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)));
     },
@@ -106,13 +125,18 @@ export function reportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
     command: 'report',
     describe: 'Rebuild the files of a window from the Postgres snapshot alone (no API calls)',
     builder: (y: Argv<object>) =>
-      withCommonOptions(y)
-        .option('from', { type: 'string', describe: 'first day, YYYY-MM-DD (with --to)' })
-        .option('to', { type: 'string', describe: 'last day (inclusive), YYYY-MM-DD' })
-        .option('month', { type: 'string', describe: 'YYYY-MM (instead of --from/--to)' })
-        .option('job', { choices: ['export', 'nightly', 'month-end'] as const, describe: 'which report folder to rebuild (default: month-end for --month, export for a range)' })
-        .example('$0 report --month 2026-10', 'rebuild reports/month-end/2026-10 from the snapshot')
-        .example('$0 report --from 2026-10-01 --to 2026-10-31', 'after sharded pulls: build the files once') as Argv<PeriodArgs>,
+      withCommonOptions(
+        y
+          .option('month', { type: 'string', describe: 'YYYY-MM — or --from and --to', group: 'Period (required: --month, or --from with --to):' })
+          .option('from', { type: 'string', describe: 'first day, YYYY-MM-DD (with --to)', group: 'Period (required: --month, or --from with --to):' })
+          .option('to', { type: 'string', describe: 'last day (inclusive), YYYY-MM-DD', group: 'Period (required: --month, or --from with --to):' })
+          .option('job', { choices: ['export', 'nightly', 'month-end'] as const, describe: 'which report folder to rebuild (default: month-end for --month, export for a range)', group: 'Period (required: --month, or --from with --to):' }),
+        'report',
+        jobEpilog([
+          ['payexport report --organization <uuid> --month 2026-10', 'rebuild reports/month-end/2026-10 from the snapshot, no API call'],
+          ['payexport report --organization <uuid> --from 2026-10-01 --to 2026-10-31', 'after sharded pulls: build the files once'],
+        ]),
+      ) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, async (env) => {
         const { tz } = env.loaded.config;

@@ -2,7 +2,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../cli-context.js';
 import { AppError } from '../../util/errors.js';
-import { EXIT_CODES_EPILOG } from '../help.js';
+import { examplesEpilog, VERIFY_EXIT_EPILOG } from '../help.js';
 
 export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: string }> {
   return {
@@ -11,9 +11,12 @@ export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: str
     builder: (y: Argv<object>) =>
       y
         .positional('dir', { type: 'string', demandOption: true, describe: 'a report folder, e.g. reports/month-end/2026-10' })
-        .example('$0 verify reports/month-end/2026-10', 'prove the files are the ones the run wrote')
-        .example('$0 verify reports/month-end/2026-10 && rsync -a reports/ books:/archive/', 'archive only folders that verify')
-        .epilog(EXIT_CODES_EPILOG) as Argv<{ dir: string }>,
+        .epilog(
+          `${examplesEpilog([
+            ['npx payexport verify reports/month-end/2026-10', 'prove the files are the ones the run wrote'],
+            ['npx payexport verify reports/month-end/2026-10 && rsync -a reports/ books:/archive/', 'archive only folders that verify'],
+          ])}\n\n${VERIFY_EXIT_EPILOG}`,
+        ) as Argv<{ dir: string }>,
     handler: async (args) => {
       const { verify } = await import('../../sinks/verify.js');
       const result = await verify(args.dir);

@@ -1,6 +1,11 @@
-/** balances.csv / sheet "Balances": wallet × currency roll-forward over the window. */
+/**
+ * balances.csv / sheet "Balances": wallet × currency roll-forward over the window, and how its
+ * closing balance was checked against the service (src/reconcile/rollforward.ts): `direct` shows
+ * api_balance and difference = closing − api_balance; `bridge` (a past period) shows the movements
+ * since the window end and today's API balance instead, so no column contradicts its neighbours.
+ */
 import type { BalanceRow } from '../../reconcile/results.js';
-import { amount, code, count, displayCurrencyColumn, id, type TableSpec } from '../column-spec.js';
+import { amount, code, count, displayCurrencyColumn, id, instant, text, type TableSpec } from '../column-spec.js';
 
 const cur = (r: BalanceRow): string => r.currency;
 
@@ -8,7 +13,7 @@ export const BALANCES_TABLE: TableSpec<BalanceRow> = {
   id: 'balances',
   file: 'balances.csv',
   sheet: 'Balances',
-  rowIs: 'wallet × currency balance roll-forward',
+  rowIs: 'wallet × currency balance roll-forward, checked against the API balance',
   columns: [
     id('wallet_id', 'wallet UUID', (r) => r.wallet_id),
     id('environment_id', 'environment UUID', (r) => r.environment_id),
@@ -20,7 +25,17 @@ export const BALANCES_TABLE: TableSpec<BalanceRow> = {
     ...amount<BalanceRow>('debits', 'ledger debits in the window (positive)', (r) => r.debits_base, cur),
     ...amount<BalanceRow>('closing', 'opening + credits − debits', (r) => r.closing_base, cur),
     count('entries', 'ledger entries in the window', (r) => r.entries),
-    ...amount<BalanceRow>('api_balance', 'the wallet balance the API reports (only when the window reaches the present)', (r) => r.api_balance_base, cur),
-    ...amount<BalanceRow>('difference', 'closing − api_balance, when compared', (r) => r.difference_base, cur),
+    code(
+      'balance_check',
+      'how closing was checked against the service: direct (the API balance was read inside the window: difference = closing − api_balance), bridge (a past period: closing + movements_since = api_balance_now), not_checked (see balance_check_note)',
+      (r) => r.balance_check ?? 'not_checked',
+    ),
+    ...instant<BalanceRow>('api_balance_time', 'when the API balance was read (its effective_time)', (r) => r.api_balance_time ?? null),
+    ...amount<BalanceRow>('api_balance', 'the wallet balance the API reports — only when balance_check is direct', (r) => r.api_balance_base, cur),
+    ...amount<BalanceRow>('difference', 'closing − api_balance — only when balance_check is direct', (r) => r.difference_base, cur),
+    ...amount<BalanceRow>('movements_since', 'bridge: net ledger movements from the window end up to api_balance_time', (r) => r.movements_since_base ?? null, cur),
+    ...amount<BalanceRow>('api_balance_now', 'bridge: the wallet balance the API reports at api_balance_time (today, for a past period)', (r) => r.api_balance_now_base ?? null, cur),
+    ...amount<BalanceRow>('bridge_difference', 'bridge: closing + movements_since − api_balance_now', (r) => r.bridge_difference_base ?? null, cur),
+    text('balance_check_note', 'why a balance was not checked, or what the bridge spans', (r) => r.balance_check_note ?? null, 50),
   ],
 };

@@ -6,7 +6,7 @@
 import type { PaymentRow } from '../../normalize/rows.js';
 import { quoteRatePerBtc } from '../../money/rate-display.js';
 import { displayScale } from '../../money/units.js';
-import { amount, baseAmount, bps, code, decimal, displayCurrencyColumn, id, instant, json, list, text, type ColumnSpec, type SpecContext, type TableSpec } from '../column-spec.js';
+import { baseAmount, displayAmount, walletName, bps, code, decimal, displayCurrencyColumn, id, instant, json, list, text, type ColumnSpec, type SpecContext, type TableSpec } from '../column-spec.js';
 
 const cur = (r: PaymentRow): string => r.currency;
 
@@ -37,22 +37,49 @@ export function paymentIdentityColumns(): ColumnSpec<PaymentRow>[] {
   ];
 }
 
+/**
+ * Column order is for a person reading the sheet (issue 18): when, which wallet, which way, how it
+ * ended, how much, the fees and the memo first; the ids, UTC times and exact base units after.
+ */
 export const PAYMENTS_TABLE: TableSpec<PaymentRow> = {
   id: 'payments',
   file: 'payments.csv',
   sheet: 'Payments',
   rowIs: 'payment created in the window',
+  // printed: the person's columns (date … memo) and the rail; ids, UTC times and base units stay on screen and in the CSV
+  printThrough: 'route',
   columns: [
-    ...paymentIdentityColumns(),
-    ...amount<PaymentRow>('principal', 'amount sent or received, before fees', (r) => r.principal_base, cur),
-    ...amount<PaymentRow>('network_fee', 'network / routing fee', (r) => r.network_fee_base, cur),
-    ...amount<PaymentRow>('processing_fee', 'processing fee charged by the service', (r) => r.processing_fee_base, cur),
+    { ...instant<PaymentRow>('created_at', 'when the payment was created', (r) => r.created_at)[0], width: 20 },
+    walletName<PaymentRow>((r) => r.wallet_id),
+    code('direction', 'send or receive', (r) => r.direction),
+    code('status', 'status as the service reports it', (r) => r.status),
+    displayCurrencyColumn<PaymentRow>((r) => r.currency),
+    displayAmount<PaymentRow>('principal', 'amount sent or received, before fees', (r) => r.principal_base, cur),
+    displayAmount<PaymentRow>('network_fee', 'network / routing fee', (r) => r.network_fee_base, cur),
+    displayAmount<PaymentRow>('processing_fee', 'processing fee charged by the service', (r) => r.processing_fee_base, cur),
+    displayAmount<PaymentRow>('total', 'amount debited (sends: principal + network + processing) or credited (receives)', (r) => r.total_base, cur),
+    text('description', 'memo / label / description from the payer or payee (free text)', (r) => r.description, 40),
+    code('kind', 'payment type / rail: bolt11, onchain, bip21, taprootasset, usdbatch', (r) => r.kind),
+    code('category', 'standard or treasury', (r) => r.category),
+    code('route', 'sends: direct or swap; empty for receives', (r) => r.route),
+    code('status_class', 'completed, failed (incl. expired), open (not terminal) or unknown', (r) => r.status_class),
+    id('payment_id', 'payment UUID (client generated)', (r) => r.payment_id),
+    id('wallet_id', 'wallet UUID', (r) => r.wallet_id),
+    id('organization_id', 'organization UUID', (r) => r.organization_id),
+    id('environment_id', 'environment UUID', (r) => r.environment_id),
+    instant<PaymentRow>('created_at', 'when the payment was created', (r) => r.created_at)[1],
+    ...instant<PaymentRow>('updated_at', 'last change of the payment', (r) => r.updated_at),
+    code('currency', 'wallet-side currency of the amounts: btc, usd or asset:<hex>', (r) => r.currency),
+    code('unit', 'base unit of the *_base columns: msats, cents or base units', (r) => r.unit),
+    baseAmount<PaymentRow>('principal', 'amount sent or received, before fees', (r) => r.principal_base, cur),
+    baseAmount<PaymentRow>('network_fee', 'network / routing fee', (r) => r.network_fee_base, cur),
+    baseAmount<PaymentRow>('processing_fee', 'processing fee charged by the service', (r) => r.processing_fee_base, cur),
+    baseAmount<PaymentRow>('total', 'amount debited (sends: principal + network + processing) or credited (receives)', (r) => r.total_base, cur),
     code('processing_fee_source', 'where processing_fee comes from: settled (actual), terms (quoted before settlement) or none', (r) => r.processing_fee_source),
     bps('processing_fee_bps', 'processing fee rate of the terms in basis points (100 = 1 %)', (r) => r.processing_fee_bps),
     baseAmount<PaymentRow>('processing_fee_terms', 'processing fee quoted in the terms', (r) => r.processing_fee_terms_base, cur),
     baseAmount<PaymentRow>('processing_fee_settled', 'processing fee actually settled', (r) => r.processing_fee_settled_base, cur),
     baseAmount<PaymentRow>('processing_fee_diff', 'settled − terms, when both are known', (r) => r.processing_fee_diff_base, cur),
-    ...amount<PaymentRow>('total', 'amount debited (sends: principal + network + processing) or credited (receives)', (r) => r.total_base, cur),
     baseAmount<PaymentRow>('max_fee', 'fee ceiling of a send', (r) => r.max_fee_base, cur),
     baseAmount<PaymentRow>('reported_fees', 'total fees as the service reports them (data.fees)', (r) => r.reported_fees_base, cur),
     text('quote_rate', 'quote rate verbatim: <coefficient>e<scale> = coefficient / 10^scale base units of quote_to per 1 BTC', (r) => r.quote_rate),
@@ -70,7 +97,6 @@ export const PAYMENTS_TABLE: TableSpec<PaymentRow> = {
     code('error_type', 'error type of a failed payment', (r) => r.error_type),
     code('error_code', 'error code of a failed payment', (r) => r.error_code),
     text('error_detail', 'error detail of a failed payment', (r) => r.error_detail, 40),
-    text('description', 'memo / label / description from the payer or payee (free text)', (r) => r.description, 40),
     json('metadata', 'metadata key/values as JSON text', (r) => r.metadata),
     list('flags', 'quirks met while normalizing (legacy field used, unknown value, ...)', (r) => r.flags),
   ],

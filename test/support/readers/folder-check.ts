@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { FORMULA_TRIGGER_CHARS } from '../../../src/sinks/cells.js';
-import type { AnyTableSpec, ColumnType } from '../../../src/sinks/column-spec.js';
+import { tableColumns, type AnyTableSpec, type ColumnType } from '../../../src/sinks/column-spec.js';
 import type { Manifest, ManifestFile } from '../../../src/sinks/manifest.js';
 import { ALL_TABLES } from '../../../src/sinks/tables/index.js';
 import { readCsvWithPython, readXlsxWithOpenpyxl, type OpenpyxlCell } from './readers.js';
@@ -73,14 +73,14 @@ function checkCsv(dir: string, file: ManifestFile, problems: Problems): void {
     problems.add(file.path, 'no table spec describes this CSV');
     return;
   }
-  const header = spec.columns.map((c) => c.name);
+  const header = tableColumns(spec).map((c) => c.name);
   if (JSON.stringify(csv.header) !== JSON.stringify(header)) problems.add(file.path, `header ${show(csv.header)} is not the spec's ${show(header)}`);
   csv.rows.forEach((row, index) => {
     // record numbers as a user counts them: the header is record 1
     const record = index + 2;
     if (row.length !== header.length) problems.add(file.path, `record ${record} has ${row.length} fields, the header ${header.length} (first field ${show(row[0])})`);
     row.forEach((value, i) => {
-      const column = spec.columns[i];
+      const column = tableColumns(spec)[i];
       if (column === undefined || !startsWithTrigger(value)) return;
       if (NUMERIC_TYPES.has(column.type) && PLAIN_DECIMAL.test(value)) return;
       problems.add(file.path, `record ${record}, ${column.name}: field begins with a formula trigger: ${show(value)}`);
@@ -123,16 +123,17 @@ function checkWorkbook(dir: string, file: ManifestFile, problems: Problems): voi
     }
     if (sheet.max_row !== listed.rows) problems.add(file.path, `${at}: openpyxl reads ${sheet.max_row} rows, the manifest says ${listed.rows}`);
     dataRows += Math.max(0, sheet.max_row - 1);
-    if (sheet.freeze_panes !== 'A2') problems.add(file.path, `${at}: header not frozen (freeze_panes ${show(sheet.freeze_panes)})`);
+    // the header row is frozen (and, on table sheets, the first column with it: B2)
+    if (sheet.freeze_panes === null || !/^[A-Z]+2$/.test(sheet.freeze_panes)) problems.add(file.path, `${at}: header not frozen (freeze_panes ${show(sheet.freeze_panes)})`);
     if (sheet.auto_filter === null || !sheet.auto_filter.startsWith('A1:')) problems.add(file.path, `${at}: no autofilter on the header (${show(sheet.auto_filter)})`);
     const spec = specBySheet(listed.name);
     if (spec === undefined) continue;
     const [head = [], ...rows] = sheet.rows ?? [];
-    const header = spec.columns.map((c) => c.name);
+    const header = tableColumns(spec).map((c) => c.name);
     const headRead = head.map((c) => c.v);
     if (JSON.stringify(headRead) !== JSON.stringify(header)) problems.add(file.path, `${at}: header ${show(headRead)} is not the spec's`);
     rows.forEach((row, index) => {
-      spec.columns.forEach((column, i) => {
+      tableColumns(spec).forEach((column, i) => {
         const cell = row[i];
         const problem = cell === undefined ? null : cellProblem(column.type, cell);
         if (problem !== null) problems.add(file.path, `${at}, row ${index + 2}, ${column.name}: ${problem}`);

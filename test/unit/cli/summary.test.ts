@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { formatSummary } from '../../../src/cli/summary.js';
 import type { PipelineOutcome } from '../../../src/jobs/pipeline.js';
 import type { CheckResult, Finding } from '../../../src/reconcile/results.js';
+import { closeStatus, type CloseStatus } from '../../../src/sinks/close-status.js';
 
-function outcome(exitCode: 0 | 65, checks: CheckResult[], findings: Partial<Finding>[]): PipelineOutcome {
+function outcome(exitCode: 0 | 65, checks: CheckResult[], findings: Partial<Finding>[], close: Partial<CloseStatus> = {}, notClosed: string | null = null): PipelineOutcome {
   const report = {
     publish: { dir: '/out/x', unchanged: false, manifest: { counts: {} } },
     result: { checks, findings, controlTotals: {} },
     exceptions: exitCode === 65,
     assets: [],
+    close: { state: 'not_a_closing_run', open_items: 0, words: 'Not closed by this run.', ...close },
   };
-  return { exitCode, runId: 'r', dir: '/out/x', report, pull: null, notClosed: null, plan: null } as unknown as PipelineOutcome;
+  return { exitCode, runId: 'r', dir: '/out/x', report, pull: null, notClosed, plan: null } as unknown as PipelineOutcome;
 }
 const check = (check_id: string, severity: CheckResult['severity'], findings: number): CheckResult => ({ check_id, description: '', severity, findings, passed: findings === 0 });
 
@@ -18,25 +20,40 @@ describe('formatSummary', () => {
   it('does not call a run with only info notes "failed", and says where the notes are', () => {
     const text = formatSummary(outcome(0, [check('a', 'error', 0), check('payment.fee_terms_vs_settled', 'info', 8)], [{ severity: 'info' }]));
     expect(text).toContain('checks    2 run, 1 clean');
-    expect(text).toContain('  notes     payment.fee_terms_vs_settled (8)');
+    expect(text).toContain('  info      payment.fee_terms_vs_settled (8)');
+    expect(text).toContain('tie-out   Ties out — 0 errors, 0 warnings, 8 info');
     expect(text).not.toMatch(/failed/);
-    expect(text).toContain('result    complete; no reconciliation errors — 1 note(s) in exceptions.csv (exit 0)');
+    expect(text).toContain('result    complete; no reconciliation errors — 8 info in exceptions.csv (exit 0)');
   });
 
   it('lists failed checks and warnings apart', () => {
     const text = formatSummary(outcome(65, [check('e', 'error', 2), check('w', 'warning', 1), check('ok', 'error', 0)], [{}, {}, {}]));
     expect(text).toContain('checks    3 run, 1 clean');
-    expect(text).toContain('  errors    e (2)');
-    expect(text).toContain('  warnings  w (1)');
-    expect(text).toContain('(exit 65)');
+    expect(text).toContain('  error     e (2)');
+    expect(text).toContain('  warning   w (1)');
+    expect(text).toContain('tie-out   Does not tie — 2 errors, 1 warning, 0 info');
+    expect(text).toContain('result    does not tie: 2 error finding(s) in exceptions.csv / the Exceptions sheet (exit 65)');
   });
 
   it('counts warnings and notes when the run still exits 0', () => {
     const text = formatSummary(outcome(0, [check('w', 'warning', 2), check('i', 'info', 1)], [{ severity: 'warning' }, { severity: 'warning' }, { severity: 'info' }]));
-    expect(text).toContain('no reconciliation errors — 2 warning(s) and 1 note(s) in exceptions.csv (exit 0)');
+    expect(text).toContain('no reconciliation errors — 2 warning(s) and 1 info in exceptions.csv (exit 0)');
   });
 
   it('says every check passed only when there are no findings at all', () => {
     expect(formatSummary(outcome(0, [check('a', 'error', 0)], []))).toContain('every reconciliation check passed (exit 0)');
+  });
+
+  it('says when exit 65 comes from open items rather than errors, and names open-items.csv', () => {
+    const close = closeStatus({ closing: true, allowOpen: false, closedBefore: false, openItems: 3, period: '2026-10' });
+    const text = formatSummary(outcome(65, [check('a', 'error', 0)], [], close, '2026-10 has 3 open item(s)'));
+    expect(text).toContain('tie-out   Ties out — 0 errors, 0 warnings, 0 info');
+    expect(text).toContain('period    Not closed: 3 open items');
+    expect(text).toMatch(/result {4}ties out, but the period is NOT CLOSED: .*open-items\.csv \(exit 65 — from open items, not from errors\)/);
+  });
+
+  it('states a close with --allow-open and the items carried', () => {
+    const close = closeStatus({ closing: true, allowOpen: true, closedBefore: false, openItems: 2, period: '2026-10' });
+    expect(formatSummary(outcome(0, [check('a', 'error', 0)], [], close))).toContain('period    Closed with --allow-open: 2 open items carried into the next period (open-items.csv).');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBase, msatsToBtcSatPrecision, parseDecimalToBase, rescale, toDisplay } from '../../../src/money/format.js';
+import { formatBase, groupThousands, msatsToBtcSatPrecision, parseDecimalToBase, rescale, toDisplay } from '../../../src/money/format.js';
 import { money } from '../../../src/money/money.js';
 import { msatsToSats, satsToMsats } from '../../../src/money/units.js';
 
@@ -47,5 +47,15 @@ describe('display conversions', () => {
     expect(parseDecimalToBase('6.505', 2, 'half_even')).toBe(650n);
     expect(() => parseDecimalToBase('6.505', 2)).toThrow(/more than 2/);
     for (const bad of ['1e3', '1,000', '', ' 5', '+5', '.5', '5.', '05.1']) expect(() => parseDecimalToBase(bad, 2)).toThrow(RangeError);
+  });
+});
+
+describe('groupThousands', () => {
+  it('groups the whole part only, keeps the sign and every decimal', () => {
+    expect(['0.00000000001', '999', '1000', '-1234567.891', '124312.91030152433', '1000000'].map(groupThousands)).toEqual(['0.00000000001', '999', '1,000', '-1,234,567.891', '124,312.91030152433', '1,000,000']);
+  });
+
+  it('leaves anything that is not a plain decimal alone', () => {
+    expect(['1e5', 'abc', '', '1,000'].map(groupThousands)).toEqual(['1e5', 'abc', '', '1,000']);
   });
 });

@@ -150,7 +150,9 @@ describe('balances', () => {
     ];
     const result = await run({ wallets: [wallet('w', [{ currency: 'btc', total: 108n }])], ledger: { w: [...ledger].reverse() } });
     expect(result.balances).toEqual([
-      expect.objectContaining({ currency: 'btc', opening_base: 100n, credits_base: 10n, debits_base: 3n, closing_base: 107n, entries: 2, api_balance_base: 108n, ledger_at_api_time_base: 108n, difference_base: 0n, unknown_entries: 0 }),
+      // a past window: closing 107 + movements since 1 = the API balance now 108 (the bridge), and today's
+      // balance is not shown beside October's closing
+      expect.objectContaining({ currency: 'btc', opening_base: 100n, credits_base: 10n, debits_base: 3n, closing_base: 107n, entries: 2, balance_check: 'bridge', api_balance_base: null, difference_base: null, movements_since_base: 1n, api_balance_now_base: 108n, bridge_difference_base: 0n, ledger_at_api_time_base: 108n, unknown_entries: 0 }),
     ]);
     expect(result.findings).toEqual([]);
   });

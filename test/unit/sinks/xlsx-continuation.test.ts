@@ -36,13 +36,16 @@ describe('sheet continuation past the row limit', () => {
     const wb = await readWorkbook(join(dir, 'report.xlsx'));
     expect(wb.worksheets.map((w) => w.name).slice(0, 5)).toEqual(['Overview', 'Payments', 'Payments (2)', 'Payments (3)', 'Payments (4)']);
     const ids: string[] = [];
+    const csv = await readCsv(join(dir, 'payments.csv'));
+    const idColumn = csv.header.indexOf('payment_id');
     for (const name of ['Payments', 'Payments (2)', 'Payments (3)', 'Payments (4)']) {
       const ws = wb.getWorksheet(name) as ExcelJS.Worksheet;
-      expect(ws.getCell('A1').value).toBe('payment_id');
-      expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
-      for (let r = 2; r <= ws.rowCount; r++) ids.push(String(ws.getCell(r, 1).value));
+      expect(ws.getCell('A1').value).toBe('created_at');
+      expect(ws.getCell(1, idColumn + 1).value).toBe('payment_id');
+      expect(ws.views[0]).toMatchObject({ state: 'frozen', xSplit: 1, ySplit: 1 });
+      for (let r = 2; r <= ws.rowCount; r++) ids.push(String(ws.getCell(r, idColumn + 1).value));
     }
-    expect(ids).toEqual((await readCsv(join(dir, 'payments.csv'))).rows.map((r) => r[0]));
+    expect(ids).toEqual(csv.rows.map((r) => r[idColumn]));
     expect((await verify(dir)).ok).toBe(true);
   });
 

@@ -1,0 +1,107 @@
+/**
+ * The workbook as openpyxl (software that did not write it) reads it: every sheet prints fitted to
+ * the page width, wide table sheets landscape and the Overview on one page; table sheets freeze
+ * their header and first column; every display amount is a numeric cell a spreadsheet can sum; a
+ * wallet_name sits beside every wallet_id; the Overview's first lines say whether the books tie and
+ * whether the period is closed.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableColumns } from '../../../src/sinks/column-spec.js';
+import { ALL_TABLES, PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
+import { writeSmallReport } from '../../fixtures/sinks/write-report.js';
+import { readersMissing, readXlsxWithOpenpyxl, type OpenpyxlSheet } from '../../support/readers/readers.js';
+
+const missing = readersMissing('xlsx');
+
+describe.skipIf(missing !== null)(`report.xlsx read by openpyxl${missing === null ? '' : ` (skipped: ${missing})`}`, () => {
+  let root = '';
+  let sheets: OpenpyxlSheet[] = [];
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'payexport-openpyxl-'));
+    const { dir } = await writeSmallReport(join(root, 'out'));
+    sheets = readXlsxWithOpenpyxl(join(dir, 'report.xlsx'), { cells: true });
+  });
+  afterAll(async () => {
+    if (root !== '') await rm(root, { recursive: true, force: true });
+  });
+
+  const sheet = (name: string): OpenpyxlSheet => {
+    const found = sheets.find((s) => s.name === name);
+    if (found === undefined) throw new Error(`no sheet ${name}`);
+    return found;
+  };
+
+  it('fits every sheet to the page width; the Overview prints on one page', () => {
+    expect(sheets.length).toBeGreaterThan(8);
+    for (const s of sheets) {
+      expect({ name: s.name, fit_to_page: s.fit_to_page, fit_to_width: s.fit_to_width }).toEqual({ name: s.name, fit_to_page: true, fit_to_width: 1 });
+    }
+    expect(sheet('Overview')).toMatchObject({ fit_to_height: 1, orientation: 'portrait' });
+    for (const s of sheets.filter((x) => x.name !== 'Overview')) {
+      expect({ name: s.name, orientation: s.orientation, fit_to_height: s.fit_to_height }).toEqual({ name: s.name, orientation: 'landscape', fit_to_height: 0 });
+    }
+  });
+
+  it('freezes the header row and the first column of every table sheet', () => {
+    for (const table of ALL_TABLES) expect({ sheet: table.sheet, freeze: sheet(table.sheet).freeze_panes }).toEqual({ sheet: table.sheet, freeze: 'B2' });
+  });
+
+  it('writes every display amount as a numeric cell, with thousands separators', () => {
+    let checked = 0;
+    for (const table of ALL_TABLES) {
+      const rows = sheet(table.sheet).rows ?? [];
+      const header = (rows[0] ?? []).map((c) => String(c.v));
+      tableColumns(table).forEach((col) => {
+        if (col.type !== 'display') return;
+        const at = header.indexOf(col.name);
+        expect(at, `${table.sheet}.${col.name}`).toBeGreaterThanOrEqual(0);
+        for (const row of rows.slice(1)) {
+          const cell = row[at];
+          if (cell === undefined || cell.v === null) continue;
+          expect({ where: `${table.sheet}.${col.name}`, t: cell.t }).toEqual({ where: `${table.sheet}.${col.name}`, t: 'n' });
+          expect(cell.fmt, `${table.sheet}.${col.name}`).toMatch(/^#,##0/);
+          checked += 1;
+        }
+      });
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('puts wallet_name beside every wallet_id, filled in', () => {
+    for (const table of ALL_TABLES) {
+      const rows = sheet(table.sheet).rows ?? [];
+      const header = (rows[0] ?? []).map((c) => String(c.v));
+      if (!header.includes('wallet_id')) continue;
+      const name = header.indexOf('wallet_name');
+      expect(name, table.sheet).toBeGreaterThanOrEqual(0);
+      for (const row of rows.slice(1)) {
+        const id = row[header.indexOf('wallet_id')]?.v;
+        if (id === '7a1f0000-0000-4000-8000-00000000b7c1') expect(row[name]?.v, table.sheet).toBe('Treasury BTC');
+      }
+    }
+  });
+
+  it('reads Payments like a person: date, wallet name, direction, status, amounts, fees, memo, then ids', () => {
+    const header = (sheet(PAYMENTS_TABLE.sheet).rows?.[0] ?? []).map((c) => String(c.v));
+    expect(header.slice(0, 10)).toEqual(['created_at', 'wallet_name', 'direction', 'status', 'display_currency', 'principal', 'network_fee', 'processing_fee', 'total', 'description']);
+    expect(header.indexOf('payment_id')).toBeGreaterThan(header.indexOf('description'));
+  });
+
+  it('answers on the Overview whether the books tie and whether the period is closed, amounts as numbers', () => {
+    const rows = sheet('Overview').rows ?? [];
+    expect(String(rows[1]?.[0]?.v)).toMatch(/^(Ties out|Does not tie) — \d+ errors?, \d+ warnings?, \d+ info$/);
+    expect(String(rows[2]?.[0]?.v)).toMatch(/^(Closed|Closed with --allow-open|Not closed)/);
+    const roll = rows.findIndex((r) => r[0]?.v === 'Roll-forward by currency (display units)');
+    expect(roll).toBeGreaterThan(0);
+    expect((rows[roll + 1] ?? []).slice(0, 7).map((c) => c.v)).toEqual(['currency', 'wallets', 'opening', 'in', 'out (incl. fees)', 'of which fees', 'closing']);
+    const first = rows[roll + 2] ?? [];
+    for (const c of first.slice(2, 7)) expect(c.t).toBe('n');
+    // no amount on the Overview is text
+    const texts = rows.flat().filter((c) => c.t === 's' && /^-?\d+\.\d+$/.test(String(c.v)));
+    expect(texts).toEqual([]);
+  });
+});
