@@ -4,6 +4,7 @@
  * files named here (see secrets.ts), so a committed config file can never hold one.
  */
 import { z } from 'zod';
+import { journalSchema } from './journal-schema.js';
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
 const envVarName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'expected an environment variable name such as PAYEXPORT_API_KEY_STAGING');
@@ -74,6 +75,8 @@ export const configSchema = z.strictObject({
       return n >= 1 && k >= 0 && k < n;
     }, 'expected 0 <= K < N')
     .optional(),
+  /** the chart-of-accounts mapping for journal entries (journal-schema.ts); absent = no journal files */
+  journal: journalSchema.optional(),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;
