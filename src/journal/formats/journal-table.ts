@@ -11,6 +11,8 @@ export interface JournalTableRow {
   entry: JournalEntry;
   line: JournalLine;
   lineNo: number;
+  /** per-day-wallet mode: the summary entry this line rolls into */
+  summaryNo: string | null;
   /** the line's account in the ledger naming */
   account: string;
   booksCurrency: string;
@@ -26,6 +28,7 @@ export const JOURNAL_TABLE: TableSpec<JournalTableRow> = {
   rowIs: 'one line of a journal entry (entries: one per wallet balance movement, plus period-end remeasurements)',
   columns: [
     id('entry_no', 'stable entry number (prefix + hash of the payment and ledger entry); ≤ 21 characters', (r) => r.entry.entryNo),
+    id('summary_entry_no', 'per-day-wallet mode: the daily summary entry this line is part of (empty in per-payment mode)', (r) => r.summaryNo),
     code('entry_kind', 'movement or remeasurement', (r) => r.entry.kind),
     code('entry_date', "the entry's date in the reporting time zone (YYYY-MM-DD)", (r) => r.entry.date),
     ...instant<JournalTableRow>('posted_at', 'the ledger movement time (remeasurement: the window end)', (r) => r.entry.postedAt),
