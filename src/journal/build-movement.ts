@@ -136,5 +136,5 @@ function narration(row: LedgerRow, payment: PaymentRow | null, inflow: boolean):
   if (payment.rail_amount_base !== null && payment.rail_currency !== null && payment.rail_currency !== payment.currency) parts.push(`rail ${payment.rail_amount_base} ${payment.rail_currency === 'btc' ? 'msats' : payment.rail_currency}`);
   const external = payment.metadata?.['external_id'];
   if (external !== undefined) parts.push(`ext ${external}`);
-  return parts.join('; ');
+  return parts.join(', ');
 }

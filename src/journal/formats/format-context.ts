@@ -43,5 +43,5 @@ export function books(ctx: FormatContext, minor: bigint): string {
 /** Text safe inside a double-quoted Beancount string or an hledger description: one line, no quotes or comment marks. */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001F\u007F]+/g, ' ').replace(/["\\;|]/g, "'").trim();
+  return text.replace(/[\u0000-\u001F\u007F]+/g, ' ').replace(/["\\|]/g, "'").replace(/;/g, ',').trim();
 }
