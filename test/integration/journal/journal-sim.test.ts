@@ -76,7 +76,7 @@ describe.skipIf(skip !== null)(`journal files against the simulator${skip ? ` (s
       expect(journalCsv.every((l) => l['needs_price'] === 'false')).toBe(true);
       // USD wallets are native; the simulator quotes only cross-currency payments of USD wallets, so every
       // BTC and USDT movement is valued from the price files (the quote path: test/unit/journal)
-      expect(new Set(journalCsv.map((l) => l['rate_source']))).toEqual(new Set(['native', 'price_file', ...(c.journal.entryMode === 'per-day-wallet' ? [''] : [])]));
+      expect(new Set(journalCsv.map((l) => l['rate_source']))).toEqual(new Set(['native', 'price_file']));
     });
 
     it('bean-check accepts the Beancount file', () => {
