@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, runCli, splitStderr } from '../support/cli/cli.js';
 import { workspace } from '../support/cli/workspace.js';
+import { beanCheck, hledgerCheck, ledgerToolsMissing } from '../support/journal/ledger-tools.js';
 
 /**
  * `npm run demo` from a clean checkout, without copying the repository (too slow for `npm ci`):
@@ -38,5 +39,17 @@ describe('payexport demo', () => {
       expect(verified.code, describeRun(['verify', folder], verified)).toBe(0);
       expect(verified.stdout).toMatch(/^verified \d+ file\(s\) of run \S+: sha256, bytes and rows match the manifest$/m);
     }
-  });
+
+    // The shipped mapping and price files journal both periods; ledgers that did not write them accept them.
+    const noTools = ledgerToolsMissing();
+    for (const folder of folders) {
+      expect(readdirSync(folder)).toEqual(expect.arrayContaining(['journal.csv', 'journal.beancount', 'journal.hledger', 'journal-qbo.csv', 'journal-xero.csv']));
+      if (noTools !== null) continue;
+      const bean = beanCheck(join(folder, 'journal.beancount'));
+      expect(bean.code, bean.stderr + bean.stdout).toBe(0);
+      const hledger = hledgerCheck(join(folder, 'journal.hledger'));
+      expect(hledger.code, hledger.stderr).toBe(0);
+    }
+    // two pulls, two reports and their journals, as a subprocess on a shared 2-core machine
+  }, 240_000);
 });

@@ -21,7 +21,7 @@ export interface QboRow {
 export const QBO_TABLE: TableSpec<QboRow> = {
   id: 'journal_qbo',
   file: 'journal-qbo.csv',
-  sheet: 'QBO',
+  sheet: 'none: CSV only',
   rowIs: 'one line of a journal entry, QuickBooks Online import layout',
   columns: [
     text('Journal No.', 'entry number, ≤ 21 characters; groups the lines of one entry', (r) => r.journalNo),

@@ -20,7 +20,7 @@ export interface XeroRow {
 export const XERO_TABLE: TableSpec<XeroRow> = {
   id: 'journal_xero',
   file: 'journal-xero.csv',
-  sheet: 'Xero',
+  sheet: 'none: CSV only',
   rowIs: 'one line of a manual journal, Xero import layout',
   columns: [
     text('*Narration', 'entry number and what the entry is; with the date it groups the journal', (r) => r.narration),
