@@ -206,4 +206,43 @@ describe.skipIf(skip !== null)(`journal files against the simulator${skip ? ` (s
       expect(journal?.max_row).toBe(journalCsv.length + 1);
     });
   });
+
+  describe('a wallet without an account and a currency without a price', () => {
+    let run: PipelineRun;
+    const unmapped = '3fa3fc16-5616-4b4c-ac53-92c14efbb8d3';
+    beforeAll(async () => {
+      const wallets = Object.fromEntries(Object.entries(demo.journal.wallets).filter(([id]) => id !== unmapped));
+      const journal = mapping({ wallets, formats: ['beancount', 'hledger', 'csv'] });
+      run = await runAgainstSimulator({ sim, spec: spec(), tz: TZ, flags: { db: false, journal: { ...journal, prices: journal.prices.filter((p) => p.currency === 'btc') } } });
+    }, 240_000);
+    afterAll(async () => {
+      await run?.cleanup();
+    });
+
+    it('names the wallet and every unpriced movement in Exceptions (exit 65) and keeps them out of the ledger files, which still check', async () => {
+      expect(run.outcome.exitCode).toBe(65);
+      const exceptions = await run.csv('exceptions.csv');
+      const unmappedFindings = exceptions.filter((f) => f['check_id'] === 'journal.wallet_unmapped');
+      expect(unmappedFindings.map((f) => [f['severity'], f['subject_id']])).toEqual([['error', unmapped]]);
+      expect(unmappedFindings[0]?.['message']).toContain('Retired BTC node');
+      const journalCsv = await run.csv('journal.csv');
+      expect(journalCsv.some((l) => l['wallet_id'] === unmapped)).toBe(false);
+
+      // the stablecoin wallet has no price: each of its movements is listed, stays in journal.csv, and is in no ledger file
+      const unpriced = journalCsv.filter((l) => l['needs_price'] === 'true');
+      const unpricedEntries = new Set(unpriced.map((l) => l['entry_no']));
+      expect(unpricedEntries.size).toBeGreaterThan(0);
+      expect(unpriced.every((l) => l['debit'] === '' && l['credit'] === '' && l['source_currency']!.startsWith('asset:'))).toBe(true);
+      const needsPrice = exceptions.filter((f) => f['check_id'] === 'journal.needs_price');
+      // one per movement, plus the wallet's period-end remeasurement
+      expect(needsPrice.length).toBe(unpricedEntries.size + 1);
+      const beancount = readFileSync(join(run.dir, 'journal.beancount'), 'utf8');
+      for (const no of unpricedEntries) expect(beancount).not.toContain(no);
+      expect(beanCheck(join(run.dir, 'journal.beancount')).code).toBe(0);
+      expect(hledgerCheck(join(run.dir, 'journal.hledger')).code).toBe(0);
+      // the model still ties: unpriced movements count in the wallet tie-out
+      const manifest = await run.manifest();
+      expect(manifest.checks.find((k) => k.check_id === 'journal.wallet_tieout')).toMatchObject({ passed: true });
+    });
+  });
 });
