@@ -190,7 +190,14 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       counts,
       log,
       onProgress: (sheet, rows) => env.progress.sheet(sheet, rows),
-      journal: deps.journal,
+      journal:
+        deps.journal === null
+          ? null
+          : {
+              ...deps.journal,
+              // month-end closes or amends its period: it records what its journal posts
+              discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.job === 'month-end' && (spec.closePeriod || closedBefore) },
+            },
     });
     await writer.writeFindings(runId, report.result.findings);
 
@@ -202,6 +209,10 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       } else if (!closedBefore) {
         await snapshot.closePeriod({ organizationId, period: spec.period.label, window, runId });
       }
+    }
+    if (report.journal?.discipline && snapshot.journalExports !== null && spec.job === 'month-end' && (closedBefore || (spec.closePeriod && notClosed === null))) {
+      // the folder is published and the period closed: what its journal posted is now exported
+      counts['journal_recorded'] = await snapshot.journalExports.confirm(runId);
     }
     const exceptions = report.exceptions || notClosed !== null;
     status = exceptions ? 'exceptions' : 'succeeded';

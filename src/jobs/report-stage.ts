@@ -153,7 +153,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       },
       controlTotals: result.controlTotals,
       checks: result.checks,
-      counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length, ...(journal ? { journal_entries: journal.entries, journal_needs_price: journal.needsPrice } : {}) },
+      counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length, ...(journal ? { journal_entries: journal.entries, journal_needs_price: journal.needsPrice } : {}), ...(journal?.discipline ? { journal_unchanged: journal.discipline.unchanged, journal_corrected: journal.discipline.corrected, journal_late: journal.discipline.late, journal_deferred: journal.discipline.deferred } : {}) },
     });
     input.log.info({ dir: publish.dir, unchanged: publish.unchanged, findings: result.findings.length }, 'report published');
     return { publish, assets, result, journal, exceptions: hasErrors(result.findings) };

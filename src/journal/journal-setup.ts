@@ -8,11 +8,14 @@ import type { Config } from '../config/schema.js';
 import type { JournalConfig } from '../config/journal-schema.js';
 import { loadPriceTables } from './load-prices.js';
 import type { PriceTable } from './price-file.js';
+import type { DisciplineOptions } from './period-discipline.js';
 
 export interface JournalSetup {
   config: JournalConfig;
   prices: ReadonlyMap<string, PriceTable>;
   periodEnd: boolean;
+  /** set by the pipeline once the snapshot is open: what closed periods already exported */
+  discipline?: DisciplineOptions | null;
 }
 
 export function journalSetup(config: Config, configFile: string | undefined, cwd: string, job: string): JournalSetup | null {

@@ -21,6 +21,7 @@ import { makeDisplay } from './display.js';
 import { JournalWriters } from './journal-writers.js';
 import { isValued, type JournalEntry } from './model.js';
 import { DayWalletGrouper } from './per-day-wallet.js';
+import { PeriodDiscipline, type DisciplineOptions } from './period-discipline.js';
 import type { PriceTable } from './price-file.js';
 import { remeasurementEntry } from './remeasurement.js';
 import { FeeTieout, WalletTieout } from './tieouts.js';
@@ -37,6 +38,8 @@ export interface JournalStageInput {
   period: string;
   /** add the period-end remeasurement (month-end runs) */
   periodEnd: boolean;
+  /** what was exported for closed periods (null: the spool keeps no record) */
+  discipline?: DisciplineOptions | null;
   balances: readonly BalanceRow[];
   fees: readonly FeeRow[];
   folder: ReportFolder;
@@ -49,6 +52,8 @@ export interface JournalStageResult {
   entries: number;
   lines: number;
   needsPrice: number;
+  /** entries not emitted again, corrected, posted late or left to the amending month-end */
+  discipline: PeriodDiscipline['counts'] | null;
 }
 
 /** The earliest instant: payments of a window's movements may have been created any time before. */
@@ -79,20 +84,22 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
   const grouper = config.entryMode === 'per-day-wallet' ? new DayWalletGrouper(config.numberPrefix) : null;
   let needsPrice = 0;
 
-  const emit = async (entry: JournalEntry, summaryNo: string | null): Promise<void> => {
+  const balanced = (entry: JournalEntry): boolean => {
     const problem = imbalance(entry);
     count('journal.unbalanced');
-    if (problem !== null) {
-      findings.push(finding('journal.unbalanced', { subject_kind: 'ledger_entry', subject_id: entry.ledgerRef ?? entry.entryNo, wallet_id: entry.walletId, message: `entry ${entry.entryNo} does not balance: ${problem}; it is written nowhere` }));
+    if (problem === null) return true;
+    findings.push(finding('journal.unbalanced', { subject_kind: 'ledger_entry', subject_id: entry.ledgerRef ?? entry.entryNo, wallet_id: entry.walletId, message: `entry ${entry.entryNo} does not balance: ${problem}; it is written nowhere` }));
+    return false;
+  };
+  const post = async (entry: JournalEntry, individual: boolean): Promise<void> => {
+    if (grouper === null || individual || entry.kind === 'remeasurement') {
+      await writers.posted(entry);
       return;
     }
-    await writers.detail(entry, summaryNo);
-    if (grouper === null || entry.kind === 'remeasurement') await writers.posted(entry);
-    else {
-      const done = grouper.add(entry);
-      if (done !== null) await writers.posted(done);
-    }
+    const done = grouper.add(entry);
+    if (done !== null) await writers.posted(done);
   };
+  const discipline = input.discipline ? await PeriodDiscipline.open(input.discipline, clock) : null;
 
   try {
     for (const wallet of input.wallets) {
@@ -117,6 +124,7 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
           else if (p.created_at >= window.from) feeTieout.postedLater(p);
         }
       }
+      const entries: JournalEntry[] = [];
       for (const row of movements) {
         const payment = row.payment_id === null ? null : payments.get(row.payment_id) ?? null;
         const outcome = buildMovementEntry(ctx, walletAccount, row, payment);
@@ -128,26 +136,34 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
         if (row.effect === 'debit' && row.payment_id !== null) count('journal.breakdown_unknown');
         walletTieout.add(outcome.entry);
         feeTieout.add(outcome.entry, payment, window);
-        await emit(outcome.entry, grouper?.summaryNo(outcome.entry) ?? null);
-      }
-      if (grouper !== null) {
-        const last = grouper.flush();
-        if (last !== null) await writers.posted(last);
+        if (balanced(outcome.entry)) entries.push(outcome.entry);
       }
       if (input.periodEnd && config.fairValue !== undefined && config.fairValue.enabled) {
         for (const balance of balances) {
           if (balance.currency === config.booksCurrency.toLowerCase()) continue;
           const outcome = remeasurementEntry(ctx, config.fairValue, balance, walletTieout.valuedNet(wallet.wallet_id, balance.currency), window, input.period);
           findings.push(...outcome.findings);
-          if (outcome.entry !== null) await emit(outcome.entry, null);
+          if (outcome.entry !== null && balanced(outcome.entry)) entries.push(outcome.entry);
         }
+      }
+      const resolved = discipline === null ? entries.map((entry) => ({ posted: [entry], individual: false })) : await discipline.resolve(entries);
+      for (const [i, entry] of entries.entries()) {
+        const r = resolved[i] as { posted: JournalEntry[]; individual: boolean };
+        const summaryNo = grouper !== null && !r.individual && entry.kind === 'movement' ? grouper.summaryNo(entry) : null;
+        // journal.csv is the period's journal as it stands; corrections go to the import files only
+        await writers.detail(entry, summaryNo);
+        for (const posted of r.posted) await post(posted, r.individual);
+      }
+      if (grouper !== null) {
+        const last = grouper.flush();
+        if (last !== null) await writers.posted(last);
       }
     }
     const tieFindings = [...walletTieout.check(input.balances, (id) => mappedAccount(config, id) !== null), ...feeTieout.check(input.fees, (id) => mappedAccount(config, id) !== null)];
     findings.push(...tieFindings.map((t) => t.finding).filter((f): f is Finding => f !== null));
     for (const t of tieFindings) count(t.check);
     const totals = await writers.close();
-    return { findings, evaluated, entries: totals.entries, lines: totals.lines, needsPrice };
+    return { findings, evaluated, entries: totals.entries, lines: totals.lines, needsPrice, discipline: discipline?.counts ?? null };
   } catch (error) {
     await writers.abort();
     throw error;

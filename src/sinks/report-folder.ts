@@ -416,7 +416,9 @@ class ReportFolderImpl implements ReportFolder {
     if (latest === undefined) return false;
     try {
       const previous = JSON.parse(await readFile(join(this.jobDir, latest, MANIFEST_FILE), 'utf8')) as Partial<Manifest>;
-      const key = (fs: readonly ManifestFile[]): string => JSON.stringify(fs.map((f) => [f.path, f.sha256]).sort());
+      // Extra files are derived from the tables (an amended journal holds only what was not yet
+      // exported): the tables and the workbook decide whether anything changed.
+      const key = (fs: readonly ManifestFile[]): string => JSON.stringify(fs.filter((f) => !this.extras.has(f.path)).map((f) => [f.path, f.sha256]).sort());
       return Array.isArray(previous.files) && key(previous.files) === key(files);
     } catch {
       return false;

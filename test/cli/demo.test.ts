@@ -51,5 +51,5 @@ describe('payexport demo', () => {
       expect(hledger.code, hledger.stderr).toBe(0);
     }
     // two pulls, two reports and their journals, as a subprocess on a shared 2-core machine
-  }, 240_000);
+  }, 360_000);
 });
