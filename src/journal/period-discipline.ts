@@ -47,7 +47,8 @@ export class PeriodDiscipline {
 
   static async open(options: DisciplineOptions, clock: ZonedClock): Promise<PeriodDiscipline> {
     const d = new PeriodDiscipline(options, clock);
-    await options.exports.clearPending(options.organizationId);
+    // only a recording run (month-end, one at a time per organization by its lock) clears what a failed one left
+    if (options.stage) await options.exports.clearPending(options.organizationId);
     d.firstOpen = await options.exports.firstOpenInstant(options.organizationId);
     return d;
   }
