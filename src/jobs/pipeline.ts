@@ -16,6 +16,7 @@ import { walletSummary } from '../api/endpoints.js';
 import type { WalletRow } from '../normalize/rows.js';
 import type { ReportStageResult } from './report-stage.js';
 import { runReportStage } from './report-stage.js';
+import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
 import { AppError, configError } from '../util/errors.js';
 import { instantFromDate } from '../util/instant.js';
 import { parseShard, type Shard } from '../util/shard.js';
@@ -85,6 +86,7 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   const outRoot = resolve(env.cwd, config.out);
   const writesReport = !spec.dryRun && shard === undefined;
   if (writesReport) await assertWritable(outRoot);
+  const journal = writesReport ? journalSetup(config, env.loaded.configFile, env.cwd, spec.job) : null;
 
   const apis = spec.pull ? createApiSet({ loaded: env.loaded, scrubber: env.scrubber, log, signal: env.signal }) : null;
   try {
@@ -94,7 +96,7 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
       const lockJob = shard === undefined ? spec.job : `${spec.job}#shard-${shard.index}-of-${shard.count}`;
       const lock = await snapshot.lock(organizationId, spec.command === 'report' ? `report:${spec.job}` : lockJob);
       try {
-        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, log });
+        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, log, journal });
       } catch (error) {
         // The spool lives under the output folder: a full disk there is exit 74, not a bug (1).
         throw snapshot.kind === 'spool' ? outputError(error, snapshot.target) : error;
@@ -119,6 +121,7 @@ interface RunDeps {
   runId: string;
   outRoot: string;
   log: JobEnv['log'];
+  journal: JournalSetup | null;
 }
 
 async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<PipelineOutcome> {
@@ -190,6 +193,14 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       ...(spec.closePeriod ? { closing: { allowOpen: spec.allowOpen } } : {}),
       log,
       onProgress: (sheet, rows) => env.progress.sheet(sheet, rows),
+      journal:
+        deps.journal === null
+          ? null
+          : {
+              ...deps.journal,
+              // month-end closes or amends its period: it records what its journal posts
+              discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.job === 'month-end' && (spec.closePeriod || closedBefore) },
+            },
     });
     await writer.writeFindings(runId, report.result.findings);
 
@@ -201,6 +212,10 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       } else if (!closedBefore) {
         await snapshot.closePeriod({ organizationId, period: spec.period.label, window, runId });
       }
+    }
+    if (report.journal?.discipline && snapshot.journalExports !== null && spec.job === 'month-end' && (closedBefore || (spec.closePeriod && notClosed === null))) {
+      // the folder is published and the period closed: what its journal posted is now exported
+      counts['journal_recorded'] = await snapshot.journalExports.confirm(runId);
     }
     const exceptions = report.exceptions || notClosed !== null;
     status = exceptions ? 'exceptions' : 'succeeded';

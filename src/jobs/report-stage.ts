@@ -25,6 +25,9 @@ import {
 import type { ReportSource, Window } from '../store/ports.js';
 import type { CsvOptions } from '../sinks/csv-table-writer.js';
 import type { Logger } from '../util/log.js';
+import { runJournalStage, type JournalStageResult } from '../journal/journal-stage.js';
+import { mergeJournalResult } from '../journal/merge-result.js';
+import type { JournalSetup } from '../journal/journal-setup.js';
 
 export interface ReportStageInput {
   source: ReportSource;
@@ -49,6 +52,8 @@ export interface ReportStageInput {
   closing?: { allowOpen: boolean };
   log: Logger;
   onProgress?: (sheet: string, rows: number) => void;
+  /** the chart-of-accounts mapping and prices: journal files and checks (null = none) */
+  journal?: JournalSetup | null;
 }
 
 export interface ReportStageResult {
@@ -58,6 +63,8 @@ export interface ReportStageResult {
   /** the wallets reported on (names for messages that speak of them) */
   wallets: WalletRow[];
   result: ReconcileResult;
+  /** the journal pass (null without a journal mapping) */
+  journal: JournalStageResult | null;
   /** true when an error-severity finding exists: exit 65 */
   exceptions: boolean;
   /** whether the period is closed, as the Overview and manifest say it */
@@ -110,7 +117,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       await reconciler.endWallet((ids) => source.knownPaymentIds(org, ids));
     }
     await payments.close();
-    const result = reconciler.finish();
+    let result = reconciler.finish();
 
     const ledger = await folder.table(LEDGER_TABLE);
     let ledgerRows = 0;
@@ -129,6 +136,10 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     await writeAll(await folder.table(FEES_TABLE), result.fees);
     await writeAll(await folder.table(BALANCES_TABLE), result.balances);
     await writeAll(await folder.table(SUMMARY_CHECK_TABLE), result.summaryChecks);
+    const journal = input.journal
+      ? await runJournalStage({ ...input.journal, source, organizationId: org, wallets, assets, window, period: input.period, balances: result.balances, fees: result.fees, folder })
+      : null;
+    result = mergeJournalResult(result, journal);
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);
 
     const open = await folder.table(OPEN_ITEMS_TABLE);
@@ -151,11 +162,11 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       },
       controlTotals: result.controlTotals,
       checks: result.checks,
-      counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length },
+      counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length, ...(journal ? { journal_entries: journal.entries, journal_needs_price: journal.needsPrice } : {}), ...(journal?.discipline ? { journal_unchanged: journal.discipline.unchanged, journal_corrected: journal.discipline.corrected, journal_late: journal.discipline.late, journal_deferred: journal.discipline.deferred } : {}) },
       close,
     });
     input.log.info({ dir: publish.dir, unchanged: publish.unchanged, findings: result.findings.length }, 'report published');
-    return { publish, assets, wallets, result, exceptions: hasErrors(result.findings), close };
+    return { publish, assets, wallets, result, journal, exceptions: hasErrors(result.findings), close };
   } catch (error) {
     await folder.abort().catch(() => undefined);
     throw error;

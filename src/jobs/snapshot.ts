@@ -15,6 +15,8 @@ import { SpoolStore } from '../store/spool/spool-store.js';
 import { openDb } from '../store/open-db.js';
 import { createStore, openStore, type Store } from '../store/store.js';
 import { minusDays } from '../util/time.js';
+import type { JournalExports } from '../journal/export-ledger.js';
+import { createJournalExports } from '../store/journal-exports.js';
 
 export interface ClosedPeriodInput {
   organizationId: string;
@@ -37,6 +39,8 @@ export interface Snapshot {
   openPaymentIds(organizationId: string, wallet: WalletRow): Promise<string[]>;
   isPeriodClosed(organizationId: string, period: string): Promise<boolean>;
   closePeriod(input: ClosedPeriodInput): Promise<boolean>;
+  /** what was exported of closed periods' journals (null on the spool: no record) */
+  readonly journalExports: JournalExports | null;
   close(): Promise<void>;
 }
 
@@ -78,6 +82,7 @@ function storeSnapshot(store: Store, kind: 'postgres' | 'embedded', target: stri
     },
     isPeriodClosed: (organizationId, period) => store.isPeriodClosed(organizationId, period),
     closePeriod: (input) => store.closePeriod({ organization_id: input.organizationId, period: input.period, window: input.window, run_id: input.runId }),
+    journalExports: createJournalExports(store.db, store.schema),
     close: () => store.close(),
   };
 }
@@ -97,6 +102,7 @@ function spoolSnapshot(stateRoot: string, job: string, period: string): Snapshot
     target: join(stateRoot, job, period),
     writer: () => spool,
     source: spool,
+    journalExports: null,
     async lock(organizationId, lockJob) {
       return acquireFileLock(
         join(stateRoot, 'locks', `${lockJob.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`),

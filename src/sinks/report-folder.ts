@@ -41,6 +41,7 @@ import { ALL_TABLES, BALANCES_TABLE, FEES_TABLE, OPEN_ITEMS_TABLE } from './tabl
 import { toolInfo } from './tool-info.js';
 import { EXCEL_MAX_ROWS } from './cells.js';
 import { StreamingWorkbook } from './xlsx-workbook.js';
+import { TextFileWriter } from './text-file-writer.js';
 import { XlsxTableSheets, type SheetResult } from './xlsx-table-sheets.js';
 import { ZonedClock } from './zoned-time.js';
 
@@ -86,6 +87,12 @@ export interface TableHandle<Row> {
   close(): Promise<{ rows: number }>;
 }
 
+export interface ExtraFileHandle {
+  write(text: string): Promise<void> | undefined;
+  /** `rows`: what the manifest records for the file */
+  close(rows: number): Promise<void>;
+}
+
 export interface PublishInput {
   /** run parameters without secrets (redacted again defensively); shown on the Overview and in the manifest */
   parameters: Record<string, unknown>;
@@ -112,6 +119,10 @@ export interface ReportFolder {
   /** the folder name publish() will use: the period or `<period>.amended-N` */
   readonly folderName: string;
   table<Row>(spec: TableSpec<Row>): Promise<TableHandle<Row>>;
+  /** A file that is not a table (no sheet), open alongside tables; listed in the manifest after them. */
+  extraFile(name: string): ExtraFileHandle;
+  /** A CSV-only table (an import file for another system: no sheet, no Definitions entry). */
+  extraCsv<Row>(spec: TableSpec<Row>): TableHandle<Row>;
   publish(input: PublishInput): Promise<PublishResult>;
   abort(): Promise<void>;
 }
@@ -154,6 +165,7 @@ class ReportFolderImpl implements ReportFolder {
   private readonly startedAt: Date;
   private readonly wallClock: () => Date;
   private current: { abort(): Promise<void> } | null = null;
+  private readonly extras = new Map<string, { abort(): Promise<void>; result: ManifestFile | null }>();
   private state: 'open' | 'publishing' | 'done' = 'open';
 
   constructor(
@@ -193,6 +205,48 @@ class ReportFolderImpl implements ReportFolder {
   async table<Row>(spec: TableSpec<Row>): Promise<TableHandle<Row>> {
     if (this.state !== 'open') throw new Error('the report folder is already published or aborted');
     return this.openTable(spec);
+  }
+
+  extraFile(name: string): ExtraFileHandle {
+    const extra = this.openExtra(name);
+    const writer = new TextFileWriter(join(this.tempDir, name));
+    extra.abort = () => writer.abort();
+    return {
+      write: (text) => writer.write(text),
+      close: async (rows) => {
+        extra.result = { path: name, ...(await writer.close(rows)) };
+      },
+    };
+  }
+
+  extraCsv<Row>(spec: TableSpec<Row>): TableHandle<Row> {
+    const extra = this.openExtra(spec.file);
+    const writer = CsvTableWriter.open(compileTable(spec, this.ctx), join(this.tempDir, spec.file), this.csvOptions);
+    extra.abort = () => writer.abort();
+    let rows = 0;
+    const handle: TableHandle<Row> = {
+      write: (row) => {
+        rows += 1;
+        return writer.write(row);
+      },
+      writeAll: async (all) => {
+        for (const row of all) await handle.write(row);
+      },
+      close: async () => {
+        extra.result = { path: spec.file, ...(await writer.close()) };
+        return { rows };
+      },
+    };
+    return handle;
+  }
+
+  private openExtra(name: string): { abort(): Promise<void>; result: ManifestFile | null } {
+    if (this.state !== 'open') throw new Error('the report folder is already published or aborted');
+    assertSafeName('file', name);
+    if (this.extras.has(name) || this.outcomes.some((o) => o.spec.file === name)) throw new Error(`file ${name} was already written`);
+    const extra = { abort: async (): Promise<void> => undefined, result: null as ManifestFile | null };
+    this.extras.set(name, extra);
+    return extra;
   }
 
   private openTable<Row>(spec: TableSpec<Row>): TableHandle<Row> {
@@ -261,6 +315,8 @@ class ReportFolderImpl implements ReportFolder {
   async publish(input: PublishInput): Promise<PublishResult> {
     if (this.state !== 'open') throw new Error('the report folder is already published or aborted');
     if (this.current !== null) throw new Error('a table is still open: close it before publishing');
+    const unclosed = [...this.extras].find(([, e]) => e.result === null);
+    if (unclosed !== undefined) throw new Error(`file ${unclosed[0]} is still open: close it before publishing`);
     this.state = 'publishing';
     try {
       for (const spec of ALL_TABLES) {
@@ -274,6 +330,7 @@ class ReportFolderImpl implements ReportFolder {
       for (const o of ordered) {
         if (o.csv !== null) files.push({ path: o.spec.file, rows: o.csv.rows, bytes: o.csv.bytes, sha256: o.csv.sha256 });
       }
+      for (const extra of this.extras.values()) if (extra.result !== null) files.push(extra.result);
       const stats = this.totalXlsxStats();
       const close = input.close ?? closeStatus({ closing: false, allowOpen: false, closedBefore: false, openItems: this.outcomes.find((o) => o.spec.id === OPEN_ITEMS_TABLE.id)?.rows ?? 0, period: this.options.period });
       const verdict = tieOut(input.checks);
@@ -351,6 +408,7 @@ class ReportFolderImpl implements ReportFolder {
     this.state = 'done';
     await this.current?.abort().catch(() => undefined);
     this.current = null;
+    for (const extra of this.extras.values()) if (extra.result === null) await extra.abort().catch(() => undefined);
     await this.workbook?.abort().catch(() => undefined);
     await rm(this.tempDir, { recursive: true, force: true }).catch(() => undefined);
   }
@@ -379,7 +437,9 @@ class ReportFolderImpl implements ReportFolder {
     if (latest === undefined) return false;
     try {
       const previous = JSON.parse(await readFile(join(this.jobDir, latest, MANIFEST_FILE), 'utf8')) as Partial<Manifest>;
-      const key = (fs: readonly ManifestFile[]): string => JSON.stringify(fs.map((f) => [f.path, f.sha256]).sort());
+      // Extra files are derived from the tables (an amended journal holds only what was not yet
+      // exported): the tables and the workbook decide whether anything changed.
+      const key = (fs: readonly ManifestFile[]): string => JSON.stringify(fs.filter((f) => !this.extras.has(f.path)).map((f) => [f.path, f.sha256]).sort());
       return Array.isArray(previous.files) && key(previous.files) === key(files);
     } catch {
       return false;

@@ -5,6 +5,7 @@ import { assertBuilt, describeRun, runCli, splitStderr } from '../support/cli/cl
 import { workspace } from '../support/cli/workspace.js';
 import { checkFolderWithIndependentReaders } from '../support/readers/folder-check.js';
 import { readersMissing } from '../support/readers/readers.js';
+import { beanCheck, hledgerCheck, ledgerToolsMissing } from '../support/journal/ledger-tools.js';
 
 /**
  * `npm run demo` from a clean checkout, without copying the repository (too slow for `npm ci`):
@@ -39,7 +40,7 @@ beforeAll(() => assertBuilt());
 afterAll(() => ws.remove());
 
 describe('payexport demo', () => {
-  it('runs end to end in an empty directory, and both folders verify', { timeout: 240_000 }, async () => {
+  it('runs end to end in an empty directory, and both folders verify', { timeout: 360_000 }, async () => {
     const cwd = ws.fresh('clean');
     // Settings a user might have exported must not reach the demo: it is hermetic.
     const env = { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PAYEXPORT_API_KEY: 'vltg_users-own-key', PAYEXPORT_OUT: 'elsewhere' };
@@ -63,6 +64,18 @@ describe('payexport demo', () => {
       expect(verified.code, describeRun(['verify', folder], verified)).toBe(0);
       expect(verified.stdout).toMatch(/^verified \d+ file\(s\) of run \S+: sha256, bytes and rows match the manifest$/m);
     }
+
+    // The shipped mapping and price files journal both periods; ledgers that did not write them accept them.
+    const noTools = ledgerToolsMissing();
+    for (const folder of folders) {
+      expect(readdirSync(folder)).toEqual(expect.arrayContaining(['journal.csv', 'journal.beancount', 'journal.hledger', 'journal-qbo.csv', 'journal-xero.csv']));
+      if (noTools !== null) continue;
+      const bean = beanCheck(join(folder, 'journal.beancount'));
+      expect(bean.code, bean.stderr + bean.stdout).toBe(0);
+      const hledger = hledgerCheck(join(folder, 'journal.hledger'));
+      expect(hledger.code, hledger.stderr).toBe(0);
+    }
+    // two pulls, two reports and their journals, as a subprocess on a shared 2-core machine
     published.push(...folders);
   });
 

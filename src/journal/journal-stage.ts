@@ -1,0 +1,179 @@
+/**
+ * The journal pass of the report stage: wallet by wallet, the window's balance movements joined
+ * to their payments become entries (build-movement.ts), each checked to balance before it is
+ * handed to the writers; month-end runs add the period-end fair-value remeasurement; then the
+ * tie-outs against balances.csv and fees.csv. Entries stream to every writer as they are built,
+ * so memory holds one wallet's movements of the window, never the run's.
+ */
+import type { JournalConfig } from '../config/journal-schema.js';
+import { MSATS_PER_BTC } from '../money/units.js';
+import { pow10 } from '../money/rounding.js';
+import type { AssetRow, LedgerRow, PaymentRow, WalletRow } from '../normalize/rows.js';
+import { finding } from '../reconcile/findings.js';
+import type { BalanceRow, FeeRow, Finding } from '../reconcile/results.js';
+import type { ReportFolder } from '../sinks/report-folder.js';
+import { ZonedClock } from '../sinks/zoned-time.js';
+import type { ReportSource, Window } from '../store/ports.js';
+import { imbalance } from './balance.js';
+import { buildMovementEntry, localDate, type BuildContext } from './build-movement.js';
+import { compileRules } from './counter-account.js';
+import { makeDisplay } from './display.js';
+import { JournalWriters } from './journal-writers.js';
+import { isValued, type JournalEntry } from './model.js';
+import { DayWalletGrouper } from './per-day-wallet.js';
+import { PeriodDiscipline, type DisciplineOptions } from './period-discipline.js';
+import type { PriceTable } from './price-file.js';
+import { remeasurementEntry } from './remeasurement.js';
+import { FeeTieout, WalletTieout } from './tieouts.js';
+import type { ValuationContext } from './valuation.js';
+
+export interface JournalStageInput {
+  config: JournalConfig;
+  prices: ReadonlyMap<string, PriceTable>;
+  source: ReportSource;
+  organizationId: string;
+  wallets: readonly WalletRow[];
+  assets: readonly AssetRow[];
+  window: Window;
+  period: string;
+  /** add the period-end remeasurement (month-end runs) */
+  periodEnd: boolean;
+  /** what was exported for closed periods (null: the spool keeps no record) */
+  discipline?: DisciplineOptions | null;
+  balances: readonly BalanceRow[];
+  fees: readonly FeeRow[];
+  folder: ReportFolder;
+}
+
+export interface JournalStageResult {
+  findings: Finding[];
+  /** subjects each journal check looked at */
+  evaluated: Record<string, number>;
+  entries: number;
+  lines: number;
+  needsPrice: number;
+  /** entries not emitted again, corrected, posted late or left to the amending month-end */
+  discipline: PeriodDiscipline['counts'] | null;
+}
+
+/** The earliest instant: payments of a window's movements may have been created any time before. */
+const EPOCH = '0001-01-01T00:00:00.000000Z';
+
+export async function runJournalStage(input: JournalStageInput): Promise<JournalStageResult> {
+  const { config, window } = input;
+  const clock = new ZonedClock(window.tz);
+  const assetDecimals = new Map(input.assets.map((a) => [a.currency, a.decimal_display]));
+  const display = makeDisplay(new Map(input.assets.map((a) => [a.currency, a.name])), assetDecimals);
+  const valuation: ValuationContext = {
+    booksCurrency: config.booksCurrency,
+    minorUnits: config.minorUnits,
+    prices: input.prices,
+    baseUnitsPerWhole: (currency) => (currency === 'btc' ? MSATS_PER_BTC : currency === 'usd' ? 100n : assetDecimals.has(currency) ? pow10(assetDecimals.get(currency) as number) : null),
+    displayCode: (currency) => (currency === 'btc' ? 'BTC' : display.commodity(currency)),
+  };
+  const ctx: BuildContext = { config, rules: compileRules(config.rules), valuation, display, clock };
+  const commodities = [{ symbol: 'SATS', decimals: 3 }, { symbol: 'USD', decimals: 2 }, ...input.assets.map((a) => ({ symbol: display.commodity(a.currency), decimals: a.decimal_display }))];
+  const writers = await JournalWriters.open(input.folder, { config, display, period: input.period, openDate: localDate(clock, window.from), commodities });
+  const findings: Finding[] = [];
+  const evaluated: Record<string, number> = {};
+  const count = (check: string, n = 1): void => {
+    evaluated[check] = (evaluated[check] ?? 0) + n;
+  };
+  const walletTieout = new WalletTieout();
+  const feeTieout = new FeeTieout(config);
+  const grouper = config.entryMode === 'per-day-wallet' ? new DayWalletGrouper(config.numberPrefix) : null;
+  let needsPrice = 0;
+
+  const balanced = (entry: JournalEntry): boolean => {
+    const problem = imbalance(entry);
+    count('journal.unbalanced');
+    if (problem === null) return true;
+    findings.push(finding('journal.unbalanced', { subject_kind: 'ledger_entry', subject_id: entry.ledgerRef ?? entry.entryNo, wallet_id: entry.walletId, message: `entry ${entry.entryNo} does not balance: ${problem}; it is written nowhere` }));
+    return false;
+  };
+  const post = async (entry: JournalEntry, individual: boolean): Promise<void> => {
+    if (grouper === null || individual || entry.kind === 'remeasurement') {
+      await writers.posted(entry);
+      return;
+    }
+    const done = grouper.add(entry);
+    if (done !== null) await writers.posted(done);
+  };
+  const discipline = input.discipline ? await PeriodDiscipline.open(input.discipline, clock) : null;
+
+  try {
+    for (const wallet of input.wallets) {
+      const walletAccount = mappedAccount(config, wallet.wallet_id);
+      const movements: LedgerRow[] = [];
+      for await (const batch of input.source.ledger(input.organizationId, wallet.wallet_id, { withoutRaw: true })) {
+        for (const row of batch) if (row.effective_time >= window.from && row.effective_time < window.to && row.effect !== 'memo') movements.push(row);
+      }
+      const balances = input.balances.filter((b) => b.wallet_id === wallet.wallet_id);
+      count('journal.wallet_unmapped');
+      if (walletAccount === null) {
+        if (movements.length > 0 || balances.some((b) => b.closing_base !== 0n)) {
+          findings.push(finding('journal.wallet_unmapped', { subject_kind: 'wallet', subject_id: wallet.wallet_id, wallet_id: wallet.wallet_id, actual: BigInt(movements.length), message: `wallet ${wallet.wallet_id} (${wallet.name}) has no asset account in journal.wallets: its ${movements.length} movement(s) are not journaled` }));
+        }
+        continue;
+      }
+      const wanted = new Set(movements.map((m) => m.payment_id).filter((id): id is string => id !== null));
+      const payments = new Map<string, PaymentRow>();
+      for await (const batch of input.source.payments({ organization_id: input.organizationId, wallet_id: wallet.wallet_id, window: { from: EPOCH, to: window.to, tz: window.tz }, withoutRaw: true })) {
+        for (const p of batch) {
+          if (wanted.has(p.payment_id)) payments.set(p.payment_id, p);
+          else if (p.created_at >= window.from) feeTieout.postedLater(p);
+        }
+      }
+      const entries: JournalEntry[] = [];
+      for (const row of movements) {
+        const payment = row.payment_id === null ? null : payments.get(row.payment_id) ?? null;
+        const outcome = buildMovementEntry(ctx, walletAccount, row, payment);
+        findings.push(...outcome.findings);
+        count('journal.unposted');
+        if (outcome.entry === null) continue;
+        if (!isValued(outcome.entry)) needsPrice += 1;
+        count('journal.needs_price');
+        if (row.effect === 'debit' && row.payment_id !== null) count('journal.breakdown_unknown');
+        walletTieout.add(outcome.entry);
+        feeTieout.add(outcome.entry, payment, window);
+        if (balanced(outcome.entry)) entries.push(outcome.entry);
+      }
+      if (input.periodEnd && config.fairValue !== undefined && config.fairValue.enabled) {
+        for (const balance of balances) {
+          if (balance.currency === config.booksCurrency.toLowerCase()) continue;
+          const outcome = remeasurementEntry(ctx, config.fairValue, balance, walletTieout.valuedNet(wallet.wallet_id, balance.currency), window, input.period);
+          findings.push(...outcome.findings);
+          if (outcome.entry !== null && balanced(outcome.entry)) entries.push(outcome.entry);
+        }
+      }
+      const resolved = discipline === null ? entries.map((entry) => ({ posted: [entry], individual: false })) : await discipline.resolve(entries);
+      for (const [i, entry] of entries.entries()) {
+        const r = resolved[i] as { posted: JournalEntry[]; individual: boolean };
+        const summaryNo = grouper !== null && !r.individual && entry.kind === 'movement' ? grouper.summaryNo(entry) : null;
+        // journal.csv is the period's journal as it stands; corrections go to the import files only
+        await writers.detail(entry, summaryNo);
+        for (const posted of r.posted) await post(posted, r.individual);
+      }
+      if (grouper !== null) {
+        const last = grouper.flush();
+        if (last !== null) await writers.posted(last);
+      }
+    }
+    const tieFindings = [...walletTieout.check(input.balances, (id) => mappedAccount(config, id) !== null), ...feeTieout.check(input.fees, (id) => mappedAccount(config, id) !== null)];
+    findings.push(...tieFindings.map((t) => t.finding).filter((f): f is Finding => f !== null));
+    for (const t of tieFindings) count(t.check);
+    const totals = await writers.close();
+    return { findings, evaluated, entries: totals.entries, lines: totals.lines, needsPrice, discipline: discipline?.counts ?? null };
+  } catch (error) {
+    await writers.abort();
+    throw error;
+  }
+}
+
+function mappedAccount(config: JournalConfig, walletId: string): string | null {
+  const direct = config.wallets[walletId];
+  if (direct !== undefined) return direct;
+  const lower = walletId.toLowerCase();
+  for (const [id, key] of Object.entries(config.wallets)) if (id.toLowerCase() === lower) return key;
+  return null;
+}

@@ -1,0 +1,19 @@
+/**
+ * The journal's findings and check outcomes folded into the reconciliation result, so they land
+ * in exceptions.csv, the Overview and the manifest like every other check (and exit 65 on an
+ * error). Without a journal mapping the result is left as it is: no journal checks are listed.
+ */
+import { JOURNAL_CHECKS } from '../reconcile/catalogue.js';
+import { compareFindings } from '../reconcile/findings.js';
+import type { CheckResult, ReconcileResult } from '../reconcile/results.js';
+import type { JournalStageResult } from './journal-stage.js';
+
+export function mergeJournalResult(result: ReconcileResult, journal: JournalStageResult | null): ReconcileResult {
+  if (journal === null) return result;
+  const findings = [...result.findings, ...journal.findings].sort(compareFindings);
+  const checks: CheckResult[] = JOURNAL_CHECKS.map((check) => {
+    const count = journal.findings.filter((f) => f.check_id === check.id).length;
+    return { check_id: check.id, description: check.description, severity: check.severity, findings: count, passed: count === 0, evaluated: journal.evaluated[check.id] ?? 0, skipped_reason: null };
+  });
+  return { ...result, findings, checks: [...result.checks, ...checks] };
+}

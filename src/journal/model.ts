@@ -1,0 +1,68 @@
+/**
+ * The canonical journal: one model every writer serializes (Beancount, hledger, the generic CSV,
+ * QuickBooks Online, Xero). Amounts are never floats: each line carries its exact source amount
+ * (base units of the wallet's currency: msats, cents, asset base units) and, once valued, integer
+ * minor units of the books' currency. Sides carry the sign: every amount is ≥ 0.
+ */
+import type { UtcInstant } from '../normalize/rows.js';
+
+export type Side = 'debit' | 'credit';
+
+/** What a line stands for: the wallet leg, the principal's counter leg, a fee, or an adjustment. */
+export type LineComponent = 'wallet' | 'principal' | 'network_fee' | 'processing_fee' | 'rounding' | 'remeasurement';
+
+export interface SourceAmount {
+  /** ≥ 0, in `unit` of `currency` */
+  amount: bigint;
+  /** btc | usd | asset:<hex> */
+  currency: string;
+  unit: string;
+}
+
+/** How an entry's source amounts became books-currency minor units. */
+export interface Valuation {
+  /** books minor units per source base unit, as the exact fraction num / den */
+  num: bigint;
+  den: bigint;
+  source: 'native' | 'payment_quote' | 'price_file';
+  /** when the rate applies: the quote's payment, or the price file row used */
+  at: UtcInstant;
+  /** the rate as an accountant reads it, e.g. `86552.00 USD/BTC` */
+  text: string;
+}
+
+export interface JournalLine {
+  account: string;
+  side: Side;
+  component: LineComponent;
+  /** null on lines that have no source-currency amount (a remeasurement) */
+  source: SourceAmount | null;
+  /** books minor units; null until valued (and for an entry that needs a price) */
+  amount: bigint | null;
+  memo: string;
+}
+
+export type EntryKind = 'movement' | 'remeasurement';
+
+export interface JournalEntry {
+  /** short, stable, ≤ 21 characters: derived from the posting unit (payment + ledger entry) */
+  entryNo: string;
+  kind: EntryKind;
+  /** YYYY-MM-DD in the books' (reporting) time zone */
+  date: string;
+  postedAt: UtcInstant;
+  walletId: string;
+  /** null for deposits/withdrawals and remeasurements */
+  paymentId: string | null;
+  /** `<entry_type>:<entry_id>` of the ledger movement, or null */
+  ledgerRef: string | null;
+  narration: string;
+  /** null when the entry needs a price (then its lines have amount null) */
+  valuation: Valuation | null;
+  lines: JournalLine[];
+}
+
+/** An entry whose every line has a books-currency amount: what the fiat formats accept. */
+export function isValued(entry: JournalEntry): boolean {
+  return entry.lines.every((l) => l.amount !== null);
+}

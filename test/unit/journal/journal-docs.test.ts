@@ -1,0 +1,24 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { JOURNAL_TABLE } from '../../../src/journal/formats/journal-table.js';
+import { QBO_TABLE } from '../../../src/journal/formats/qbo-table.js';
+import { XERO_TABLE } from '../../../src/journal/formats/xero-table.js';
+import { COLUMNS_END, COLUMNS_START, columnsMarkdown } from '../../../src/sinks/column-docs.js';
+import type { AnyTableSpec } from '../../../src/sinks/column-spec.js';
+
+const DOC = join(import.meta.dirname, '../../../docs/journal.md');
+
+describe('docs/journal.md', () => {
+  it('lists exactly the columns the journal CSV specs write', async () => {
+    const doc = await readFile(DOC, 'utf8');
+    const start = doc.indexOf(COLUMNS_START);
+    const end = doc.indexOf(COLUMNS_END);
+    expect(start, 'the columns:start marker').toBeGreaterThanOrEqual(0);
+    expect(end).toBeGreaterThan(start);
+    const generated = `${COLUMNS_START}\n\n${columnsMarkdown([JOURNAL_TABLE, QBO_TABLE, XERO_TABLE] as unknown as AnyTableSpec[])}\n${COLUMNS_END}`;
+    const current = doc.slice(start, end + COLUMNS_END.length);
+    if (process.env.UPDATE_DOCS === '1' && current !== generated) await writeFile(DOC, doc.replace(current, generated));
+    else expect(current).toBe(generated);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { PriceTable } from '../../../src/journal/price-file.js';
+import { AppError } from '../../../src/util/errors.js';
+
+const FILE = 'timestamp,price\r\n2026-10-01T00:00:00Z,60000.5\n2026-10-02T00:00:00Z,61000\n2026-10-02T12:00:00+02:00,62000.25\n';
+
+describe('the price file', () => {
+  const table = PriceTable.parse('btc', FILE, 'prices.csv', 86_400);
+
+  it('gives the last price at or before the time', () => {
+    expect(table.at('2026-10-01T00:00:00.000000Z')?.text).toBe('60000.5');
+    expect(table.at('2026-10-01T23:59:59.999999Z')?.text).toBe('60000.5');
+    expect(table.at('2026-10-02T09:59:59.999999Z')?.text).toBe('61000');
+    // 12:00+02:00 is 10:00Z
+    expect(table.at('2026-10-02T10:00:00.000000Z')).toMatchObject({ text: '62000.25', digits: 6200025n, decimals: 2, at: '2026-10-02T10:00:00.000000Z' });
+  });
+
+  it('has no price before its first row, nor one older than the staleness limit', () => {
+    expect(table.at('2026-09-30T23:59:59.999999Z')).toBeNull();
+    expect(table.at('2026-10-03T10:00:00.000000Z')?.text).toBe('62000.25');
+    expect(table.at('2026-10-03T10:00:01.000000Z')).toBeNull();
+  });
+
+  it.each([
+    ['a float in exponent form', '2026-10-01T00:00:00Z,6e4'],
+    ['a negative price', '2026-10-01T00:00:00Z,-1'],
+    ['a zero price', '2026-10-01T00:00:00Z,0.00'],
+    ['a time without a zone', '2026-10-01T00:00:00,60000'],
+    ['an extra column', '2026-10-01T00:00:00Z,60000,USD'],
+  ])('refuses %s with exit 78 naming the line', (_label, line) => {
+    try {
+      PriceTable.parse('btc', `timestamp,price\n${line}\n`, 'prices.csv', 60);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).exitCode).toBe(78);
+      expect((error as AppError).message).toContain("price file 'prices.csv' line 2");
+    }
+  });
+
+  it('refuses two prices at the same instant', () => {
+    expect(() => PriceTable.parse('btc', '2026-10-01T00:00:00Z,1\n2026-10-01T02:00:00+02:00,2\n', 'p.csv', 60)).toThrow(/two prices/);
+  });
+});
