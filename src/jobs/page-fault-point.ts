@@ -6,7 +6,7 @@
 import type { SnapshotWriter } from '../store/ports.js';
 import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 
-const PAGE_WRITES: ReadonlySet<PropertyKey> = new Set(['writePaymentsPage', 'writeLedgerPage', 'writeSummaries']);
+const PAGE_WRITES: ReadonlySet<PropertyKey> = new Set(['writePaymentsPage', 'writeLedgerPage', 'writeSummaries', 'writeBillsPage', 'writeBillSummary']);
 
 export function withPageFaultPoint(writer: SnapshotWriter): SnapshotWriter {
   if (!FAULTS_ARMED) return writer;

@@ -68,7 +68,9 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     (s) => (envFilter.size === 0 || envFilter.has(s.environment_id.toLowerCase())) && (s.scope !== 'wallet' || wallets.some((w) => w.wallet_id === s.scope_id)),
   );
   // Ages of open items are measured at the end of the window, so a rebuild gives the same files.
-  const reconciler = new Reconciler({ window, now: window.to, wallets, assets, summaries });
+  const bills = await source.bills(org, window);
+  const billSummaries = await source.billSummaries(org, window);
+  const reconciler = new Reconciler({ window, now: window.to, wallets, assets, summaries, bills, billSummaries });
 
   const folder = await openReportFolder({
     outRoot: input.outRoot,

@@ -15,7 +15,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rm
 import { open } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../normalize/rows.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../normalize/rows.js';
 import type { Finding } from '../../reconcile/results.js';
 import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, Window, WriteStats } from '../ports.js';
 import { CheckpointJournal } from './checkpoint-journal.js';
@@ -105,6 +105,15 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     await this.appendPage(rows, checkpoint, () => '');
   }
 
+  /** Bills are few: they ride the same stream files and journal as every page (reads keep the last copy of each bill). */
+  async writeBillsPage(records: readonly BillRecord[], checkpoint: Checkpoint): Promise<WriteStats> {
+    return this.appendPage(records, checkpoint, () => '');
+  }
+
+  async writeBillSummary(_run_id: string, row: BillSummaryRow, checkpoint: Checkpoint): Promise<void> {
+    await this.appendPage([row], checkpoint, () => '');
+  }
+
   async writeFindings(_run_id: string, findings: readonly Finding[]): Promise<void> {
     writeAtomically(join(this.dir, 'findings.jsonl'), findings.map(encodeRow).join('\n'));
   }
@@ -133,6 +142,23 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     if (!w || w.from !== window.from || w.to !== window.to) return [];
     const rows = this.streamRows<SummaryBucketRow>((s) => s.checkpoint.stream.startsWith('summary:'));
     return rows;
+  }
+
+  async bills(_organization_id: string, window: Window): Promise<BillRecord[]> {
+    const byId = new Map<string, BillRecord>();
+    for (const record of this.streamRows<BillRecord>((s) => s.checkpoint.stream.startsWith('bills:'))) byId.set(record.bill.bill_id, record);
+    return [...byId.values()]
+      .filter((r) => r.bill.start_time < window.to && r.bill.end_time > window.from)
+      .sort((a, b) => cmp(a.bill.line_of_credit_id, b.bill.line_of_credit_id) || cmp(a.bill.start_time, b.bill.start_time) || cmp(a.bill.bill_id, b.bill.bill_id));
+  }
+
+  /** The spool holds one run: its summaries are this window's when the run's window is. */
+  async billSummaries(_organization_id: string, window: Window): Promise<BillSummaryRow[]> {
+    const w = this.state.window;
+    if (!w || w.from !== window.from || w.to !== window.to) return [];
+    const byLoc = new Map<string, BillSummaryRow>();
+    for (const row of this.streamRows<BillSummaryRow>((s) => s.checkpoint.stream.startsWith('bills-summary:'))) byLoc.set(row.line_of_credit_id, row);
+    return [...byLoc.values()].sort((a, b) => cmp(a.line_of_credit_id, b.line_of_credit_id));
   }
 
   async *payments(query: PaymentQuery): AsyncIterable<PaymentRow[]> {

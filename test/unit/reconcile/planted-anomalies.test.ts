@@ -310,9 +310,9 @@ describe('Reconciler over a dataset with planted anomalies', () => {
     expect(hasErrors(result.findings)).toBe(true);
   });
 
-  it('plants at least one anomaly for every check in the catalogue', () => {
+  it('plants at least one anomaly for every check in the catalogue (the bill checks: bill-checks.test.ts)', () => {
     const planted = new Set(PLANTED.map((p) => p.split('|')[0]));
-    expect(CHECKS.map((c) => c.id).filter((id) => !planted.has(id))).toEqual([]);
+    expect(CHECKS.map((c) => c.id).filter((id) => !id.startsWith('bill.') && !planted.has(id))).toEqual([]);
   });
 
   it('states the figures of a mismatch', async () => {
