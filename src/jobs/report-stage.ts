@@ -14,6 +14,7 @@ import type { ReconcileResult } from '../reconcile/results.js';
 import { openReportFolder, type PublishResult, type ReportFormat } from '../sinks/report-folder.js';
 import {
   BALANCES_TABLE,
+  BILLS_TABLE,
   EXCEPTIONS_TABLE,
   FEES_TABLE,
   LEDGER_TABLE,
@@ -123,6 +124,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     await writeAll(await folder.table(FEES_TABLE), result.fees);
     await writeAll(await folder.table(BALANCES_TABLE), result.balances);
     await writeAll(await folder.table(SUMMARY_CHECK_TABLE), result.summaryChecks);
+    await writeAll(await folder.table(BILLS_TABLE), result.bills);
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);
 
     const open = await folder.table(OPEN_ITEMS_TABLE);

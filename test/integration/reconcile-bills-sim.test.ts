@@ -12,6 +12,7 @@ import { BILL_ANOMALY_KINDS } from '../../src/sim/dataset/anomaly-kinds.js';
 import { startSimulator, type SimHandle } from '../../src/sim/index.js';
 import { openPostgres } from '../../src/store/pg-db.js';
 import { monthPeriod } from '../../src/util/time.js';
+import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl } from '../support/readers/readers.js';
 import { runAgainstSimulator, type PipelineRun, type RunOptions } from '../support/run-pipeline.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from './store/engines.js';
 
@@ -72,7 +73,8 @@ function outsideWindowNotes(sim: SimHandle): string[] {
 async function reconcile(engine: Engine, anomalies: boolean): Promise<{ sim: SimHandle; run: PipelineRun }> {
   const sim = await startSimulator({ ...DATASET, ...(anomalies ? { anomalies: [...BILL_ANOMALY_KINDS] } : {}) });
   try {
-    return { sim, run: await runAgainstSimulator({ sim, spec: monthEnd(), tz: TZ, ...engine.options() }) };
+    const options = engine.options();
+    return { sim, run: await runAgainstSimulator({ sim, spec: monthEnd(), tz: TZ, ...options, flags: { formats: ['csv', 'xlsx'], ...options.flags } }) };
   } finally {
     await sim.close();
   }
@@ -83,6 +85,35 @@ const EXPECTED_CHECK: Record<(typeof BILL_ANOMALY_KINDS)[number], string> = {
   bill_missing_line_item: 'bill.line_item_missing',
   bill_count_off_by_one: 'bill.line_counts',
 };
+
+const readers = readersMissing('both');
+
+/**
+ * bills.csv through Python's csv module and the Bills sheet through openpyxl: the manifest's row
+ * counts, the run's own rows, and the planted line items as `differs` / `no_line_item`.
+ */
+async function expectBillsFilesReadBack(run: PipelineRun, plantedSubjects: string[]): Promise<void> {
+  const manifest = (await run.manifest()) as unknown as { files: Array<{ path: string; rows: number; sheets?: Array<{ name: string; rows: number }> }> };
+  const rows = run.outcome.report!.result.bills;
+  const csvFile = manifest.files.find((f) => f.path === 'bills.csv');
+  const csv = readCsvWithPython(`${run.dir}/bills.csv`);
+  expect(csv.records).toBe(csvFile?.rows);
+  expect(csv.records).toBe(rows.length);
+  const col = (name: string): number => csv.header.indexOf(name);
+  const keyed = csv.rows.map((r) => ({ subject: `${r[col('bill_id')]}:${r[col('wallet_id')]}`, figure: r[col('figure')], status: r[col('status')], billed: r[col('billed_base')], computed: r[col('computed_base')], difference: r[col('difference_base')] }));
+  for (const subject of plantedSubjects) expect(keyed.some((r) => r.subject === subject && (r.status === 'differs' || r.status === 'no_line_item')), subject).toBe(true);
+  for (const r of keyed.filter((x) => x.status === 'differs')) expect(BigInt(r.billed!) - BigInt(r.computed!)).toBe(BigInt(r.difference!));
+  expect(keyed.filter((r) => r.status === 'differs' || r.status === 'no_line_item')).toHaveLength(plantedSubjects.length);
+
+  const sheets = readXlsxWithOpenpyxl(`${run.dir}/report.xlsx`, { cells: true });
+  const bills = sheets.find((sh) => sh.name === 'Bills');
+  const declared = manifest.files.find((f) => f.path === 'report.xlsx')?.sheets?.find((sh) => sh.name === 'Bills');
+  expect(bills?.max_row).toBe(declared?.rows);
+  expect(bills?.max_row).toBe(rows.length + 1);
+  const header = (bills?.rows?.[0] ?? []).map((c) => c.v);
+  const statusAt = header.indexOf('status');
+  expect(new Set((bills?.rows ?? []).slice(1).map((r) => r[statusAt]?.v))).toEqual(new Set(keyed.map((r) => r.status)));
+}
 
 describe.each(ENGINES)('bill checks against the simulator on the $label', (engine) => {
   it('a clean month: the bills tie to the payments; the only bill findings are the notes on bills the month does not cover', async () => {
@@ -106,7 +137,7 @@ describe.each(ENGINES)('bill checks against the simulator on the $label', (engin
     }
   });
 
-  it('planted bill anomalies: each is found by the check meant for it on the line item it touched, and nothing else', async () => {
+  it(`planted bill anomalies: each is found by the check meant for it on the line item it touched, and nothing else${readers === null ? '; bills.csv and the Bills sheet read back by Python csv and openpyxl' : ` (files not read back: ${readers})`}`, async () => {
     const { sim, run } = await reconcile(engine, true);
     try {
       const planted = sim.dataset.anomalies;
@@ -126,6 +157,7 @@ describe.each(ENGINES)('bill checks against the simulator on the $label', (engin
       }
       const exceptions = new Set((await run.csv('exceptions.csv')).map((row) => `${row['check_id']}|${row['subject_id']}`));
       for (const k of expected) expect(exceptions).toContain(k);
+      if (readers === null) await expectBillsFilesReadBack(run, planted.map((a) => a.subjectId));
     } finally {
       await run.cleanup();
     }
