@@ -16,6 +16,7 @@ import {
   BALANCES_TABLE,
   BILLS_TABLE,
   EXCEPTIONS_TABLE,
+  FEE_RATES_TABLE,
   FEES_TABLE,
   LEDGER_TABLE,
   OPEN_ITEMS_TABLE,
@@ -125,6 +126,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     await writeAll(await folder.table(BALANCES_TABLE), result.balances);
     await writeAll(await folder.table(SUMMARY_CHECK_TABLE), result.summaryChecks);
     await writeAll(await folder.table(BILLS_TABLE), result.bills);
+    await writeAll(await folder.table(FEE_RATES_TABLE), result.feeRates);
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);
 
     const open = await folder.table(OPEN_ITEMS_TABLE);

@@ -193,6 +193,23 @@ export const CHECKS = [
       'the API balance `total`; a currency the API does not list must sum to zero.',
   },
   // --- data that cannot be booked ---------------------------------------------------------------------
+  // --- the processing-fee rate in force over time (fee-rate-history.ts) --------------------------------
+  {
+    id: 'fee_rate.change',
+    severity: 'info',
+    subject_kind: 'wallet',
+    description: "A wallet's processing-fee rate changed",
+    rule:
+      "Per wallet and direction, the standard payments' processing_fee.basis_points in created_at order: a new rate that holds for two or more payments is one " +
+      'rate change (one note with both rates and the payments on either side), not a finding per payment. The periods are listed in fee-rates.csv.',
+  },
+  {
+    id: 'fee_rate.off_rate',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'A payment carries the processing-fee rate in force at its time',
+    rule: 'A single payment whose basis_points differ from the rate in force before and after it (the same rate on both sides) was charged off-rate.',
+  },
   // --- the service's bills against the payments they charge for (bill-checks.ts) -------------------
   {
     id: 'bill.line_amounts',

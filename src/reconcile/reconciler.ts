@@ -25,6 +25,7 @@
 import { flagKind } from '../normalize/flags.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../normalize/rows.js';
 import { BillChecks } from './bill-checks.js';
+import { FeeRateHistory } from './fee-rate-history.js';
 import type { Window } from '../store/ports.js';
 import { dateFromInstant, toUtcInstant } from '../util/instant.js';
 import { CHECKS, type CheckId } from './catalogue.js';
@@ -85,6 +86,7 @@ export class Reconciler {
   private readonly summaries: SummaryComparison;
   private readonly bills: BillChecks;
   private readonly billsPulled: boolean;
+  private readonly feeRates = new FeeRateHistory();
   private readonly started = new Set<string>();
   private readonly inScope: ReadonlySet<string>;
   private current: WalletState | null = null;
@@ -127,6 +129,7 @@ export class Reconciler {
       phase: 'ledger',
     };
     this.summaries.startWallet(wallet);
+    this.feeRates.startWallet(wallet.wallet_id, wallet.environment_id);
     if (this.summaries.available) this.count('summary.missing');
     this.flagFindings(wallet.flags, { subject_kind: 'wallet', subject_id: wallet.wallet_id, wallet_id: wallet.wallet_id, currency: null }, 'wallet');
   }
@@ -179,6 +182,7 @@ export class Reconciler {
       this.controls.addPayment(p);
       this.fees.add(p);
       this.bills.addPayment(p);
+      this.feeRates.add(p);
       this.flagFindings(p.flags, { subject_kind: 'payment', subject_id: p.payment_id, wallet_id: p.wallet_id, currency: p.currency || null }, 'payment');
       if (p.status_class === 'completed') this.count('payment.fee_unknown');
       if (p.category === 'treasury') this.count('payment.treasury_processing_fee');
@@ -212,6 +216,7 @@ export class Reconciler {
       );
     }
     this.closeBalances(state);
+    this.feeRates.endWallet();
     this.summaries.endWallet();
     this.current = null;
   }
@@ -228,7 +233,9 @@ export class Reconciler {
     this.count('summary.bucket', this.summaries.evaluatedBuckets);
     const bills = this.bills.finish();
     for (const [check, n] of this.bills.evaluated) this.count(check, n);
-    this.findings.push(...this.summaries.findings, ...this.unknownFields.findings(), ...bills.findings);
+    this.count('fee_rate.change', this.feeRates.evaluated);
+    this.count('fee_rate.off_rate', this.feeRates.evaluated);
+    this.findings.push(...this.summaries.findings, ...this.unknownFields.findings(), ...bills.findings, ...this.feeRates.findings);
     const findings = [...this.findings].sort(compareFindings);
     const perCheck = new Map<string, number>();
     for (const f of findings) perCheck.set(f.check_id, (perCheck.get(f.check_id) ?? 0) + 1);
@@ -253,6 +260,7 @@ export class Reconciler {
       summaryChecks: [...this.summaries.rows].sort(compareSummaryRows),
       controlTotals: this.controls.result(),
       bills: bills.rows,
+      feeRates: this.feeRates.rows,
       openItems: [...this.openItems].sort((a, b) => compareText(a.wallet_id, b.wallet_id) || compareText(a.created_at, b.created_at) || compareText(a.payment_id, b.payment_id)),
     };
   }

@@ -4,6 +4,7 @@
  * Amounts are bigint base units; `null` = unknown.
  */
 import type { StatusClass, UtcInstant } from '../normalize/rows.js';
+import type { FeeRateRow } from './fee-rate-history.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -192,4 +193,6 @@ export interface ReconcileResult {
   openItems: OpenItemRow[];
   /** one row per billed figure of every bill line item overlapping the window (empty when no bills were pulled) */
   bills: BillCheckRow[];
+  /** the processing-fee rate periods per wallet and direction (fee-rate-history.ts) */
+  feeRates: FeeRateRow[];
 }

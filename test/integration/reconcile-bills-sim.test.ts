@@ -113,6 +113,17 @@ async function expectBillsFilesReadBack(run: PipelineRun, plantedSubjects: strin
   const header = (bills?.rows?.[0] ?? []).map((c) => c.v);
   const statusAt = header.indexOf('status');
   expect(new Set((bills?.rows ?? []).slice(1).map((r) => r[statusAt]?.v))).toEqual(new Set(keyed.map((r) => r.status)));
+
+  // the fee-rate history: one period per fee-bearing wallet and direction (the simulator never changes a rate)
+  const rates = readCsvWithPython(`${run.dir}/fee-rates.csv`);
+  expect(rates.records).toBe(manifest.files.find((f) => f.path === 'fee-rates.csv')?.rows);
+  expect(rates.records).toBe(run.outcome.report!.result.feeRates.length);
+  expect(rates.records).toBeGreaterThan(0);
+  const sheet = sheets.find((sh) => sh.name === 'Fee rates');
+  expect(sheet?.max_row).toBe(manifest.files.find((f) => f.path === 'report.xlsx')?.sheets?.find((sh) => sh.name === 'Fee rates')?.rows);
+  expect(sheet?.max_row).toBe(rates.records + 1);
+  const toAt = rates.header.indexOf('to_utc');
+  expect(rates.rows.every((r) => r[toAt] === '')).toBe(true);
 }
 
 describe.each(ENGINES)('bill checks against the simulator on the $label', (engine) => {
