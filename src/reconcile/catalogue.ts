@@ -200,8 +200,8 @@ export const CHECKS = [
     subject_kind: 'wallet',
     description: "A wallet's processing-fee rate changed",
     rule:
-      "Per wallet and direction, the standard payments' processing_fee.basis_points in created_at order: a new rate that holds for two or more payments is one " +
-      'rate change (one note with both rates and the payments on either side), not a finding per payment. The periods are listed in fee-rates.csv.',
+      "Per wallet and direction, the standard payments' processing_fee.basis_points in created_at order: a new rate is one rate change (one note with " +
+      'both rates and the payments on either side), not a finding per payment; a lone payment between two at the same rate is off-rate instead. The periods are listed in fee-rates.csv.',
   },
   {
     id: 'fee_rate.off_rate',
