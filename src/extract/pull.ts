@@ -23,6 +23,8 @@ import { WorkQueue } from './work-queue.js';
 
 export interface PullPlan {
   wallets: readonly WalletRow[];
+  /** the wallets whose lines of credit's bills are read (every wallet in scope, all shards; default `wallets`) */
+  billWallets?: readonly WalletRow[];
   /** environments whose summary is read (only an unsharded run or shard 0 reads them) */
   summaryEnvironments: readonly string[];
   /** the report window: summaries are asked for exactly this */
@@ -182,7 +184,7 @@ async function pullSummaries(ctx: ExtractContext, plan: PullPlan, streams: Strea
   for (const environmentId of plan.summaryEnvironments) queue.push({ kind: 'env', environmentId }, 0);
   if (plan.summaryEnvironments.length > 0) {
     const lines = new Map<string, string>();
-    for (const w of plan.wallets) if (w.line_of_credit_id !== null && !lines.has(w.line_of_credit_id)) lines.set(w.line_of_credit_id, w.environment_id);
+    for (const w of plan.billWallets ?? plan.wallets) if (w.line_of_credit_id !== null && !lines.has(w.line_of_credit_id)) lines.set(w.line_of_credit_id, w.environment_id);
     for (const [lineOfCreditId, environmentId] of [...lines].sort(([a], [b]) => (a < b ? -1 : 1))) queue.push({ kind: 'bills', lineOfCreditId, environmentId }, 0);
   }
   for (const wallet of plan.wallets) queue.push({ kind: 'wallet', wallet }, 0);
