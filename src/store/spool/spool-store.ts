@@ -11,7 +11,7 @@
  *
  * Memory: reads hold one wallet's rows at a time (they are sorted per wallet, like the database).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeSync, existsSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeSync, existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -73,6 +73,10 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
       const path = join(this.dir, 'streams', stream.file);
       if (existsSync(path) && statSync(path).size > stream.length) truncateSync(path, stream.length);
     }
+    // A stream killed before its FIRST checkpoint has rows but no journal entry: nothing of it
+    // counts, so its file goes (a summary read twice would otherwise be summed twice).
+    const checkpointed = new Set(Object.values(this.state.streams).map((stream) => stream.file));
+    for (const file of readdirSync(join(this.dir, 'streams'))) if (!checkpointed.has(file)) rmSync(join(this.dir, 'streams', file), { force: true });
     this.state.run_id = run.run_id;
     this.saveState();
     // a fresh journal holding the replayed checkpoints: appends must not follow a torn line
