@@ -190,10 +190,16 @@ export class BillChecks {
       this.count('bill.not_recomputable');
       this.findings.push(finding('bill.not_recomputable', { ...subject, message: `amounts and fees of this line item are not compared: ${t.unknown.slice(0, 3).join('; ')}${t.unknown.length > 3 ? `; and ${t.unknown.length - 3} more` : ''}` }));
     }
+    /** The payments behind a figure: the sends for send figures, the receives for receive figures, else all. */
+    const sideOf = (figure: string): { n: number; sample: string[]; what: string } | undefined => {
+      if (!t) return undefined;
+      if (/send|sent/.test(figure)) return { ...t.byDirection.send, what: 'completed send(s)' };
+      if (/receive/.test(figure)) return { ...t.byDirection.receive, what: 'completed receive(s)' };
+      return { n: t.payments, sample: t.sample, what: 'completed payment(s)' };
+    };
     const behind = (figure: string): string => {
-      const side = /send|sent/.test(figure) ? t?.byDirection.send : /receive/.test(figure) ? t?.byDirection.receive : t ? { n: t.payments, sample: t.sample } : undefined;
-      const what = /send|sent/.test(figure) ? 'completed send(s)' : /receive/.test(figure) ? 'completed receive(s)' : 'completed payment(s)';
-      return side && side.n > 0 ? `; behind it: ${side.n} ${what} created in the period, e.g. ${side.sample.join(', ')}` : `; no ${what} created in the period`;
+      const side = sideOf(figure);
+      return side && side.n > 0 ? `; behind it: ${side.n} ${side.what} created in the period, e.g. ${side.sample.join(', ')}` : `; no ${side?.what ?? 'completed payment(s)'} created in the period`;
     };
     const compare = (check: CheckId, figure: string, billed: bigint | null, computed: Sum | undefined, what: string): void => {
       if (!checked) {
@@ -201,16 +207,16 @@ export class BillChecks {
         return;
       }
       if (billed === null) {
-        out.push(this.row(state, item, figure, null, computed ?? null, 'not_billed', t.payments));
+        out.push(this.row(state, item, figure, null, computed ?? null, 'not_billed', sideOf(figure)?.n ?? null));
         return;
       }
       if (computed === null || computed === undefined) {
-        out.push(this.row(state, item, figure, billed, null, 'not_checked', t.payments));
+        out.push(this.row(state, item, figure, billed, null, 'not_checked', sideOf(figure)?.n ?? null));
         return;
       }
       this.count(check);
       const difference = billed - computed;
-      out.push(this.row(state, item, figure, billed, computed, difference === 0n ? 'ok' : 'differs', t.payments));
+      out.push(this.row(state, item, figure, billed, computed, difference === 0n ? 'ok' : 'differs', sideOf(figure)?.n ?? null));
       if (difference === 0n) return;
       this.findings.push(
         finding(check, {

@@ -176,7 +176,7 @@ export interface BillCheckRow {
   difference: bigint | null;
   /** ok | differs | not_checked | not_billed | no_line_item */
   status: string;
-  /** completed payments of the wallet created in the period (the payments behind the figure) */
+  /** the payments behind the figure: completed sends / receives / all of the wallet created in the period */
   payments: number | null;
 }
 

@@ -28,6 +28,6 @@ export const BILLS_TABLE: TableSpec<BillCheckRow> = {
     baseAmount<BillCheckRow>('computed', 'the figure recomputed from the snapshot (empty = not checked)', (r) => r.computed, cur),
     baseAmount<BillCheckRow>('difference', 'billed − computed', (r) => r.difference, cur),
     code('status', 'ok, differs, not_checked (period outside the window or an unknown amount), not_billed, no_line_item', (r) => r.status),
-    count('payments', 'completed payments of the wallet created in the period (the payments behind the figure)', (r) => r.payments),
+    count('payments', 'the payments behind the figure: completed sends (send figures), receives (receive figures) or all payments of the wallet created in the period', (r) => r.payments),
   ],
 };

@@ -153,7 +153,8 @@ describe('bill checks', () => {
     expect(sent?.message).toContain('behind it: 1 completed send(s) created in the period, e.g. p1');
     expect(findings.find((f) => f.check_id === 'bill.line_processing_fees')).toMatchObject({ expected: '10000', actual: '10137', difference: '137' });
     const row = bills.find((b) => b.bill_id === 'b-clean' && b.wallet_id === W1 && b.figure === 'amount_sent');
-    expect(row).toMatchObject({ billed: HUGE + 12_000n, computed: HUGE + 12_000n, difference: 0n, status: 'ok', payments: 3 });
+    expect(row).toMatchObject({ billed: HUGE + 12_000n, computed: HUGE + 12_000n, difference: 0n, status: 'ok', payments: 1 });
+    expect(bills.find((b) => b.bill_id === 'b-clean' && b.wallet_id === W1 && b.figure === 'starting_balance')).toMatchObject({ status: 'ok', payments: 3 });
     expect(bills.filter((b) => b.bill_id === 'b-edge').every((b) => b.status === 'not_checked' && b.computed === null)).toBe(true);
     expect(bills.find((b) => b.bill_id === 'b-bad' && b.wallet_id === W2)).toMatchObject({ figure: 'line_item', status: 'no_line_item', computed: 1n });
   });
