@@ -295,6 +295,8 @@ function memoryTarget(writeLatencyMs = 0): Target {
       return stats(rows.length);
     },
     writeSummaries: async () => undefined,
+    writeBillsPage: async (records) => stats(records.length),
+    writeBillSummary: async () => undefined,
     writeFindings: async () => undefined,
     finishRun: async () => undefined,
   };

@@ -9,8 +9,10 @@ import { toUtcInstant } from '../util/instant.js';
 import type { GetOptions, QueryPairs } from './client.js';
 import { ApiProtocolError } from './errors.js';
 import type { LosslessJson } from './json.js';
-import { offsetPages, readListPage, sweepPages, type Page, type PageGuards, type SweepPosition, type SweepRequest } from './paginate.js';
+import { cursorPages, offsetPages, readListPage, sweepPages, type Page, type PageGuards, type SweepPosition, type SweepRequest } from './paginate.js';
 import type {
+  WireBill,
+  WireBillSummary,
   WireEnvironmentSummary,
   WireLedgerEvent,
   WireLedgerSortKey,
@@ -276,10 +278,46 @@ export async function walletPolicies(api: ApiReader, organizationId: string, wal
   return expectObject<WireWalletPolicies>(api, `${walletPath(organizationId, walletId)}/policies`);
 }
 
+export interface BillPagesParams {
+  organizationId: string;
+  /** one line of credit's bills (the list is not filterable by time: the caller keeps the periods it needs) */
+  lineOfCreditId: string;
+  /** page size; the service's default is 25, capped at 500 */
+  limit?: number;
+  /** resume: a `next_cursor` saved with an earlier page */
+  start?: string;
+  guards?: Partial<PageGuards>;
+}
+
+/** Billing: GET /organizations/{org}/bills as cursor pages, oldest first, the same query on every follow. */
+export function billPages(api: ApiReader, params: BillPagesParams): AsyncGenerator<Page<WireBill, string>> {
+  const path = `${orgPath(params.organizationId)}/bills`;
+  const limit = limitParam(params.limit ?? 100);
+  const filters: Array<[string, string]> = [
+    ['line_of_credit_id', uuidParam('line_of_credit_id', params.lineOfCreditId)],
+    ['sort_key', 'created_at'],
+    ['sort_order', 'ASC'],
+    ['limit', limit],
+  ];
+  const label = `GET ${path}`;
+  const fetchPage = async (cursor: string | null) => {
+    const page = readListPage(await api.get(path, { query: [...filters, ...(cursor === null ? [] : [['cursor', cursor] as [string, string]])] }), label);
+    return { ...page, items: page.items as unknown as WireBill[] };
+  };
+  return cursorPages(fetchPage, { label, ...(params.start !== undefined ? { start: params.start } : {}), ...(params.guards ? { guards: params.guards } : {}) });
+}
+
+/** Billing: GET /organizations/{org}/bills/summary for one line of credit. */
+export async function billSummary(api: ApiReader, params: { organizationId: string; lineOfCreditId: string }): Promise<WireBillSummary> {
+  const path = `${orgPath(params.organizationId)}/bills/summary`;
+  return expectObject<WireBillSummary>(api, path, { query: [['line_of_credit_id', uuidParam('line_of_credit_id', params.lineOfCreditId)]] });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Natural keys for de-duplication within a sweep (paginate.ts SweepDeduper)
 
 export const paymentKey = (payment: WirePayment): string => String(payment.id);
+export const billKey = (bill: WireBill): string => String(bill.id);
 
 /** A hold id is shared by held, captured and released: the event type is part of the key. */
 export function ledgerEventKey(event: WireLedgerEvent): string {

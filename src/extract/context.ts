@@ -3,6 +3,8 @@
  */
 import type { ApiReader } from '../api/endpoints.js';
 import type {
+  WireBill,
+  WireBillSummary,
   WireEnvironmentSummary,
   WireLedgerEvent,
   WireNamedAsset,
@@ -10,7 +12,7 @@ import type {
   WireWallet,
   WireWalletSummary,
 } from '../api/wire.js';
-import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../normalize/rows.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../normalize/rows.js';
 import type { SnapshotWriter } from '../store/ports.js';
 import type { Logger } from '../util/log.js';
 import type { ResumeMap } from './streams.js';
@@ -23,6 +25,8 @@ export interface Normalizers {
   asset(raw: WireNamedAsset): AssetRow;
   environmentSummary(raw: WireEnvironmentSummary, environmentId: string): SummaryBucketRow[];
   walletSummary(raw: WireWalletSummary, wallet: WalletRow): SummaryBucketRow[];
+  bill(raw: WireBill): BillRecord;
+  billSummary(raw: WireBillSummary, lineOfCreditId: string, listedCount: number | null): BillSummaryRow;
 }
 
 /** Progress of one stream, for the operator's bars and the manifest. */

@@ -13,6 +13,7 @@
 import type { UtcInstant, WalletRow } from '../normalize/rows.js';
 import type { Window } from '../store/ports.js';
 import { instantFromDate } from '../util/instant.js';
+import { pullBills } from './bills.js';
 import { pullPaymentsById } from './by-id.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import { finishSlicedLedger, pullLedgerChain, pullWalletLedger, type LedgerChain } from './ledgers.js';
@@ -22,6 +23,8 @@ import { WorkQueue } from './work-queue.js';
 
 export interface PullPlan {
   wallets: readonly WalletRow[];
+  /** the wallets whose lines of credit's bills are read (every wallet in scope, all shards; default `wallets`) */
+  billWallets?: readonly WalletRow[];
   /** environments whose summary is read (only an unsharded run or shard 0 reads them) */
   summaryEnvironments: readonly string[];
   /** the report window: summaries are asked for exactly this */
@@ -153,15 +156,23 @@ export async function pull(ctx: ExtractContext, plan: PullPlan): Promise<PullRes
   return { streams, duplicates: streams.reduce((n, s) => n + s.duplicates, 0), missingPaymentIds: missing.sort() };
 }
 
-/** Phase 1: one request per environment and wallet, all in parallel; the wallets' counts come back. */
+/**
+ * Phase 1: one request per environment and wallet, all in parallel; the wallets' counts come back.
+ * The bills of each line of credit of the wallets (a short cursor chain and its summary) are read
+ * alongside by whoever reads the environment summaries (an unsharded run or shard 0).
+ */
 async function pullSummaries(ctx: ExtractContext, plan: PullPlan, streams: StreamProgress[]): Promise<Map<string, WalletCount>> {
   const counts = new Map<string, WalletCount>();
-  type Unit = { kind: 'env'; environmentId: string } | { kind: 'wallet'; wallet: WalletRow };
+  type Unit = { kind: 'env'; environmentId: string } | { kind: 'wallet'; wallet: WalletRow } | { kind: 'bills'; lineOfCreditId: string; environmentId: string };
   const queue = new WorkQueue<Unit>(
     plan.width,
     async (unit) => {
       if (unit.kind === 'env') {
         streams.push(await pullEnvironmentSummary(ctx, unit.environmentId, plan.window));
+        return;
+      }
+      if (unit.kind === 'bills') {
+        streams.push(...(await pullBills(ctx, unit)));
         return;
       }
       const { count, ...progress } = await pullWalletSummary(ctx, unit.wallet, plan.window);
@@ -171,6 +182,11 @@ async function pullSummaries(ctx: ExtractContext, plan: PullPlan, streams: Strea
     ctx.signal,
   );
   for (const environmentId of plan.summaryEnvironments) queue.push({ kind: 'env', environmentId }, 0);
+  if (plan.summaryEnvironments.length > 0) {
+    const lines = new Map<string, string>();
+    for (const w of plan.billWallets ?? plan.wallets) if (w.line_of_credit_id !== null && !lines.has(w.line_of_credit_id)) lines.set(w.line_of_credit_id, w.environment_id);
+    for (const [lineOfCreditId, environmentId] of [...lines].sort(([a], [b]) => (a < b ? -1 : 1))) queue.push({ kind: 'bills', lineOfCreditId, environmentId }, 0);
+  }
   for (const wallet of plan.wallets) queue.push({ kind: 'wallet', wallet }, 0);
   await queue.drain();
   return counts;

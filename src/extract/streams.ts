@@ -9,6 +9,8 @@ import type { TimeRange } from './time-slices.js';
 export const streamName = {
   environmentSummary: (environmentId: string): string => `summary:env:${environmentId}`,
   walletSummary: (walletId: string): string => `summary:wallet:${walletId}`,
+  bills: (lineOfCreditId: string): string => `bills:loc:${lineOfCreditId}`,
+  billSummary: (lineOfCreditId: string): string => `bills-summary:loc:${lineOfCreditId}`,
   payments: (walletId: string): string => `payments:wallet:${walletId}`,
   ledger: (walletId: string): string => `ledger:wallet:${walletId}`,
   paymentsById: (walletId: string, purpose: 'orphans' | 'open'): string => `payments:byid-${purpose}:${walletId}`,
@@ -35,6 +37,8 @@ export interface LedgerSlice {
 }
 /** What one slice of a ledger stream saves. */
 export type LedgerSlicePosition = { next: number | null; range: TimeRange };
+/** What a bills stream saves: where to resume (null = done) and the distinct bills listed so far. */
+export type BillsPosition = { next: string | null; listed: number };
 /** What a wallet summary saves: its count and span, which size the wallet's chains on a resume. */
 export type SummaryPosition = { totalCount?: number; oldest?: string | null; newest?: string | null };
 

@@ -258,6 +258,8 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
   const paymentWindow = spec.incremental ? { ...window, from: minusDays(window.from, config.lookbackDays) } : window;
   return pull(ctx, {
     wallets: discovery.wallets,
+    // the bills of every line of credit in scope, read (like the environment summaries) by shard 0
+    billWallets: discovery.allWallets,
     // Environment summaries are read once: by an unsharded run or by shard 0.
     summaryEnvironments: deps.shard === undefined || deps.shard.index === 0 ? discovery.environments : [],
     window,

@@ -15,7 +15,9 @@ import { closeStatus, type CloseStatus } from '../sinks/close-status.js';
 import { openReportFolder, type PublishResult, type ReportFormat } from '../sinks/report-folder.js';
 import {
   BALANCES_TABLE,
+  BILLS_TABLE,
   EXCEPTIONS_TABLE,
+  FEE_RATES_TABLE,
   FEES_TABLE,
   LEDGER_TABLE,
   OPEN_ITEMS_TABLE,
@@ -82,7 +84,9 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     (s) => (envFilter.size === 0 || envFilter.has(s.environment_id.toLowerCase())) && (s.scope !== 'wallet' || wallets.some((w) => w.wallet_id === s.scope_id)),
   );
   // Ages of open items are measured at the end of the window, so a rebuild gives the same files.
-  const reconciler = new Reconciler({ window, now: window.to, wallets, assets, summaries });
+  const bills = await source.bills(org, window);
+  const billSummaries = await source.billSummaries(org, window);
+  const reconciler = new Reconciler({ window, now: window.to, wallets, assets, summaries, bills, billSummaries });
 
   const folder = await openReportFolder({
     outRoot: input.outRoot,
@@ -136,6 +140,8 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     await writeAll(await folder.table(FEES_TABLE), result.fees);
     await writeAll(await folder.table(BALANCES_TABLE), result.balances);
     await writeAll(await folder.table(SUMMARY_CHECK_TABLE), result.summaryChecks);
+    await writeAll(await folder.table(BILLS_TABLE), result.bills);
+    await writeAll(await folder.table(FEE_RATES_TABLE), result.feeRates);
     const journal = input.journal
       ? await runJournalStage({ ...input.journal, source, organizationId: org, wallets, assets, window, period: input.period, balances: result.balances, fees: result.fees, folder })
       : null;

@@ -190,3 +190,88 @@ export interface SummaryBucketRow {
   /** quirks met while normalizing, e.g. `malformed_value:total_count` (then api_count is 0 and not to be trusted) */
   flags: string[];
 }
+
+/**
+ * One bill of the service (OpenAPI `BillRead`): a line of credit's invoice for [start_time, end_time).
+ * Amounts in the bill's currency base units; `amt_due_base` is the unsigned magnitude whose direction
+ * `settlement_type` gives (Collection = the customer owes).
+ */
+export interface BillRow {
+  bill_id: string;
+  organization_id: string;
+  line_of_credit_id: string;
+  start_time: UtcInstant;
+  end_time: UtcInstant;
+  period_length: string;
+  status: string;
+  settlement_type: string;
+  /** the currency of amt_due (every line item of a line of credit shares it) */
+  currency: string;
+  unit: string;
+  amt_due_base: bigint | null;
+  amt_paid_base: bigint | null;
+  service_fee_base: bigint | null;
+  settlement_fee_base: bigint | null;
+  wallet_ids: string[];
+  created_at: UtcInstant;
+  updated_at: UtcInstant;
+  due_date: UtcInstant | null;
+  flags: string[];
+  raw: unknown;
+}
+
+/** One line item of a bill: a wallet's billed activity. `null` = absent on the wire (historical invoices) or unreadable. */
+export interface BillLineItemRow {
+  organization_id: string;
+  bill_id: string;
+  /** index in the invoice's line_items */
+  position: number;
+  wallet_id: string;
+  currency: string;
+  unit: string;
+  /** signed (SignedAmount.negative applied) */
+  starting_balance_base: bigint | null;
+  amount_total_base: bigint | null;
+  settlement_type: string;
+  transactions_sent: bigint | null;
+  amount_sent_base: bigint | null;
+  transactions_received: bigint | null;
+  amount_received_base: bigint | null;
+  processing_fee_total_base: bigint | null;
+  processing_fee_send_base: bigint | null;
+  processing_fee_receive_base: bigint | null;
+  /** payment_activity present on the invoice (absent on historical ones) */
+  has_payment_activity: boolean;
+  standard_send_count: bigint | null;
+  standard_send_volume_base: bigint | null;
+  standard_receive_count: bigint | null;
+  standard_receive_volume_base: bigint | null;
+  treasury_send_count: bigint | null;
+  treasury_send_volume_base: bigint | null;
+  treasury_receive_count: bigint | null;
+  treasury_receive_volume_base: bigint | null;
+  /** flat volume fee, or the directional total */
+  volume_fee_base: bigint | null;
+  interest_fee_base: bigint | null;
+  payout_holdback_base: bigint | null;
+  flags: string[];
+}
+
+/** A bill with its line items, as the bill checks read it. */
+export interface BillRecord {
+  bill: BillRow;
+  line_items: BillLineItemRow[];
+}
+
+/** OpenAPI `BillSummary` for one line of credit: what the bill list must add up to. */
+export interface BillSummaryRow {
+  organization_id: string;
+  line_of_credit_id: string;
+  bill_total_count: bigint | null;
+  /** how many distinct bills of the line of credit the list returned in the same run (null: not known) */
+  listed_count: number | null;
+  /** currency → total_due_base_units */
+  total_due_base: Record<string, string>;
+  flags: string[];
+  raw: unknown;
+}

@@ -194,6 +194,102 @@ export const CHECKS = [
       'A currency the API does not list must come to zero; a wallet listing no balances, or an unknown entry in the bridge span, is not checked (balance_check not_checked).',
   },
   // --- data that cannot be booked ---------------------------------------------------------------------
+  // --- the processing-fee rate in force over time (fee-rate-history.ts) --------------------------------
+  {
+    id: 'fee_rate.change',
+    severity: 'info',
+    subject_kind: 'wallet',
+    description: "A wallet's processing-fee rate changed",
+    rule:
+      "Per wallet and direction, the standard payments' processing_fee.basis_points in created_at order: a new rate is one rate change (one note with " +
+      'both rates and the payments on either side), not a finding per payment; a lone payment between two at the same rate is off-rate instead. The periods are listed in fee-rates.csv.',
+  },
+  {
+    id: 'fee_rate.off_rate',
+    severity: 'warning',
+    subject_kind: 'payment',
+    description: 'A payment carries the processing-fee rate in force at its time',
+    rule: 'A single payment whose basis_points differ from the rate in force before and after it (the same rate on both sides) was charged off-rate.',
+  },
+  // --- the service's bills against the payments they charge for (bill-checks.ts) -------------------
+  {
+    id: 'bill.line_amounts',
+    severity: 'error',
+    subject_kind: 'bill_line_item',
+    description: "A bill line item's gross debits and credits equal the wallet's payments",
+    rule:
+      "For each line item of a bill whose [start_time, end_time) lies inside the window: amount_sent equals the sum of total_base (principal + network fee + " +
+      "processing fee) of the wallet's completed sends created in the period, and amount_received the sum of total_base (the credited principal) of its completed receives.",
+  },
+  {
+    id: 'bill.line_counts',
+    severity: 'error',
+    subject_kind: 'bill_line_item',
+    description: "A bill line item's transaction counts equal the wallet's payments",
+    rule: 'total_transactions_sent / total_transactions_received equal the number of completed sends / receives of the wallet created in the period.',
+  },
+  {
+    id: 'bill.line_processing_fees',
+    severity: 'error',
+    subject_kind: 'bill_line_item',
+    description: "A bill line item's processing fees equal the fees its payments settled",
+    rule:
+      'processing_fees.send and processing_fees.receive equal the sums of processing_fee_base (the settled fee of payment_breakdown; the terms when a payment ' +
+      'carries no breakdown) of the completed sends and receives of the wallet created in the period.',
+  },
+  {
+    id: 'bill.line_activity',
+    severity: 'warning',
+    subject_kind: 'bill_line_item',
+    description: "A bill line item's activity by category matches the payments",
+    rule:
+      'When the invoice carries payment_activity: for standard and treasury, send and receive, count equals the completed payments of that category and direction ' +
+      'created in the period, and volume their principal (sends) or credited principal (receives). Historical invoices without it are not tested.',
+  },
+  {
+    id: 'bill.starting_balance',
+    severity: 'error',
+    subject_kind: 'bill_line_item',
+    description: "A bill line item's starting balance equals the ledger roll-forward",
+    rule: "starting_balance equals the wallet's ledger summed (credits and deposits − captures and withdrawals) over every entry effective before start_time.",
+  },
+  {
+    id: 'bill.line_item_missing',
+    severity: 'error',
+    subject_kind: 'bill_line_item',
+    description: 'Every wallet with activity in a billed period has a line item',
+    rule: "A wallet of the bill's line of credit with at least one completed payment created in the period has a line item on the bill's invoice.",
+  },
+  {
+    id: 'bill.internal_totals',
+    severity: 'error',
+    subject_kind: 'bill',
+    description: 'A bill adds up to its own totals',
+    rule:
+      'Per line item: processing_fees.total = send + receive and amount_total = |amount_sent − amount_received|. Per bill: wallet_ids lists exactly the line items\' wallets, and ' +
+      'amt_due with settlement_type equals |Σ (amount_received − amount_sent − volume_fee − interest_fee) − service_fee| (Collection when negative).',
+  },
+  {
+    id: 'bill.not_recomputable',
+    severity: 'warning',
+    subject_kind: 'bill_line_item',
+    description: 'A billed figure could be recomputed',
+    rule: 'A line item figure whose payments include one with an unknown amount or fee, or a currency other than the bill\'s, is not compared (unknown is never 0); reported once per line item.',
+  },
+  {
+    id: 'bill.period_outside_window',
+    severity: 'info',
+    subject_kind: 'bill',
+    description: 'A bill overlapping the window is checked only when its period lies inside it',
+    rule: "A bill whose [start_time, end_time) overlaps the window without lying inside it is listed but not checked: the payments outside the window were not pulled. Reconcile the window that covers its period.",
+  },
+  {
+    id: 'bill.summary_count',
+    severity: 'warning',
+    subject_kind: 'run',
+    description: 'The bill list is complete',
+    rule: "Per line of credit, the bills summary's bill_total_count equals the number of distinct bills the bill list returned in the same run.",
+  },
   {
     id: 'data.malformed_amount',
     severity: 'error',

@@ -23,7 +23,9 @@
  * bug and throws.
  */
 import { flagKind } from '../normalize/flags.js';
-import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../normalize/rows.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../normalize/rows.js';
+import { BillChecks } from './bill-checks.js';
+import { FeeRateHistory } from './fee-rate-history.js';
 import type { Window } from '../store/ports.js';
 import { dateFromInstant, toUtcInstant } from '../util/instant.js';
 import { CHECKS, type CheckId } from './catalogue.js';
@@ -49,6 +51,10 @@ export interface ReconcilerOptions {
   assets: readonly AssetRow[];
   /** the API summary rows pulled for exactly this window; [] when none were pulled (summary checks skipped) */
   summaries: readonly SummaryBucketRow[];
+  /** the service's bills overlapping the window, with their line items ([] or absent: no bill was pulled, the bill checks are skipped) */
+  bills?: readonly BillRecord[];
+  /** the bills summaries pulled with them, per line of credit */
+  billSummaries?: readonly BillSummaryRow[];
 }
 
 /** Resolves which of these payment ids the snapshot holds at all (ReportSource.knownPaymentIds). */
@@ -78,6 +84,9 @@ export class Reconciler {
   private readonly balances: BalanceRow[] = [];
   private readonly openItems: OpenItemRow[] = [];
   private readonly summaries: SummaryComparison;
+  private readonly bills: BillChecks;
+  private readonly billsPulled: boolean;
+  private readonly feeRates = new FeeRateHistory();
   private readonly started = new Set<string>();
   private readonly inScope: ReadonlySet<string>;
   private current: WalletState | null = null;
@@ -92,6 +101,8 @@ export class Reconciler {
     this.nowMs = dateFromInstant(options.now).getTime();
     this.inScope = new Set(options.wallets.map((w) => w.wallet_id));
     this.summaries = new SummaryComparison(options.summaries, options.wallets);
+    this.bills = new BillChecks(window, options.bills ?? [], options.billSummaries ?? [], options.wallets);
+    this.billsPulled = (options.bills ?? []).length > 0 || (options.billSummaries ?? []).length > 0;
     for (const row of options.summaries) {
       const subjectId = [row.scope, row.scope_id, row.direction, row.status, row.currency, row.kind].filter((x) => x !== null).join(':');
       // Unknown enum values in a bucket repeat what the payments themselves report: only a broken summary is news.
@@ -118,6 +129,7 @@ export class Reconciler {
       phase: 'ledger',
     };
     this.summaries.startWallet(wallet);
+    this.feeRates.startWallet(wallet.wallet_id, wallet.environment_id);
     if (this.summaries.available) this.count('summary.missing');
     this.flagFindings(wallet.flags, { subject_kind: 'wallet', subject_id: wallet.wallet_id, wallet_id: wallet.wallet_id, currency: null }, 'wallet');
   }
@@ -129,6 +141,7 @@ export class Reconciler {
       if (row.wallet_id !== state.wallet.wallet_id) throw new Error(`ledger entry of wallet ${row.wallet_id} while reconciling ${state.wallet.wallet_id}`);
       state.ledger.add(row);
       state.rollforward.add(row);
+      this.bills.addLedger(row);
       const t = row.effective_time;
       // Entries after the window end cannot change this window's books: their data quirks wait for their window.
       if (t !== '' && t >= this.window.to) continue;
@@ -168,6 +181,8 @@ export class Reconciler {
       this.summaries.count(p);
       this.controls.addPayment(p);
       this.fees.add(p);
+      this.bills.addPayment(p);
+      this.feeRates.add(p);
       this.flagFindings(p.flags, { subject_kind: 'payment', subject_id: p.payment_id, wallet_id: p.wallet_id, currency: p.currency || null }, 'payment');
       if (p.status_class === 'completed') this.count('payment.fee_unknown');
       if (p.category === 'treasury') this.count('payment.treasury_processing_fee');
@@ -201,6 +216,7 @@ export class Reconciler {
       );
     }
     this.closeBalances(state);
+    this.feeRates.endWallet();
     this.summaries.endWallet();
     this.current = null;
   }
@@ -215,7 +231,11 @@ export class Reconciler {
     this.summaries.finish(this.started);
     this.count('summary.total', this.summaries.evaluatedTotals);
     this.count('summary.bucket', this.summaries.evaluatedBuckets);
-    this.findings.push(...this.summaries.findings, ...this.unknownFields.findings());
+    const bills = this.bills.finish();
+    for (const [check, n] of this.bills.evaluated) this.count(check, n);
+    this.count('fee_rate.change', this.feeRates.evaluated);
+    this.count('fee_rate.off_rate', this.feeRates.evaluated);
+    this.findings.push(...this.summaries.findings, ...this.unknownFields.findings(), ...bills.findings, ...this.feeRates.findings);
     const findings = [...this.findings].sort(compareFindings);
     const perCheck = new Map<string, number>();
     for (const f of findings) perCheck.set(f.check_id, (perCheck.get(f.check_id) ?? 0) + 1);
@@ -229,7 +249,7 @@ export class Reconciler {
         findings: count,
         passed: count === 0,
         evaluated: this.evaluated.get(check.id) ?? 0,
-        skipped_reason: check.id.startsWith('summary.') ? summariesSkipped : null,
+        skipped_reason: check.id.startsWith('summary.') ? summariesSkipped : check.id.startsWith('bill.') && !this.billsPulled ? 'no bills were pulled for this window' : null,
       };
     });
     return {
@@ -239,6 +259,8 @@ export class Reconciler {
       balances: [...this.balances].sort((a, b) => compareText(a.wallet_id, b.wallet_id) || compareText(a.currency, b.currency)),
       summaryChecks: [...this.summaries.rows].sort(compareSummaryRows),
       controlTotals: this.controls.result(),
+      bills: bills.rows,
+      feeRates: this.feeRates.rows,
       openItems: [...this.openItems].sort((a, b) => compareText(a.wallet_id, b.wallet_id) || compareText(a.created_at, b.created_at) || compareText(a.payment_id, b.payment_id)),
     };
   }

@@ -4,11 +4,12 @@
  * Amounts are bigint base units; `null` = unknown.
  */
 import type { StatusClass, UtcInstant } from '../normalize/rows.js';
+import type { FeeRateRow } from './fee-rate-history.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
 /** What a finding is about. */
-export type SubjectKind = 'payment' | 'ledger_entry' | 'wallet' | 'summary_bucket' | 'environment' | 'run';
+export type SubjectKind = 'payment' | 'ledger_entry' | 'wallet' | 'summary_bucket' | 'environment' | 'run' | 'bill' | 'bill_line_item';
 
 /** One exception row (docs/contracts.md#required-columns, `exceptions.csv`). */
 export interface Finding {
@@ -164,6 +165,33 @@ export interface OpenItemRow {
   age_seconds: number;
 }
 
+/**
+ * bills.csv: one billed figure of one bill line item beside the figure recomputed from the snapshot
+ * (bill-checks.ts). `computed` null = not recomputed (period outside the pulled data, an unknown
+ * amount among its payments, or a figure the invoice does not carry).
+ */
+export interface BillCheckRow {
+  bill_id: string;
+  line_of_credit_id: string;
+  period_length: string;
+  start_time: UtcInstant;
+  end_time: UtcInstant;
+  bill_status: string;
+  wallet_id: string;
+  currency: string;
+  unit: string;
+  /** e.g. amount_sent, processing_fee_send, standard_send_count */
+  figure: string;
+  billed: bigint | null;
+  computed: bigint | null;
+  /** billed − computed, when both are known */
+  difference: bigint | null;
+  /** ok | differs | not_checked | not_billed | no_line_item */
+  status: string;
+  /** the payments behind the figure: completed sends / receives / all of the wallet created in the period */
+  payments: number | null;
+}
+
 /** What Reconciler.finish() returns (src/reconcile/reconciler.ts). */
 export interface ReconcileResult {
   /** sorted by check_id, wallet_id, subject_kind, subject_id, currency, message */
@@ -175,4 +203,8 @@ export interface ReconcileResult {
   summaryChecks: SummaryCheckRow[];
   controlTotals: ControlTotals;
   openItems: OpenItemRow[];
+  /** one row per billed figure of every bill line item overlapping the window (empty when no bills were pulled) */
+  bills: BillCheckRow[];
+  /** the processing-fee rate periods per wallet and direction (fee-rate-history.ts) */
+  feeRates: FeeRateRow[];
 }

@@ -7,7 +7,7 @@
  * A live `export` pulls into the snapshot and then reports from it, so `payexport report` over the
  * same window rebuilds byte-identical files by construction.
  */
-import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../normalize/rows.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../normalize/rows.js';
 import type { Finding } from '../reconcile/results.js';
 
 /** A half-open interval of instants [from, to) in UTC; `tz` is the reporting zone it came from. */
@@ -63,6 +63,10 @@ export interface SnapshotWriter {
   writePaymentsPage(rows: readonly PaymentRow[], checkpoint: Checkpoint): Promise<WriteStats>;
   writeLedgerPage(rows: readonly LedgerRow[], checkpoint: Checkpoint): Promise<WriteStats>;
   writeSummaries(run_id: string, rows: readonly SummaryBucketRow[], checkpoint: Checkpoint): Promise<void>;
+  /** One page of a line of credit's bills (each with its line items) and the stream's checkpoint, atomically. */
+  writeBillsPage(records: readonly BillRecord[], checkpoint: Checkpoint): Promise<WriteStats>;
+  /** A line of credit's bill summary for this run (replacing one written before by the same run). */
+  writeBillSummary(run_id: string, row: BillSummaryRow, checkpoint: Checkpoint): Promise<void>;
   /** Findings of the report stage, kept per run for history. */
   writeFindings(run_id: string, findings: readonly Finding[]): Promise<void>;
   /** Ends the run; a succeeded run clears its run_key's checkpoints so the next run pulls afresh. */
@@ -98,6 +102,10 @@ export interface ReportSource {
   payments(query: PaymentQuery): AsyncIterable<PaymentRow[]>;
   /** Every ledger entry of one wallet (all time), sorted by (effective_time, entry_type, entry_id), in batches. */
   ledger(organization_id: string, wallet_id: string, options?: LedgerQuery): AsyncIterable<LedgerRow[]>;
+  /** Bills whose [start_time, end_time) overlaps the window, with their line items, by (line_of_credit_id, start_time, bill_id). */
+  bills(organization_id: string, window: Window): Promise<BillRecord[]>;
+  /** The bill summaries of the newest run that pulled exactly this window, by line_of_credit_id ([] when none). */
+  billSummaries(organization_id: string, window: Window): Promise<BillSummaryRow[]>;
   /** Which of these payment ids the snapshot holds at all (any window): for "ledger entry of an unknown payment". */
   knownPaymentIds(organization_id: string, payment_ids: readonly string[]): Promise<Set<string>>;
 }

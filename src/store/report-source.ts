@@ -1,4 +1,5 @@
-import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletBalanceRow, WalletRow } from '../normalize/rows.js';
+import type { AssetRow, BillLineItemRow, BillRecord, BillRow, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletBalanceRow, WalletRow } from '../normalize/rows.js';
+import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from './bill-tables.js';
 import { decodeRow, selectList } from './columns.js';
 import type { Queryable } from './db.js';
 import type { LedgerQuery, PaymentQuery, ReportSource, Window } from './ports.js';
@@ -106,6 +107,39 @@ export function createReportSource(db: Queryable, schema: StoreSchema, options: 
         (last) => [last.effective_time, last.key_type, last.key_id],
         (record) => decodeRow<LedgerRow>(LEDGER_COLUMNS, record),
       );
+    },
+
+    async bills(organizationId: string, window: Window): Promise<BillRecord[]> {
+      const { rows: billRecords } = await db.query(
+        `SELECT ${selectList('b', BILL_COLUMNS)} FROM ${schema.table('bills')} b
+         WHERE b.organization_id = $1 AND b.start_time < $3::timestamptz AND b.end_time > $2::timestamptz
+         ORDER BY b.line_of_credit_id, b.start_time, b.bill_id`,
+        [escapeText(organizationId), window.from, window.to],
+      );
+      const bills = billRecords.map((record) => decodeRow<BillRow>(BILL_COLUMNS, record));
+      if (bills.length === 0) return [];
+      const { rows: itemRecords } = await db.query(
+        `SELECT ${selectList('i', BILL_LINE_ITEM_COLUMNS)} FROM ${schema.table('bill_line_items')} i
+         WHERE i.organization_id = $1 AND i.bill_id = ANY($2::text[]) ORDER BY i.bill_id, i.position`,
+        [escapeText(organizationId), bills.map((b) => escapeText(b.bill_id))],
+      );
+      const items = new Map<string, BillLineItemRow[]>();
+      for (const record of itemRecords) {
+        const item = decodeRow<BillLineItemRow>(BILL_LINE_ITEM_COLUMNS, record);
+        items.set(item.bill_id, [...(items.get(item.bill_id) ?? []), item]);
+      }
+      return bills.map((bill) => ({ bill, line_items: items.get(bill.bill_id) ?? [] }));
+    },
+
+    async billSummaries(organizationId: string, window: Window): Promise<BillSummaryRow[]> {
+      const { rows } = await db.query(
+        `SELECT DISTINCT ON (s.line_of_credit_id) ${selectList('s', BILL_SUMMARY_COLUMNS)}
+         FROM ${schema.table('bill_summaries')} s JOIN ${schema.table('runs')} r USING (run_id)
+         WHERE r.organization_id = $1 AND s.organization_id = $1 AND r.window_from = $2::timestamptz AND r.window_to = $3::timestamptz
+         ORDER BY s.line_of_credit_id, r.started_at DESC, s.run_id DESC`,
+        [escapeText(organizationId), window.from, window.to],
+      );
+      return rows.map((record) => decodeRow<BillSummaryRow>(BILL_SUMMARY_COLUMNS, record));
     },
 
     async knownPaymentIds(organizationId: string, paymentIds: readonly string[]): Promise<Set<string>> {

@@ -1,4 +1,5 @@
-import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../normalize/rows.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../normalize/rows.js';
+import { BILL_HISTORY, BILL_LINE_ITEMS, BILL_SUMMARY_COLUMNS, BILLS } from './bill-tables.js';
 import type { Finding } from '../reconcile/results.js';
 import { AppError } from '../util/errors.js';
 import { faultPoint } from '../util/fault-points.js';
@@ -130,6 +131,31 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
           [escapeText(summaryRunId), [...sources.values()].map((s) => s[0]), [...sources.values()].map((s) => s[1])],
         );
         await insertRows(tx, schema.table('summary_buckets'), SUMMARY_COLUMNS, rows, { run_id: escapeText(summaryRunId) });
+        await saveCheckpoint(tx, schema, checkpoint, summaryRunId);
+      });
+    },
+
+    async writeBillsPage(records: readonly BillRecord[], checkpoint: Checkpoint): Promise<WriteStats> {
+      const run = requireRun('writeBillsPage');
+      return db.transaction(async (tx) => {
+        await tx.query('SET LOCAL synchronous_commit = off');
+        const stats = await loadRows(tx, schema, BILLS, records.map((r) => r.bill), { runId: escapeText(run), history: BILL_HISTORY });
+        await loadRows(tx, schema, BILL_LINE_ITEMS, records.flatMap((r) => r.line_items), { runId: null });
+        // a line item the bill no longer lists is no longer part of it
+        await tx.query(
+          `DELETE FROM ${schema.table('bill_line_items')} i USING unnest($2::text[], $3::int[]) AS u(bill_id, n)
+           WHERE i.organization_id = $1 AND i.bill_id = u.bill_id AND i.position >= u.n`,
+          [escapeText(records[0]?.bill.organization_id ?? ''), records.map((r) => escapeText(r.bill.bill_id)), records.map((r) => String(r.line_items.length))],
+        );
+        await saveCheckpoint(tx, schema, checkpoint, run);
+        return stats;
+      });
+    },
+
+    async writeBillSummary(summaryRunId: string, row: BillSummaryRow, checkpoint: Checkpoint): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.query(`DELETE FROM ${schema.table('bill_summaries')} WHERE run_id = $1 AND line_of_credit_id = $2`, [escapeText(summaryRunId), escapeText(row.line_of_credit_id)]);
+        await insertRows(tx, schema.table('bill_summaries'), BILL_SUMMARY_COLUMNS, [row], { run_id: escapeText(summaryRunId) });
         await saveCheckpoint(tx, schema, checkpoint, summaryRunId);
       });
     },

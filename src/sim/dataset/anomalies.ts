@@ -5,6 +5,7 @@ import type { AnomalyKind, PlantedAnomaly } from './anomaly-kinds.js';
 import { CAT_STANDARD, DIR_SEND, F_CHECK, F_HUGE, F_LEGACY, F_SHORTCIRCUIT, F_SWAP, KIND_BOLT11, KIND_NAMES, ST_COMPLETED, STATUS_NAMES, DIRECTION_NAMES } from './codes.js';
 import { baseCore, type GenContext, type PaymentCore } from './payment-core.js';
 import type { SimWallet } from './world.js';
+import { planBillAnomalies, type BillAnomaly } from './bill-anomalies.js';
 
 /**
  * Chooses where to plant each requested anomaly (deterministically from the seed) and records
@@ -24,6 +25,8 @@ export interface AnomalyPlan {
   orphans: OrphanEvent[];
   balanceDelta: Map<number, bigint>;
   summaryBump: { handle: number; walletIndex: number; bucketKey: string } | null;
+  /** bill anomalies by bill id (bill-anomalies.ts) */
+  bills: Map<string, BillAnomaly[]>;
   planted: PlantedAnomaly[];
 }
 
@@ -31,7 +34,7 @@ const NS_ANOMALY = hashString('anomaly');
 const MALFORMED_VALUES: readonly unknown[] = ['1e3', '1,000', '', 1.5, -500];
 
 export function emptyPlan(): AnomalyPlan {
-  return { byHandle: new Map(), orphans: [], balanceDelta: new Map(), summaryBump: null, planted: [] };
+  return { byHandle: new Map(), orphans: [], balanceDelta: new Map(), summaryBump: null, bills: new Map(), planted: [] };
 }
 
 /** The summary bucket a payment falls in: `wallet_id|direction|status|currency|kind`. */
@@ -43,7 +46,9 @@ export function planAnomalies(ctx: GenContext): AnomalyPlan {
   const plan = emptyPlan();
   const { options, world, timeline: t } = ctx;
   const n = t.count;
-  if (n === 0 || options.anomalies.length === 0) return plan;
+  if (options.anomalies.length === 0) return plan;
+  planBillAnomalies(ctx, plan);
+  if (n === 0) return plan;
   const used = new Set<number>();
   const walletOf = (i: number): SimWallet => world.wallets[t.wallet[i] as number] as SimWallet;
 
@@ -166,6 +171,9 @@ export function planAnomalies(ctx: GenContext): AnomalyPlan {
         plan.planted.push({ kind, subjectKind: 'summary_bucket', subjectId: bucketKey, walletId: wallet.id, environmentId: (world.environments[wallet.environmentIndex] as { id: string }).id, paymentId: null, detail: 'bucket total_count is one more than the listed payments' });
         break;
       }
+      default:
+        // bill anomalies: planBillAnomalies above
+        break;
     }
   }
   return plan;

@@ -24,15 +24,24 @@ export const ANOMALY_KINDS = [
   'malformed_amount',
   /** a completed send that reports no fee at all (no data.fees, fee_msats or payment_breakdown): unknown, not 0 */
   'missing_fee',
+  /** a bill line item whose processing_fees.send (and total) is above what its payments settled */
+  'bill_processing_fee_overbilled',
+  /** a bill without the line item of one of its line of credit's wallets, which had activity in the period */
+  'bill_missing_line_item',
+  /** a bill line item whose total_transactions_sent counts one payment too many */
+  'bill_count_off_by_one',
 ] as const;
+
+/** The anomalies planted on bills (the rest are planted on payments, the ledger, balances and summaries). */
+export const BILL_ANOMALY_KINDS = ['bill_processing_fee_overbilled', 'bill_missing_line_item', 'bill_count_off_by_one'] as const satisfies readonly AnomalyKind[];
 
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
 
 export interface PlantedAnomaly {
   kind: AnomalyKind;
   /** what a reconciliation finding would be about */
-  subjectKind: 'payment' | 'ledger_entry' | 'wallet' | 'summary_bucket';
-  /** payment id, ledger entry id (hold_id/credit_id), wallet id, or `wallet_id|direction|status|currency|kind` */
+  subjectKind: 'payment' | 'ledger_entry' | 'wallet' | 'summary_bucket' | 'bill_line_item';
+  /** payment id, ledger entry id (hold_id/credit_id), wallet id, `wallet_id|direction|status|currency|kind`, or `bill_id:wallet_id` */
   subjectId: string;
   walletId: string;
   environmentId: string;

@@ -13,6 +13,7 @@ import { PaymentStore } from './store.js';
 import { bucketize, renderEnvironmentSummary, renderWalletSummary, type WalletBuckets } from './summaries.js';
 import { buildTimeline } from './timeline.js';
 import { WalletLedgers, type LedgerQuery } from './wallet-ledgers.js';
+import { SimBills } from './bills.js';
 import { buildWorld, type SimEnvironment, type SimLineOfCredit, type SimWallet, type World } from './world.js';
 
 export type SortOrder = 'ASC' | 'DESC';
@@ -67,6 +68,8 @@ export class Dataset {
   readonly store: PaymentStore;
   readonly orderings: Orderings;
   readonly ledgers: WalletLedgers;
+  /** bills per line of credit and period, consistent with the payments (bills.ts) */
+  readonly bills: SimBills;
   private walletVersion = 0;
   private readonly walletById = new Map<string, number>();
   private readonly summaryCache = new Map<string, { version: number; buckets: WalletBuckets }>();
@@ -79,6 +82,7 @@ export class Dataset {
     this.store = new PaymentStore(this.ctx, this.plan);
     this.orderings = new Orderings(this.store, () => this.version);
     this.ledgers = new WalletLedgers(this.store, this.orderings, this.world, this.plan, this.options.scale, () => this.version);
+    this.bills = new SimBills(this.world, this.store, this.ledgers, this.plan, () => this.version);
     this.world.wallets.forEach((w) => this.walletById.set(w.id, w.index));
   }
 

@@ -226,6 +226,35 @@ export class WalletLedgers {
     return { ref, entryType: EVENT_NAMES[this.typeOf(w, ref)] as string, entryId: this.entryId(w, ref), paymentId: this.paymentIdOf(w, ref), effectiveUs: this.effectiveUs(w, ref) };
   }
 
+  /**
+   * The ledger total (credits + deposits − captures − withdrawals) strictly before each instant of
+   * `instants` (ascending): a bill line item's starting balance.
+   */
+  totalsBefore(w: number, instants: readonly Micros[]): bigint[] {
+    const out: bigint[] = [];
+    const refs = this.refs(w, 'effective_time');
+    let total = 0n;
+    let i = 0;
+    for (const at of instants) {
+      for (; i < refs.length && this.effectiveUs(w, refs[i] as number) < at; i++) total += this.effectOf(w, refs[i] as number);
+      out.push(total);
+    }
+    return out;
+  }
+
+  private effectOf(w: number, ref: number): bigint {
+    const type = this.typeOf(w, ref);
+    if (ref < 0) {
+      const extra = this.extras(w)[-ref - 1] as ExtraEntry;
+      if (type === EV_DEPOSITED) return extra.amount;
+      return type === EV_WITHDRAWN || type === EV_CAPTURED ? -extra.amount : 0n;
+    }
+    const h = Math.floor(ref / 8);
+    if (type === EV_CAPTURED) return -this.store.amounts(h).captureAmount;
+    if (type === EV_CREDITED) return this.store.amounts(h).creditAmount;
+    return 0n;
+  }
+
   /** Balance of a wallet summed from its ledger (before any planted balance anomaly). */
   balance(w: number): WalletBalance {
     const version = this.versionOf();

@@ -1,4 +1,5 @@
 import type { Handler } from './context.js';
+import { billSummary, getBill, listBills } from './handlers/bills.js';
 import { checkPayment, createPayment, createTreasuryMovement, environmentSummary, getPayment, listPayments, walletLedger, walletSummary } from './handlers/payments.js';
 import { createQuote, createWebhook, getQuote, listQuotes } from './handlers/quotes-webhooks.js';
 import { abandonDelivery, deliverySummary, getDelivery, listDeliveries, retryDelivery, rotateWebhookKey } from './handlers/webhook-deliveries.js';
@@ -17,6 +18,9 @@ export interface Route {
 
 export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/organizations/{organization_id}/assets', operation: 'get_all_organization_supported_assets', handler: listAssets },
+  { method: 'GET', pattern: '/organizations/{organization_id}/bills', operation: 'get_bills_as_user', handler: listBills },
+  { method: 'GET', pattern: '/organizations/{organization_id}/bills/summary', operation: 'get_bill_summary_as_user', handler: billSummary },
+  { method: 'GET', pattern: '/organizations/{organization_id}/bills/{bill_id}', operation: 'get_bill_as_user', handler: getBill },
   { method: 'GET', pattern: '/organizations/{organization_id}/wallets', operation: 'get_all_organizations_wallets_as_user', handler: listWallets },
   { method: 'POST', pattern: '/organizations/{organization_id}/wallets', operation: 'create_wallet', handler: createWallet },
   { method: 'GET', pattern: '/organizations/{organization_id}/wallets/{wallet_id}', operation: 'get_wallet', handler: getWallet },

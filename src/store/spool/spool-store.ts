@@ -11,11 +11,11 @@
  *
  * Memory: reads hold one wallet's rows at a time (they are sorted per wallet, like the database).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeSync, existsSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeSync, existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../normalize/rows.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../normalize/rows.js';
 import type { Finding } from '../../reconcile/results.js';
 import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, Window, WriteStats } from '../ports.js';
 import { CheckpointJournal } from './checkpoint-journal.js';
@@ -73,6 +73,10 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
       const path = join(this.dir, 'streams', stream.file);
       if (existsSync(path) && statSync(path).size > stream.length) truncateSync(path, stream.length);
     }
+    // A stream killed before its FIRST checkpoint has rows but no journal entry: nothing of it
+    // counts, so its file goes (a summary read twice would otherwise be summed twice).
+    const checkpointed = new Set(Object.values(this.state.streams).map((stream) => stream.file));
+    for (const file of readdirSync(join(this.dir, 'streams'))) if (!checkpointed.has(file)) rmSync(join(this.dir, 'streams', file), { force: true });
     this.state.run_id = run.run_id;
     this.saveState();
     // a fresh journal holding the replayed checkpoints: appends must not follow a torn line
@@ -105,6 +109,15 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     await this.appendPage(rows, checkpoint, () => '');
   }
 
+  /** Bills are few: they ride the same stream files and journal as every page (reads keep the last copy of each bill). */
+  async writeBillsPage(records: readonly BillRecord[], checkpoint: Checkpoint): Promise<WriteStats> {
+    return this.appendPage(records, checkpoint, () => '');
+  }
+
+  async writeBillSummary(_run_id: string, row: BillSummaryRow, checkpoint: Checkpoint): Promise<void> {
+    await this.appendPage([row], checkpoint, () => '');
+  }
+
   async writeFindings(_run_id: string, findings: readonly Finding[]): Promise<void> {
     writeAtomically(join(this.dir, 'findings.jsonl'), findings.map(encodeRow).join('\n'));
   }
@@ -133,6 +146,23 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     if (!w || w.from !== window.from || w.to !== window.to) return [];
     const rows = this.streamRows<SummaryBucketRow>((s) => s.checkpoint.stream.startsWith('summary:'));
     return rows;
+  }
+
+  async bills(_organization_id: string, window: Window): Promise<BillRecord[]> {
+    const byId = new Map<string, BillRecord>();
+    for (const record of this.streamRows<BillRecord>((s) => s.checkpoint.stream.startsWith('bills:'))) byId.set(record.bill.bill_id, record);
+    return [...byId.values()]
+      .filter((r) => r.bill.start_time < window.to && r.bill.end_time > window.from)
+      .sort((a, b) => cmp(a.bill.line_of_credit_id, b.bill.line_of_credit_id) || cmp(a.bill.start_time, b.bill.start_time) || cmp(a.bill.bill_id, b.bill.bill_id));
+  }
+
+  /** The spool holds one run: its summaries are this window's when the run's window is. */
+  async billSummaries(_organization_id: string, window: Window): Promise<BillSummaryRow[]> {
+    const w = this.state.window;
+    if (!w || w.from !== window.from || w.to !== window.to) return [];
+    const byLoc = new Map<string, BillSummaryRow>();
+    for (const row of this.streamRows<BillSummaryRow>((s) => s.checkpoint.stream.startsWith('bills-summary:'))) byLoc.set(row.line_of_credit_id, row);
+    return [...byLoc.values()].sort((a, b) => cmp(a.line_of_credit_id, b.line_of_credit_id));
   }
 
   async *payments(query: PaymentQuery): AsyncIterable<PaymentRow[]> {

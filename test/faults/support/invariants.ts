@@ -20,7 +20,7 @@ import { independentReaderProblems } from '../../support/readers/folder-check.js
 import { readersMissing } from '../../support/readers/readers.js';
 
 /** The files the byte-identity promise covers (docs/reliability.md#the-oracle; manifest.json describes the run and differs). */
-export const REPORT_FILES = ['payments.csv', 'ledger.csv', 'fees.csv', 'balances.csv', 'summary-check.csv', 'exceptions.csv', 'open-items.csv', 'report.xlsx'] as const;
+export const REPORT_FILES = ['payments.csv', 'ledger.csv', 'fees.csv', 'balances.csv', 'summary-check.csv', 'bills.csv', 'fee-rates.csv', 'exceptions.csv', 'open-items.csv', 'report.xlsx'] as const;
 
 // I6/I7 live with the CLI test support, shared with test/cli/exit-codes.test.ts.
 export { expectExit, type ExitExpectation } from '../../support/cli/exit-contract.js';

@@ -9,7 +9,7 @@ import type { ExtractContext, StreamProgress } from '../../../src/extract/contex
 import { pull, type PullPlan, type PullResult } from '../../../src/extract/pull.js';
 import { discover, type Discovery } from '../../../src/extract/wallets.js';
 import { bindNormalizers } from '../../../src/jobs/normalizers.js';
-import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../../src/normalize/rows.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../../src/normalize/rows.js';
 import type { Checkpoint, RunInfo, SnapshotWriter, Window, WriteStats } from '../../../src/store/ports.js';
 import { startSimulator, type SimHandle, type SimulatorOptions } from '../../../src/sim/start-simulator.js';
 import { createMemoryLogger, type MemoryLogger } from '../../../src/util/log.js';
@@ -34,6 +34,8 @@ export class RecordingWriter implements SnapshotWriter {
   readonly payments = new Map<string, PaymentRow>();
   readonly ledger = new Map<string, LedgerRow>();
   readonly checkpoints = new Map<string, Checkpoint>();
+  readonly bills = new Map<string, BillRecord>();
+  readonly billSummaries: BillSummaryRow[] = [];
 
   async beginRun(_run: RunInfo): Promise<Checkpoint[]> {
     return [];
@@ -49,6 +51,15 @@ export class RecordingWriter implements SnapshotWriter {
     for (const row of rows) this.payments.set(row.payment_id, row);
     this.checkpoints.set(checkpoint.stream, checkpoint);
     return { inserted: rows.length, updated: 0, unchanged: 0 };
+  }
+  async writeBillsPage(records: readonly BillRecord[], checkpoint: Checkpoint): Promise<WriteStats> {
+    for (const record of records) this.bills.set(record.bill.bill_id, record);
+    this.checkpoints.set(checkpoint.stream, checkpoint);
+    return { inserted: records.length, updated: 0, unchanged: 0 };
+  }
+  async writeBillSummary(_runId: string, row: BillSummaryRow, checkpoint: Checkpoint): Promise<void> {
+    this.billSummaries.push(row);
+    this.checkpoints.set(checkpoint.stream, checkpoint);
   }
   async writeLedgerPage(rows: readonly LedgerRow[], checkpoint: Checkpoint): Promise<WriteStats> {
     this.ledgerWrites.push({ rows, checkpoint });

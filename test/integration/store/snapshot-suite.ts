@@ -5,6 +5,7 @@ import type { Db, Queryable } from '../../../src/store/db.js';
 import { loadMigrations, migrate } from '../../../src/store/migrate.js';
 import type { Checkpoint, RunInfo, Window } from '../../../src/store/ports.js';
 import { createStore, type Store } from '../../../src/store/store.js';
+import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from '../../../src/store/bill-tables.js';
 import { SQL_TYPE, type ColumnKind } from '../../../src/store/columns.js';
 import { LEDGER_COLUMNS, PAYMENT_COLUMNS, WALLET_COLUMNS } from '../../../src/store/tables.js';
 import { unescapeText } from '../../../src/store/text-escape.js';
@@ -130,6 +131,9 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
         ['payments', PAYMENT_COLUMNS],
         ['ledger_entries', LEDGER_COLUMNS],
         ['wallets', WALLET_COLUMNS],
+        ['bills', BILL_COLUMNS],
+        ['bill_line_items', BILL_LINE_ITEM_COLUMNS],
+        ['bill_summaries', BILL_SUMMARY_COLUMNS],
       ];
       for (const [table, columns] of expected) {
         for (const [column, kind] of Object.entries(columns)) {

@@ -112,7 +112,7 @@ function checkWorkbook(dir: string, file: ManifestFile, problems: Problems): voi
   const names = sheets.map((s) => s.name);
   const tableSheetsRead = names.filter((n) => specBySheet(n) !== undefined);
   const tableSheetsListed = expected.map((s) => s.name);
-  if (JSON.stringify(tableSheetsRead) !== JSON.stringify(tableSheetsListed)) problems.add(file.path, `table sheets ${show(tableSheetsRead)} are not the manifest's ${show(tableSheetsListed)}`);
+  if (JSON.stringify(tableSheetsRead) !== JSON.stringify(tableSheetsListed)) problems.add(file.path, `table sheets ${JSON.stringify(tableSheetsRead)} are not the manifest's ${JSON.stringify(tableSheetsListed)}`);
   let dataRows = 0;
   for (const listed of expected) {
     const sheet = sheets.find((s) => s.name === listed.name);

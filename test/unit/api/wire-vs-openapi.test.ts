@@ -94,6 +94,9 @@ describe('wire.ts enums equal the OpenAPI enums', () => {
     ['SORT_ORDERS', 'SortOrder'],
     ['LEDGER_SORT_KEYS', 'LedgerSortKey'],
     ['SWAP_STEPS', 'SwapPaymentStep'],
+    ['BILL_STATUSES', 'BillStatus'],
+    ['RECONCILIATION_FREQUENCIES', 'ReconciliationFrequency'],
+    ['SETTLEMENT_TYPES', 'SettlementType'],
   ] as const)('%s = %s', (constName, schemaName) => {
     expect([...(wire[constName] as readonly string[])].sort()).toEqual(enumOf(schemaName));
   });
@@ -139,6 +142,17 @@ describe('wire.ts declares every property of the mapped OpenAPI schemas', () => 
     ['WalletPolicies', 'WireWalletPolicies'],
     ['SendPayment', 'WireSendPayment'],
     ['ReceivePayment', 'WireReceivePayment'],
+    ['BillRead', 'WireBill'],
+    ['BillPage', 'WireBillPage'],
+    ['Invoice', 'WireInvoice'],
+    ['LineItem', 'WireBillLineItem'],
+    ['ProcessingFees', 'WireProcessingFees'],
+    ['PaymentActivity', 'WirePaymentActivity'],
+    ['DirectionalPaymentActivity', 'WireDirectionalPaymentActivity'],
+    ['PaymentActivityBucket', 'WirePaymentActivityBucket'],
+    ['BillSummary', 'WireBillSummary'],
+    ['BillCurrencySummary', 'WireBillCurrencySummary'],
+    ['BillCurrencyStatusSummary', 'WireBillCurrencyStatusSummary'],
   ];
   it.each(objectPairs)('%s → %s', (schemaName, typeName) => {
     expect(missing(openApiProperties({ $ref: `#/components/schemas/${schemaName}` }), wireProperties(typeName))).toEqual([]);

@@ -54,7 +54,7 @@ describe('report folder: files and columns', () => {
   it('writes every contract file and nothing else, 0640, under <out>/<job>/<period>', async () => {
     expect(dir).toBe(join(root, 'a', 'month-end', '2026-10'));
     const files = (await readdir(dir)).sort();
-    expect(files).toEqual(['balances.csv', 'exceptions.csv', 'fees.csv', 'fees.html', 'ledger.csv', 'manifest.json', 'open-items.csv', 'payments.csv', 'report.xlsx', 'summary-check.csv']);
+    expect(files).toEqual(['balances.csv', 'bills.csv', 'exceptions.csv', 'fee-rates.csv', 'fees.csv', 'fees.html', 'ledger.csv', 'manifest.json', 'open-items.csv', 'payments.csv', 'report.xlsx', 'summary-check.csv']);
     for (const f of files) expect((await stat(join(dir, f))).mode & 0o037).toBe(0);
     expect(await readdir(join(root, 'a', 'month-end'))).toEqual(['2026-10']);
   });
@@ -66,6 +66,9 @@ describe('report folder: files and columns', () => {
       'fees.csv': fixture.fees.length,
       'balances.csv': fixture.balances.length,
       'summary-check.csv': fixture.summary.length,
+      // no bill in the small fixture: the contract file is still written, header only
+      'bills.csv': 0,
+      'fee-rates.csv': 0,
       'exceptions.csv': fixture.findings.length,
       'open-items.csv': fixture.openItems.length,
     };
@@ -106,9 +109,10 @@ describe('report folder: files and columns', () => {
 });
 
 describe('report folder: workbook', () => {
+    // a table its caller did not write (the fixture has no bills nor fee rates) is added, empty, after the written ones
   it('puts Overview first and Definitions last, each table sheet frozen and filtered', async () => {
     const wb = await readWorkbook(join(dir, 'report.xlsx'));
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'Payments', 'Ledger', 'Fees', 'Balances', 'Summary check', 'Exceptions', 'Open items', 'Definitions']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'Payments', 'Ledger', 'Fees', 'Balances', 'Summary check', 'Bills', 'Fee rates', 'Exceptions', 'Open items', 'Definitions']);
     expect(wb.creator).toBe(`payexport ${toolInfo().version}`);
     // every zip entry carries the document date (the window's end), written in UTC — never "now"
     const entries = zipEntries(await readFile(join(dir, 'report.xlsx')));
@@ -241,7 +245,7 @@ describe('report folder: manifest and verify', () => {
     expect(m.csv).toEqual({ encoding: 'utf-8', bom: true, eol: 'crlf', delimiter: ',', quote: '"' });
     expect(text).not.toMatch(/vltg_secret|:pw@/);
     const files = m.files as { path: string; rows: number; bytes: number; sha256: string }[];
-    expect(files.map((f) => f.path)).toEqual(['payments.csv', 'ledger.csv', 'fees.csv', 'balances.csv', 'summary-check.csv', 'exceptions.csv', 'open-items.csv', 'report.xlsx', 'fees.html']);
+    expect(files.map((f) => f.path)).toEqual(['payments.csv', 'ledger.csv', 'fees.csv', 'balances.csv', 'summary-check.csv', 'bills.csv', 'fee-rates.csv', 'exceptions.csv', 'open-items.csv', 'report.xlsx', 'fees.html']);
     for (const f of files) {
       expect(f.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(f.bytes).toBe((await stat(join(dir, f.path))).size);
@@ -249,7 +253,7 @@ describe('report folder: manifest and verify', () => {
   });
 
   it('verifies a fresh folder', async () => {
-    expect(await verify(dir)).toMatchObject({ ok: true, files: 9, problems: [] });
+    expect(await verify(dir)).toMatchObject({ ok: true, files: 11, problems: [] });
   });
 
   it('reports every tampering: changed bytes, changed rows, a missing and an extra file', async () => {

@@ -58,6 +58,20 @@ describe('SpoolStore', () => {
     expect((await collect(resumed.ledger(ORG, w))).map((r) => r.entry_id)).toEqual([uuid(1, 'd')]);
   });
 
+  it('forgets a stream killed before its first checkpoint (its summary would otherwise count twice)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spool-'));
+    const first = new SpoolStore(dir);
+    await first.beginRun(run('r1'));
+    await first.writeLedgerPage([ledgerRow({ entry_id: uuid(1, 'd') })], cp(`ledger:wallet:${uuid(1, 'c')}`, '100', 1));
+    // a summary's rows reached its file, the process died before the journal recorded the checkpoint
+    appendFileSync(join(dir, 'streams', 'summary-wallet-orphan.00000000.jsonl'), encodeRow({ scope: 'wallet' }) + '\n');
+
+    const resumed = new SpoolStore(dir);
+    await resumed.beginRun(run('r2'));
+    expect(readdirSync(join(dir, 'streams'))).toHaveLength(1);
+    expect(await resumed.summaries(ORG, window)).toEqual([]);
+  });
+
   it('a finished run leaves nothing to resume', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spool-'));
     const store = new SpoolStore(dir);

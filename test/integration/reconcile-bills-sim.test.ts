@@ -1,0 +1,176 @@
+/**
+ * Month-end fee assurance against the simulator (issue 17, "Done when"): the real pipeline pulls the
+ * service's bills beside the payments and ledger, and the bill checks report every planted bill
+ * anomaly on the line item it touched — and no other bill finding beyond one note per bill whose
+ * period the window does not cover (those cannot be checked, by design). Run on the spool and, when
+ * DATABASE_URL is set, on the real Postgres server.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PipelineSpec } from '../../src/jobs/pipeline.js';
+import type { Finding } from '../../src/reconcile/results.js';
+import { BILL_ANOMALY_KINDS } from '../../src/sim/dataset/anomaly-kinds.js';
+import { startSimulator, type SimHandle } from '../../src/sim/index.js';
+import { openPostgres } from '../../src/store/pg-db.js';
+import { monthPeriod } from '../../src/util/time.js';
+import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl } from '../support/readers/readers.js';
+import { runAgainstSimulator, type PipelineRun, type RunOptions } from '../support/run-pipeline.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from './store/engines.js';
+
+const MONTH = '2026-10';
+const DATASET = { seed: 7, scale: 1_200, wallets: 12, from: '2026-10-01', to: '2026-11-01' } as const;
+const TZ = 'UTC';
+
+const pg = await probePostgres();
+const schemas: string[] = [];
+
+interface Engine {
+  label: string;
+  options(): Pick<RunOptions, 'flags' | 'env'>;
+}
+const ENGINES: Engine[] = [
+  { label: 'spool (--no-db)', options: () => ({ flags: { db: false } }) },
+  ...(pg.url === null
+    ? []
+    : [
+        {
+          label: 'PostgreSQL server',
+          options: () => {
+            const dbSchema = uniqueSchemaName('reconcile_bills');
+            schemas.push(dbSchema);
+            return { flags: { dbSchema }, env: { DATABASE_URL: pg.url ?? '' } };
+          },
+        },
+      ]),
+];
+
+afterAll(async () => {
+  if (pg.url === null || schemas.length === 0) return;
+  const db = await openPostgres({ url: pg.url });
+  try {
+    for (const schema of schemas) await dropSchema(db, schema);
+  } finally {
+    await db.close();
+  }
+});
+
+const monthEnd = (): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod(MONTH, TZ, new Date()), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false });
+
+const key = (f: Pick<Finding, 'check_id' | 'subject_id'>): string => `${f.check_id}|${f.subject_id}`;
+const billFindings = (findings: readonly Finding[]): string[] => findings.filter((f) => f.check_id.startsWith('bill.')).map(key).sort();
+
+/** The notes a month-end must give: one per bill that overlaps the month without lying inside it (from the simulator's own bills). */
+function outsideWindowNotes(sim: SimHandle): string[] {
+  const window = monthEnd().period.window;
+  return sim.dataset.bills
+    .all()
+    .map((b) => b.wire as { id: string; start_time: string; end_time: string })
+    .filter((b) => Date.parse(b.start_time) < Date.parse(window.to) && Date.parse(b.end_time) > Date.parse(window.from))
+    .filter((b) => Date.parse(b.start_time) < Date.parse(window.from) || Date.parse(b.end_time) > Date.parse(window.to))
+    .map((b) => `bill.period_outside_window|${b.id}`)
+    .sort();
+}
+
+async function reconcile(engine: Engine, anomalies: boolean): Promise<{ sim: SimHandle; run: PipelineRun }> {
+  const sim = await startSimulator({ ...DATASET, ...(anomalies ? { anomalies: [...BILL_ANOMALY_KINDS] } : {}) });
+  try {
+    const options = engine.options();
+    return { sim, run: await runAgainstSimulator({ sim, spec: monthEnd(), tz: TZ, ...options, flags: { formats: ['csv', 'xlsx'], ...options.flags } }) };
+  } finally {
+    await sim.close();
+  }
+}
+
+const EXPECTED_CHECK: Record<(typeof BILL_ANOMALY_KINDS)[number], string> = {
+  bill_processing_fee_overbilled: 'bill.line_processing_fees',
+  bill_missing_line_item: 'bill.line_item_missing',
+  bill_count_off_by_one: 'bill.line_counts',
+};
+
+const readers = readersMissing('both');
+
+/**
+ * bills.csv through Python's csv module and the Bills sheet through openpyxl: the manifest's row
+ * counts, the run's own rows, and the planted line items as `differs` / `no_line_item`.
+ */
+async function expectBillsFilesReadBack(run: PipelineRun, plantedSubjects: string[]): Promise<void> {
+  const manifest = (await run.manifest()) as unknown as { files: Array<{ path: string; rows: number; sheets?: Array<{ name: string; rows: number }> }> };
+  const rows = run.outcome.report!.result.bills;
+  const csvFile = manifest.files.find((f) => f.path === 'bills.csv');
+  const csv = readCsvWithPython(`${run.dir}/bills.csv`);
+  expect(csv.records).toBe(csvFile?.rows);
+  expect(csv.records).toBe(rows.length);
+  const col = (name: string): number => csv.header.indexOf(name);
+  const keyed = csv.rows.map((r) => ({ subject: `${r[col('bill_id')]}:${r[col('wallet_id')]}`, figure: r[col('figure')], status: r[col('status')], billed: r[col('billed_base')], computed: r[col('computed_base')], difference: r[col('difference_base')] }));
+  for (const subject of plantedSubjects) expect(keyed.some((r) => r.subject === subject && (r.status === 'differs' || r.status === 'no_line_item')), subject).toBe(true);
+  for (const r of keyed.filter((x) => x.status === 'differs')) expect(BigInt(r.billed!) - BigInt(r.computed!)).toBe(BigInt(r.difference!));
+  expect(keyed.filter((r) => r.status === 'differs' || r.status === 'no_line_item')).toHaveLength(plantedSubjects.length);
+
+  const sheets = readXlsxWithOpenpyxl(`${run.dir}/report.xlsx`, { cells: true });
+  const bills = sheets.find((sh) => sh.name === 'Bills');
+  const declared = manifest.files.find((f) => f.path === 'report.xlsx')?.sheets?.find((sh) => sh.name === 'Bills');
+  expect(bills?.max_row).toBe(declared?.rows);
+  expect(bills?.max_row).toBe(rows.length + 1);
+  const header = (bills?.rows?.[0] ?? []).map((c) => c.v);
+  const statusAt = header.indexOf('status');
+  expect(new Set((bills?.rows ?? []).slice(1).map((r) => r[statusAt]?.v))).toEqual(new Set(keyed.map((r) => r.status)));
+
+  // the fee-rate history: one period per fee-bearing wallet and direction (the simulator never changes a rate)
+  const rates = readCsvWithPython(`${run.dir}/fee-rates.csv`);
+  expect(rates.records).toBe(manifest.files.find((f) => f.path === 'fee-rates.csv')?.rows);
+  expect(rates.records).toBe(run.outcome.report!.result.feeRates.length);
+  expect(rates.records).toBeGreaterThan(0);
+  const sheet = sheets.find((sh) => sh.name === 'Fee rates');
+  expect(sheet?.max_row).toBe(manifest.files.find((f) => f.path === 'report.xlsx')?.sheets?.find((sh) => sh.name === 'Fee rates')?.rows);
+  expect(sheet?.max_row).toBe(rates.records + 1);
+  const toAt = rates.header.indexOf('to_utc');
+  expect(rates.rows.every((r) => r[toAt] === '')).toBe(true);
+}
+
+describe.each(ENGINES)('bill checks against the simulator on the $label', (engine) => {
+  it('a clean month: the bills tie to the payments; the only bill findings are the notes on bills the month does not cover', async () => {
+    const { sim, run } = await reconcile(engine, false);
+    try {
+      const result = run.outcome.report!.result;
+      const notes = outsideWindowNotes(sim);
+      expect(billFindings(result.findings)).toEqual(notes);
+      expect(run.outcome.exitCode).toBe(0);
+      // the checks really ran: line items compared, on monthly and weekly bills
+      const manifest = await run.manifest();
+      for (const id of ['bill.line_amounts', 'bill.line_counts', 'bill.line_processing_fees', 'bill.line_activity', 'bill.starting_balance', 'bill.internal_totals', 'bill.summary_count']) {
+        const check = manifest.checks.find((k) => k.check_id === id);
+        expect(check, id).toMatchObject({ passed: true, skipped_reason: null });
+        expect(check?.evaluated, id).toBeGreaterThan(0);
+      }
+      expect(new Set(result.bills.filter((r) => r.status === 'ok').map((r) => r.period_length))).toEqual(new Set(['monthly', 'weekly']));
+      expect(new Set(result.bills.filter((r) => r.status === 'ok').map((r) => r.currency))).toEqual(new Set(['btc', 'usd']));
+    } finally {
+      await run.cleanup();
+    }
+  });
+
+  it(`planted bill anomalies: each is found by the check meant for it on the line item it touched, and nothing else${readers === null ? '; bills.csv and the Bills sheet read back by Python csv and openpyxl' : ` (files not read back: ${readers})`}`, async () => {
+    const { sim, run } = await reconcile(engine, true);
+    try {
+      const planted = sim.dataset.anomalies;
+      expect(planted.map((a) => a.kind).sort()).toEqual([...BILL_ANOMALY_KINDS].sort());
+      const expected = [...planted.map((a) => `${EXPECTED_CHECK[a.kind as (typeof BILL_ANOMALY_KINDS)[number]]}|${a.subjectId}`), ...outsideWindowNotes(sim)].sort();
+      const found = run.outcome.report!.result.findings;
+      expect([...new Set(billFindings(found))].sort()).toEqual(expected);
+      // nothing but bill findings changed: the payments themselves are clean
+      expect(found.filter((f) => !f.check_id.startsWith('bill.') && f.severity !== 'info').map(key)).toEqual([]);
+      expect(run.outcome.exitCode).toBe(65);
+      // each finding carries both figures and the payments behind it
+      for (const f of found.filter((x) => x.check_id === 'bill.line_processing_fees' || x.check_id === 'bill.line_counts')) {
+        expect(f.expected).not.toBeNull();
+        expect(f.actual).not.toBeNull();
+        expect(BigInt(f.actual!) - BigInt(f.expected!)).toBe(BigInt(f.difference!));
+        expect(f.message).toMatch(/behind it: \d+ completed (send|receive)\(s\) created in the period, e\.g\. [0-9a-f-]{36}/);
+      }
+      const exceptions = new Set((await run.csv('exceptions.csv')).map((row) => `${row['check_id']}|${row['subject_id']}`));
+      for (const k of expected) expect(exceptions).toContain(k);
+      if (readers === null) await expectBillsFilesReadBack(run, planted.map((a) => a.subjectId));
+    } finally {
+      await run.cleanup();
+    }
+  });
+});
