@@ -5,6 +5,7 @@
 import type { Argv } from 'yargs';
 import type { ConfigInput } from '../config/schema.js';
 import { JOB_EPILOG } from './help.js';
+import { usageError } from '../util/errors.js';
 
 export interface CommonArgs {
   config?: string;
@@ -19,9 +20,10 @@ export interface CommonArgs {
   db?: boolean;
   schema?: string;
   'data-dir'?: string;
-  concurrency?: number;
-  'page-size'?: number;
-  'lookback-days'?: number;
+  // whole numbers, read as typed: yargs' own number type turns 'abc' into NaN before we can echo it
+  concurrency?: string | string[];
+  'page-size'?: string | string[];
+  'lookback-days'?: string | string[];
   shard?: string;
   'dry-run'?: boolean;
   'log-format'?: 'pretty' | 'json';
@@ -45,9 +47,9 @@ export function withCommonOptions<T>(y: Argv<T>): Argv<T & CommonArgs> {
     .option('db', { type: 'boolean', describe: 'keep a snapshot database (--no-db: none; checkpoints in a state file)', group: 'Database:' })
     .option('schema', { type: 'string', describe: 'Postgres schema (default payexport)', group: 'Database:' })
     .option('data-dir', { type: 'string', describe: 'embedded database folder (default data/)', group: 'Database:' })
-    .option('concurrency', { type: 'number', describe: 'requests in flight for the whole run (default 8)', group: 'Run:' })
-    .option('page-size', { type: 'number', describe: 'items per API page (default 100)', group: 'Run:' })
-    .option('lookback-days', { type: 'number', describe: 'nightly re-sweep of recent days (default 7)', group: 'Run:' })
+    .option('concurrency', { type: 'string', describe: 'requests in flight for the whole run (default 8)', group: 'Run:' })
+    .option('page-size', { type: 'string', describe: 'items per API page (default 100)', group: 'Run:' })
+    .option('lookback-days', { type: 'string', describe: 'nightly re-sweep of recent days (default 7)', group: 'Run:' })
     .option('dry-run', { type: 'boolean', describe: 'print the plan (streams, window, request estimate) and exit 0', group: 'Run:' })
     .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'default: pretty on a TTY, json otherwise', group: 'Run:' })
     .option('quiet', { type: 'boolean', describe: 'only warnings and errors', group: 'Run:' })
@@ -72,11 +74,23 @@ export function flagsFromArgs(args: CommonArgs): Partial<ConfigInput> & { config
   if (args.db !== undefined) flags.db = args.db;
   if (args.schema !== undefined) flags.dbSchema = args.schema;
   if (args['data-dir'] !== undefined) flags.dataDir = args['data-dir'];
-  if (args.concurrency !== undefined) flags.concurrency = args.concurrency;
-  if (args['page-size'] !== undefined) flags.pageSize = args['page-size'];
-  if (args['lookback-days'] !== undefined) flags.lookbackDays = args['lookback-days'];
+  if (args.concurrency !== undefined) flags.concurrency = wholeNumber('--concurrency', args.concurrency);
+  if (args['page-size'] !== undefined) flags.pageSize = wholeNumber('--page-size', args['page-size']);
+  if (args['lookback-days'] !== undefined) flags.lookbackDays = wholeNumber('--lookback-days', args['lookback-days']);
   if (args['log-format'] !== undefined) flags.logFormat = args['log-format'];
   if (args.verbose === true) flags.logLevel = 'debug';
   else if (args.quiet === true) flags.logLevel = 'warn';
   return flags;
+}
+
+/**
+ * A whole-number flag as the user typed it: `invalid --concurrency 'abc'`, never 'NaN'. The range
+ * (1–64 and so on) is the config schema's to check, so its message names the limits.
+ */
+function wholeNumber(flag: string, value: string | string[]): number {
+  const typed = Array.isArray(value) ? value.join(' ') : value;
+  const shown = typed.length > 60 ? `${typed.slice(0, 60)}…` : typed;
+  if (Array.isArray(value)) throw usageError('bad_option', `invalid ${flag} '${shown}' (given more than once)`, { option: flag });
+  if (!/^\s*-?\d{1,15}\s*$/.test(value)) throw usageError('bad_option', `invalid ${flag} '${shown}' (expected a whole number)`, { option: flag });
+  return Number(value);
 }

@@ -15,6 +15,8 @@ export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: str
         .example('$0 verify reports/month-end/2026-10 && rsync -a reports/ books:/archive/', 'archive only folders that verify')
         .epilog(EXIT_CODES_EPILOG) as Argv<{ dir: string }>,
     handler: async (args) => {
+      const { assertReportFolder } = await import('../../sinks/report-folder-check.js');
+      await assertReportFolder(args.dir);
       const { verify } = await import('../../sinks/verify.js');
       const result = await verify(args.dir);
       for (const problem of result.problems) ctx.stdout.write(`MISMATCH ${problem.kind}: ${problem.path}: ${problem.message}\n`);
