@@ -61,23 +61,24 @@ export function withCommonOptions<T>(y: Argv<T>): Argv<T & CommonArgs> {
 /** Only the flags the user gave, in config terms (for loadConfig's flags layer). */
 export function flagsFromArgs(args: CommonArgs): Partial<ConfigInput> & { config?: string } {
   const flags: Partial<ConfigInput> & { config?: string } = {};
-  if (args.config !== undefined) flags.config = args.config;
-  if (args['base-url'] !== undefined) flags.baseUrl = args['base-url'];
-  if (args.organization !== undefined) flags.organization = args.organization;
+  if (args.config !== undefined) flags.config = one('--config', args.config);
+  if (args['base-url'] !== undefined) flags.baseUrl = one('--base-url', args['base-url']);
+  if (args.organization !== undefined) flags.organization = one('--organization', args.organization);
   if (args.environment !== undefined) flags.environments = args.environment.map((id) => ({ id }));
   if (args.wallet !== undefined) flags.wallets = args.wallet;
-  if (args.shard !== undefined) flags.shard = args.shard;
-  if (args.tz !== undefined) flags.tz = args.tz;
-  if (args.out !== undefined) flags.out = args.out;
-  if (args.format !== undefined) flags.formats = args.format.split(',').map((f) => f.trim()) as ('csv' | 'xlsx')[];
-  if (args['database-url'] !== undefined) flags.databaseUrl = args['database-url'];
+  if (args.shard !== undefined) flags.shard = one('--shard', args.shard);
+  if (args.tz !== undefined) flags.tz = one('--tz', args.tz);
+  if (args.out !== undefined) flags.out = one('--out', args.out);
+  // `--format csv --format xlsx` means both, like `--format csv,xlsx`
+  if (args.format !== undefined) flags.formats = [args.format].flat().flatMap((f) => f.split(',')).map((f) => f.trim()) as ('csv' | 'xlsx')[];
+  if (args['database-url'] !== undefined) flags.databaseUrl = one('--database-url', args['database-url']);
   if (args.db !== undefined) flags.db = args.db;
-  if (args.schema !== undefined) flags.dbSchema = args.schema;
-  if (args['data-dir'] !== undefined) flags.dataDir = args['data-dir'];
+  if (args.schema !== undefined) flags.dbSchema = one('--schema', args.schema);
+  if (args['data-dir'] !== undefined) flags.dataDir = one('--data-dir', args['data-dir']);
   if (args.concurrency !== undefined) flags.concurrency = wholeNumber('--concurrency', args.concurrency);
   if (args['page-size'] !== undefined) flags.pageSize = wholeNumber('--page-size', args['page-size']);
   if (args['lookback-days'] !== undefined) flags.lookbackDays = wholeNumber('--lookback-days', args['lookback-days']);
-  if (args['log-format'] !== undefined) flags.logFormat = args['log-format'];
+  if (args['log-format'] !== undefined) flags.logFormat = one('--log-format', args['log-format']) as 'pretty' | 'json';
   if (args.verbose === true) flags.logLevel = 'debug';
   else if (args.quiet === true) flags.logLevel = 'warn';
   return flags;
@@ -93,4 +94,14 @@ function wholeNumber(flag: string, value: string | string[]): number {
   if (Array.isArray(value)) throw usageError('bad_option', `invalid ${flag} '${shown}' (given more than once)`, { option: flag });
   if (!/^\s*-?\d{1,15}\s*$/.test(value)) throw usageError('bad_option', `invalid ${flag} '${shown}' (expected a whole number)`, { option: flag });
   return Number(value);
+}
+
+/**
+ * A single-valued flag. yargs turns a repeated one into an array, which would reach the config as
+ * a list (or a path function as one, exit 1); the user is told instead. The value is not echoed:
+ * for --database-url it may hold a password.
+ */
+function one(flag: string, value: unknown): string {
+  if (Array.isArray(value)) throw usageError('bad_option', `${flag} is given ${value.length} times; give it once`, { option: flag });
+  return String(value);
 }
