@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliBounded } from '../support/cli/bounded-run.js';
 import { assertBuilt, runCli, startCli } from '../support/cli/cli.js';
 import { PLANTED_SECRETS, type TestSim } from '../support/cli/sim.js';
 import { silentPort } from '../support/cli/silent-port.js';
@@ -16,6 +17,8 @@ import { OCTOBER, startOctoberSim } from './support/setting.js';
  * (5 s), not a speed measure: what it guards against is a run that waits a minute or for ever.
  */
 const SIGNAL_BOUND_MS = 5_000;
+/** a run that should answer at once is killed after this (it used to spin for ever) */
+const HANG_BOUND_MS = 20_000;
 const procfs = existsSync('/proc/self') ? null : 'no procfs on this machine';
 const ws = workspace('answers-and-stops');
 let sim: TestSim;
@@ -42,14 +45,16 @@ describe('three answers that were wrong', () => {
   it.skipIf(procfs !== null)(`74, at once, for an output folder under /proc (it used to spin a core for ever)${procfs ? ` — skipped: ${procfs}` : ''}`, async () => {
     const cwd = ws.fresh('proc-out');
     const args = ['export', ...OCTOBER, '--no-db', '--out', '/proc/payexport-forbidden'];
-    const result = await runCli(args, { cwd, env: sim.env('token') });
+    const { result } = await runCliBounded(args, { cwd, env: sim.env('token') }, HANG_BOUND_MS);
+    if (result === null) throw new Error(`payexport ${args.join(' ')} did not answer within ${HANG_BOUND_MS} ms (killed)`);
     expectExit(args, result, 74, { message: /cannot write to the output folder '\/proc\/payexport-forbidden' \(ENOENT\): mkdir '\/proc\/payexport-forbidden' failed/, secrets: PLANTED_SECRETS, dirs: [cwd] });
   });
 
   it.skipIf(procfs !== null)(`74 for an embedded database folder under /proc${procfs ? ` — skipped: ${procfs}` : ''}`, async () => {
     const cwd = ws.fresh('proc-data');
     const args = ['export', ...OCTOBER, '--data-dir', '/proc/payexport-forbidden/data'];
-    const result = await runCli(args, { cwd, env: sim.env('token') });
+    const { result } = await runCliBounded(args, { cwd, env: sim.env('token') }, HANG_BOUND_MS);
+    if (result === null) throw new Error(`payexport ${args.join(' ')} did not answer within ${HANG_BOUND_MS} ms (killed)`);
     expectExit(args, result, 74, { message: /cannot create the folder of the lock file '\/proc\/payexport-forbidden\/data\/embedded\.lock' \(ENOENT\)/ });
     expectNoReport(cwd);
   });

@@ -5,7 +5,8 @@ import { isAbsolute, join } from 'node:path';
 import fc from 'fast-check';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, describeRun, splitStderr, startCli, type CliResult } from '../support/cli/cli.js';
+import { runCliBounded } from '../support/cli/bounded-run.js';
+import { assertBuilt, describeRun, splitStderr, type CliResult } from '../support/cli/cli.js';
 import { closedPort } from '../support/cli/closed-port.js';
 import { expectExit } from '../support/cli/exit-contract.js';
 import { PLANTED_SECRETS, type TestSim } from '../support/cli/sim.js';
@@ -227,22 +228,6 @@ function prepare(c: GeneratedCase, cwd: string, label: string): Prepared {
   return { args, env, outRoot, dirs: [join(cwd, 'reports'), join(cwd, 'data'), ...(outRoot === null ? [] : [outRoot])] };
 }
 
-async function runBounded(args: string[], cwd: string, env: Record<string, string>): Promise<{ result: CliResult | null; ms: number }> {
-  const started = Date.now();
-  const run = startCli(args, { cwd, env });
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<null>((resolve) => {
-    timer = setTimeout(() => {
-      run.child.kill('SIGKILL');
-      resolve(null);
-    }, ANSWER_BOUND_MS);
-  });
-  const result = await Promise.race([run.result, timedOut]);
-  clearTimeout(timer);
-  if (result === null) await run.result.catch(() => undefined);
-  return { result, ms: Date.now() - started };
-}
-
 /** No report and no temp folder under the output root (the --no-db spool's `.state` is resumable state, not a report). */
 function expectNoReportFolder(outRoot: string | null, context: string): void {
   if (outRoot === null || !existsSync(outRoot) || !statSync(outRoot).isDirectory()) return;
@@ -270,7 +255,7 @@ describe(`generated bad input (${cases.length} runs: ${PINNED_CASES.length} pinn
           const label = `s${seed}-${index}`;
           const cwd = ws.fresh(label);
           const prepared = prepare(c, cwd, label);
-          const { result, ms } = await runBounded(prepared.args, cwd, prepared.env);
+          const { result, ms } = await runCliBounded(prepared.args, { cwd, env: prepared.env }, ANSWER_BOUND_MS);
           figures.push({ title, code: result?.code ?? null, ms });
           expect(result, `payexport ${prepared.args.join(' ')} did not answer within ${ANSWER_BOUND_MS} ms (killed)`).not.toBeNull();
           const done = result as CliResult;
