@@ -261,10 +261,13 @@ export function describeCase(c: GeneratedCase): string {
 
 /**
  * Run before the generated cases every time (fast-check's `examples`, for a sampled suite): the
- * inputs of issue 15 and what the generator found, so they can never drift out of the sample.
+ * inputs of issue 15, what the generator found, and a database fault no usage error hides, so
+ * they can never drift out of the sample.
  */
 export const PINNED_CASES: readonly GeneratedCase[] = [
   { command: 'export', jsonLogFlag: false, quiet: false, csvOnly: false, faults: [{ family: 'output-path', label: '--out /proc/… (issue 15: spun a core, ignored SIGTERM)', codes: [74], out: { kind: 'literal', value: '/proc/payexport-forbidden' } }] },
   { command: 'nightly', jsonLogFlag: true, quiet: false, csvOnly: false, faults: [{ family: 'bad-number', label: '--concurrency "abc" (issue 15: echoed NaN)', codes: USAGE, args: ['--concurrency', 'abc'] }] },
   { command: 'month-end', jsonLogFlag: false, quiet: true, csvOnly: true, faults: [{ family: 'bad-format', label: '--format given twice (found by this suite: exit 1)', codes: USAGE, args: ['--format', 'pdf'] }] },
+  // usage faults mask a database fault in most draws: one run that reaches the database, every time
+  { command: 'nightly', jsonLogFlag: true, quiet: false, csvOnly: false, faults: [{ family: 'database', label: 'a closed port (a password planted in DATABASE_URL)', codes: [75], databaseUrl: { place: { kind: 'closed-port' }, password: true }, needsDb: true }] },
 ];
