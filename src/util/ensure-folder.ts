@@ -1,6 +1,6 @@
 /**
- * `mkdir -p` that always ends. Node's own `mkdir(path, { recursive: true })` (async and sync, Node
- * 20 and 22) retries for ever when a level answers ENOENT although its parent exists — procfs
+ * `mkdir -p` that always ends. Node's own `mkdir(path, { recursive: true })` (async and sync; seen on Node
+ * 20.20) retries for ever when a level answers ENOENT although its parent exists — procfs
  * does exactly that (`/proc/x`: mkdir → ENOENT, mkdir /proc → EEXIST, again…): the call never
  * returns, burns a core, and the run cannot even be stopped by SIGTERM. Here the walk goes up
  * once to the nearest existing ancestor, then creates each missing level once, top down; any
@@ -16,20 +16,6 @@ function errnoCode(error: unknown): string | undefined {
 
 function notAFolder(path: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${path}'`), { code: 'ENOTDIR', syscall: 'mkdir', path });
-}
-
-/** The levels of `target` that do not exist yet, top down (empty when it exists as a folder). */
-function missingLevels(target: string, isFolder: (path: string) => boolean | null): string[] {
-  const missing: string[] = [];
-  for (let at = target; ; at = dirname(at)) {
-    const folder = isFolder(at);
-    if (folder === true) break;
-    if (folder === false) throw notAFolder(at);
-    missing.unshift(at);
-    // the root always exists; reaching it means stat itself failed with ENOENT there
-    if (dirname(at) === at) break;
-  }
-  return missing;
 }
 
 /** true: a folder; false: something else; null: nothing there. Other stat errors are thrown. */
@@ -53,14 +39,17 @@ function probeSync(path: string): boolean | null {
 
 /** Creates `path` and its missing parents (mode for the new levels); throws the first failure, never loops. */
 export async function ensureFolder(path: string, mode?: number): Promise<void> {
-  const target = resolve(path);
-  const known = new Map<string, boolean | null>();
-  for (let at = target; !known.has(at); at = dirname(at)) {
+  // up to the nearest existing ancestor: at most one stat per level of the path
+  const missing: string[] = [];
+  for (let at = resolve(path); ; at = dirname(at)) {
     const folder = await probe(at);
-    known.set(at, folder);
-    if (folder !== null) break;
+    if (folder === true) break;
+    if (folder === false) throw notAFolder(at);
+    missing.unshift(at);
+    if (dirname(at) === at) break;
   }
-  for (const level of missingLevels(target, (p) => known.get(p) ?? null)) {
+  // then down, one mkdir per missing level
+  for (const level of missing) {
     try {
       await mkdir(level, mode === undefined ? {} : { mode });
     } catch (error) {
@@ -73,7 +62,15 @@ export async function ensureFolder(path: string, mode?: number): Promise<void> {
 
 /** The synchronous twin of ensureFolder, for code that writes synchronously (the spool). */
 export function ensureFolderSync(path: string, mode?: number): void {
-  for (const level of missingLevels(resolve(path), probeSync)) {
+  const missing: string[] = [];
+  for (let at = resolve(path); ; at = dirname(at)) {
+    const folder = probeSync(at);
+    if (folder === true) break;
+    if (folder === false) throw notAFolder(at);
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const level of missing) {
     try {
       mkdirSync(level, mode === undefined ? {} : { mode });
     } catch (error) {
