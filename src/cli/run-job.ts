@@ -13,6 +13,7 @@ import { newRunId } from '../jobs/run-key.js';
 import { logProgress, ttyProgress } from './tty-progress.js';
 import { installInterruptWatchdog } from './interrupt-watchdog.js';
 import { removeRunTempFoldersSync } from '../sinks/run-temp-folders.js';
+import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 
 export interface JobCommandOptions {
@@ -41,6 +42,10 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
   const bars = interactive ? ttyProgress(ctx.stderr) : null;
   const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format, ...(bars ? { destination: { write: (line: string) => bars.log(line) } } : {}) });
   const controller = new AbortController();
+  // Every request in flight and every retry sitting out its backoff listens to this one signal:
+  // up to twice the concurrency (at most 64). Past Node's default of 10 it would print a
+  // MaxListenersExceededWarning on stderr, breaking the one-line contract.
+  setMaxListeners(4 * 64, controller.signal);
   const outRoot = resolve(ctx.cwd, loaded.config.out);
   const watchdog = installInterruptWatchdog({
     controller,

@@ -90,6 +90,22 @@ describe('three answers that were wrong', () => {
   });
 });
 
+describe('a flag given twice (found by the generated suite: exit 1)', () => {
+  it('64 for a single-valued flag, naming it', async () => {
+    const cwd = ws.fresh('twice');
+    const args = ['nightly', '--date', '2026-10-15', '--no-db', '--tz', 'UTC', '--tz', 'America/New_York'];
+    expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 64, { message: /--tz is given 2 times; give it once/ });
+  });
+
+  it('--format may repeat: csv and xlsx', async () => {
+    const cwd = ws.fresh('format-twice');
+    const args = ['export', ...OCTOBER, '--no-db', '--format', 'csv', '--format', 'xlsx', '--dry-run'];
+    const result = await runCli(args, { cwd, env: sim.env('token') });
+    expectExit(args, result, 0);
+    expect(result.stdout).toMatch(/\(csv, xlsx\)/);
+  });
+});
+
 describe('SIGTERM / SIGINT during every wait: 75 within the bound, nothing partial', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('%s during the API backoff (429 with Retry-After: 60)', async (signal) => {
     const api = await startFakeApi((_req, res) => {
