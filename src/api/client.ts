@@ -16,6 +16,7 @@ import type { LimitFunction } from 'p-limit';
 import { configError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
+import { abortableSleep } from '../util/abortable-sleep.js';
 import { ApiConnectionError, ApiError, apiErrorFromResponse, classifyTransportError, type RequestLabel, type TransportReason } from './errors.js';
 import { JsonSyntaxError, parseJson, type LosslessJson } from './json.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfterMs, RetryBudget, withRetries, type RetryContext, type RetryPolicy } from './retry.js';
@@ -132,7 +133,8 @@ export class ApiClient {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    // A backoff (up to a minute after a Retry-After) must not hold an interrupted run.
+    this.sleep = options.sleep ?? ((ms) => abortableSleep(ms, options.signal));
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
     this.counters = options.stats ?? createApiStats();

@@ -5,6 +5,7 @@
 import type { Argv } from 'yargs';
 import type { ConfigInput } from '../config/schema.js';
 import { JOB_EPILOG } from './help.js';
+import { usageError } from '../util/errors.js';
 
 export interface CommonArgs {
   config?: string;
@@ -19,9 +20,10 @@ export interface CommonArgs {
   db?: boolean;
   schema?: string;
   'data-dir'?: string;
-  concurrency?: number;
-  'page-size'?: number;
-  'lookback-days'?: number;
+  // whole numbers, read as typed: yargs' own number type turns 'abc' into NaN before we can echo it
+  concurrency?: string | string[];
+  'page-size'?: string | string[];
+  'lookback-days'?: string | string[];
   shard?: string;
   'dry-run'?: boolean;
   'log-format'?: 'pretty' | 'json';
@@ -61,9 +63,9 @@ export function withCommonOptions<T>(y: Argv<T>, set: OptionSet = 'pull', epilog
     .option('data-dir', { type: 'string', describe: 'embedded database folder (default data/)', group: 'Database:' });
   if (api) {
     out = out
-      .option('concurrency', { type: 'number', describe: 'requests in flight for the whole run (default 8)', group: 'Run:' })
-      .option('page-size', { type: 'number', describe: 'items per API page (default 100)', group: 'Run:' })
-      .option('lookback-days', { type: 'number', describe: 'nightly re-sweep of recent days (default 7)', group: 'Run:' });
+      .option('concurrency', { type: 'string', describe: 'requests in flight for the whole run, 1–64 (default 8)', group: 'Run:' })
+      .option('page-size', { type: 'string', describe: 'items per API page, 1–1000 (default 100)', group: 'Run:' })
+      .option('lookback-days', { type: 'string', describe: 'nightly re-sweep of recent days, 0–366 (default 7)', group: 'Run:' });
   }
   if (job) out = out.option('dry-run', { type: 'boolean', describe: api ? 'print the plan (streams, window, request estimate) and exit 0' : 'print what the snapshot holds for the window and exit 0', group: 'Run:' });
   return out
@@ -77,24 +79,47 @@ export function withCommonOptions<T>(y: Argv<T>, set: OptionSet = 'pull', epilog
 /** Only the flags the user gave, in config terms (for loadConfig's flags layer). */
 export function flagsFromArgs(args: CommonArgs): Partial<ConfigInput> & { config?: string } {
   const flags: Partial<ConfigInput> & { config?: string } = {};
-  if (args.config !== undefined) flags.config = args.config;
-  if (args['base-url'] !== undefined) flags.baseUrl = args['base-url'];
-  if (args.organization !== undefined) flags.organization = args.organization;
+  if (args.config !== undefined) flags.config = one('--config', args.config);
+  if (args['base-url'] !== undefined) flags.baseUrl = one('--base-url', args['base-url']);
+  if (args.organization !== undefined) flags.organization = one('--organization', args.organization);
   if (args.environment !== undefined) flags.environments = args.environment.map((id) => ({ id }));
   if (args.wallet !== undefined) flags.wallets = args.wallet;
-  if (args.shard !== undefined) flags.shard = args.shard;
-  if (args.tz !== undefined) flags.tz = args.tz;
-  if (args.out !== undefined) flags.out = args.out;
-  if (args.format !== undefined) flags.formats = args.format.split(',').map((f) => f.trim()) as ('csv' | 'xlsx')[];
-  if (args['database-url'] !== undefined) flags.databaseUrl = args['database-url'];
+  if (args.shard !== undefined) flags.shard = one('--shard', args.shard);
+  if (args.tz !== undefined) flags.tz = one('--tz', args.tz);
+  if (args.out !== undefined) flags.out = one('--out', args.out);
+  // `--format csv --format xlsx` means both, like `--format csv,xlsx`
+  if (args.format !== undefined) flags.formats = [args.format].flat().flatMap((f) => f.split(',')).map((f) => f.trim()) as ('csv' | 'xlsx')[];
+  if (args['database-url'] !== undefined) flags.databaseUrl = one('--database-url', args['database-url']);
   if (args.db !== undefined) flags.db = args.db;
-  if (args.schema !== undefined) flags.dbSchema = args.schema;
-  if (args['data-dir'] !== undefined) flags.dataDir = args['data-dir'];
-  if (args.concurrency !== undefined) flags.concurrency = args.concurrency;
-  if (args['page-size'] !== undefined) flags.pageSize = args['page-size'];
-  if (args['lookback-days'] !== undefined) flags.lookbackDays = args['lookback-days'];
-  if (args['log-format'] !== undefined) flags.logFormat = args['log-format'];
+  if (args.schema !== undefined) flags.dbSchema = one('--schema', args.schema);
+  if (args['data-dir'] !== undefined) flags.dataDir = one('--data-dir', args['data-dir']);
+  if (args.concurrency !== undefined) flags.concurrency = wholeNumber('--concurrency', args.concurrency);
+  if (args['page-size'] !== undefined) flags.pageSize = wholeNumber('--page-size', args['page-size']);
+  if (args['lookback-days'] !== undefined) flags.lookbackDays = wholeNumber('--lookback-days', args['lookback-days']);
+  if (args['log-format'] !== undefined) flags.logFormat = one('--log-format', args['log-format']) as 'pretty' | 'json';
   if (args.verbose === true) flags.logLevel = 'debug';
   else if (args.quiet === true) flags.logLevel = 'warn';
   return flags;
+}
+
+/**
+ * A whole-number flag as the user typed it: `invalid --concurrency 'abc'`, never 'NaN'. The range
+ * (1–64 and so on) is the config schema's to check, so its message names the limits.
+ */
+function wholeNumber(flag: string, value: string | string[]): number {
+  const typed = Array.isArray(value) ? value.join(' ') : value;
+  const shown = typed.length > 60 ? `${typed.slice(0, 60)}…` : typed;
+  if (Array.isArray(value)) throw usageError('bad_option', `invalid ${flag} '${shown}' (given more than once)`, { option: flag });
+  if (!/^\s*-?\d{1,15}\s*$/.test(value)) throw usageError('bad_option', `invalid ${flag} '${shown}' (expected a whole number)`, { option: flag });
+  return Number(value);
+}
+
+/**
+ * A single-valued flag. yargs turns a repeated one into an array, which would reach the config as
+ * a list (or a path function as one, exit 1); the user is told instead. The value is not echoed:
+ * for --database-url it may hold a password.
+ */
+function one(flag: string, value: unknown): string {
+  if (Array.isArray(value)) throw usageError('bad_option', `${flag} is given ${value.length} times; give it once`, { option: flag });
+  return String(value);
 }

@@ -11,6 +11,10 @@ import type { CliContext } from './cli-context.js';
 import { flagsFromArgs, type CommonArgs } from './common-options.js';
 import { newRunId } from '../jobs/run-key.js';
 import { logProgress, ttyProgress } from './tty-progress.js';
+import { installInterruptWatchdog } from './interrupt-watchdog.js';
+import { removeRunTempFoldersSync } from '../sinks/run-temp-folders.js';
+import { setMaxListeners } from 'node:events';
+import { resolve } from 'node:path';
 
 export interface JobCommandOptions {
   /** flags merged over the user's (e.g. the demo's own database) */
@@ -38,12 +42,19 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
   const bars = interactive ? ttyProgress(ctx.stderr) : null;
   const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format, ...(bars ? { destination: { write: (line: string) => bars.log(line) } } : {}) });
   const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals): void => {
-    log.warn({ signal }, 'stopping: finishing the current page, then cleaning up');
-    controller.abort(new AppError('tempFail', 'interrupted', `interrupted by ${signal}; run again with the same arguments to resume`));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // Every request in flight and every retry sitting out its backoff listens to this one signal:
+  // up to twice the concurrency (at most 64). Past Node's default of 10 it would print a
+  // MaxListenersExceededWarning on stderr, breaking the one-line contract.
+  setMaxListeners(4 * 64, controller.signal);
+  const outRoot = resolve(ctx.cwd, loaded.config.out);
+  const watchdog = installInterruptWatchdog({
+    controller,
+    log,
+    jsonLog: format === 'json',
+    stderr: ctx.stderr,
+    scrubber: ctx.scrubber,
+    cleanup: () => removeRunTempFoldersSync(outRoot, runId),
+  });
   const progress = bars ?? (args.quiet ? silentProgress : logProgress(log));
   const env: JobEnv = {
     runId,
@@ -75,7 +86,6 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
     throw error;
   } finally {
     progress.stop();
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    watchdog.dispose();
   }
 }

@@ -51,7 +51,8 @@ const ENV_KEYS: ReadonlyArray<[string, keyof ConfigInput, (v: string) => unknown
   ['PAYEXPORT_LOG_FORMAT', 'logFormat', (v) => v],
   ['PAYEXPORT_LOG_LEVEL', 'logLevel', (v) => v],
   ['PAYEXPORT_SHARD', 'shard', (v) => v],
-  ['PAYEXPORT_CONCURRENCY', 'concurrency', (v) => Number(v)],
+  // a number only when it is one: 'abc' stays text, so the schema's message is not about NaN
+  ['PAYEXPORT_CONCURRENCY', 'concurrency', (v) => (/^\s*-?\d{1,15}\s*$/.test(v) ? Number(v) : v)],
 ];
 
 export function loadConfig(input: LoadInput): LoadedConfig {

@@ -7,7 +7,8 @@
  * then an unwritable output folder (74), missing credentials (77) and a staging/production mix-up
  * (78) — all before any request or database write; then the database (75) and the lock (75).
  */
-import { access, mkdir, rm, writeFile, constants } from 'node:fs/promises';
+import { access, rm, writeFile, constants } from 'node:fs/promises';
+import { ensureFolder } from '../util/ensure-folder.js';
 import { join, resolve } from 'node:path';
 import { discover, type Discovery } from '../extract/wallets.js';
 import { pull, type PullResult } from '../extract/pull.js';
@@ -360,12 +361,14 @@ function reportHint(spec: PipelineSpec): string {
 async function assertWritable(outRoot: string): Promise<void> {
   const probe = join(outRoot, `.payexport-write-test-${process.pid}`);
   try {
-    await mkdir(outRoot, { recursive: true });
+    await ensureFolder(outRoot);
     await access(outRoot, constants.W_OK);
     await writeFile(probe, '');
     await rm(probe, { force: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
-    throw new AppError('cantCreate', 'output_not_writable', `cannot write to the output folder '${outRoot}' (${code})`, { cause: error });
+    const { code = 'unknown', syscall, path } = error as NodeJS.ErrnoException;
+    // which step failed, on which path: ENOENT from mkdir under /proc reads oddly without it
+    const step = syscall !== undefined && path !== undefined ? `: ${syscall} '${path}' failed` : '';
+    throw new AppError('cantCreate', 'output_not_writable', `cannot write to the output folder '${outRoot}' (${code})${step}`, { cause: error });
   }
 }

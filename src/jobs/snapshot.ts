@@ -4,7 +4,8 @@
  * spool of JSON-lines files under the output folder that lives only until the run succeeds.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
+import { readFile, writeFile, rename } from 'node:fs/promises';
+import { ensureFolder } from '../util/ensure-folder.js';
 import { join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { redactDatabaseUrl } from '../config/secrets.js';
@@ -123,7 +124,7 @@ function spoolSnapshot(stateRoot: string, job: string, period: string): Snapshot
       const key = `${input.organizationId}/${input.period}`;
       if (closed[key] !== undefined) return false;
       closed[key] = { window: input.window, run_id: input.runId, closed_at: new Date().toISOString() };
-      await mkdir(stateRoot, { recursive: true });
+      await ensureFolder(stateRoot);
       await writeFile(`${closedFile}.tmp`, JSON.stringify(closed, null, 2));
       await rename(`${closedFile}.tmp`, closedFile);
       return true;

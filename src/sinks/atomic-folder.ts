@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { DIR_MODE, FILE_MODE } from './output-file.js';
 import { OLD_MARK, oldName, TEMP_MARK } from './folder-paths.js';
 import { faultPoint } from '../util/fault-points.js';
+import { ensureFolder } from '../util/ensure-folder.js';
 
 const OWNER_FILE = '.owner';
 /** A temp folder without an owner file is stale only after this long (its creator may be writing it). */
@@ -103,7 +104,7 @@ export async function cleanStaleFolders(parent: string, now: number = Date.now()
 
 /** Creates `parent/tempName` (and `parent`), marked with this process as owner. */
 export async function createTempFolder(parent: string, tempName: string): Promise<string> {
-  await mkdir(parent, { recursive: true, mode: DIR_MODE });
+  await ensureFolder(parent, DIR_MODE);
   const dir = join(parent, tempName);
   await mkdir(dir, { mode: DIR_MODE });
   await writeFile(join(dir, OWNER_FILE), JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner), { mode: FILE_MODE });

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../util/errors.js';
+import { ensureFolder } from '../util/ensure-folder.js';
 
 /**
  * An exclusive lock file: created with O_EXCL, holding who took it. The embedded engine cannot
@@ -88,7 +89,13 @@ export type HeldMessage = (holder: LockHolder | null) => string;
  * Never waits: a second run must fail fast and let cron retry.
  */
 export async function acquireFileLock(file: string, purpose: string, heldMessage: HeldMessage): Promise<FileLock> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  try {
+    await ensureFolder(path.dirname(file));
+  } catch (error) {
+    // a data folder or spool under /proc, a file, a read-only mount: the disk refuses, exit 74
+    const { code = 'unknown', syscall = 'mkdir', path: failed = path.dirname(file) } = error as NodeJS.ErrnoException;
+    throw new AppError('cantCreate', 'lock_folder_unwritable', `cannot create the folder of the lock file '${file}' (${code}): ${syscall} '${failed}' failed`, { cause: error });
+  }
   const holder: LockHolder = { pid: process.pid, host: os.hostname(), started_at: new Date().toISOString(), purpose };
   for (let attempt = 0; attempt < 3; attempt++) {
     let handle: fs.FileHandle;

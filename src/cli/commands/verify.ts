@@ -18,6 +18,8 @@ export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: str
           ])}\n\n${VERIFY_EXIT_EPILOG}`,
         ) as Argv<{ dir: string }>,
     handler: async (args) => {
+      const { assertReportFolder } = await import('../../sinks/report-folder-check.js');
+      await assertReportFolder(args.dir);
       const { verify } = await import('../../sinks/verify.js');
       const result = await verify(args.dir);
       for (const problem of result.problems) ctx.stdout.write(`MISMATCH ${problem.kind}: ${problem.path}: ${problem.message}\n`);

@@ -11,10 +11,11 @@
  *
  * Memory: reads hold one wallet's rows at a time (they are sorted per wallet, like the database).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeSync, existsSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeSync, existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { ensureFolderSync } from '../../util/ensure-folder.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../normalize/rows.js';
 import type { Finding } from '../../reconcile/results.js';
 import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, Window, WriteStats } from '../ports.js';
@@ -47,7 +48,7 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   private readonly journal: CheckpointJournal;
 
   constructor(private readonly dir: string) {
-    mkdirSync(join(dir, 'streams'), { recursive: true });
+    ensureFolderSync(join(dir, 'streams'));
     this.journal = new CheckpointJournal(join(dir, 'checkpoints.jsonl'));
     const statePath = join(dir, 'state.json');
     if (existsSync(statePath)) this.state = { ...(JSON.parse(readFileSync(statePath, 'utf8')) as SpoolState) };
@@ -287,7 +288,7 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   private reset(): void {
     rmSync(join(this.dir, 'streams'), { recursive: true, force: true });
     rmSync(this.journal.path, { force: true });
-    mkdirSync(join(this.dir, 'streams'), { recursive: true });
+    ensureFolderSync(join(this.dir, 'streams'));
     this.state.streams = {};
     this.knownIds = undefined;
   }
