@@ -354,7 +354,8 @@ class ReportFolderImpl implements ReportFolder {
           this.ctx,
         );
         const book = await this.workbook.commit();
-        const sheets = ordered.flatMap((o) => o.sheets);
+        // the workbook's tab order: the order the tables were written (the journal's sheet sits before Exceptions)
+        const sheets = this.outcomes.flatMap((o) => o.sheets);
         files.push({ path: WORKBOOK_FILE, rows: ordered.reduce((n, o) => n + o.rows, 0), bytes: book.bytes, sha256: book.sha256, sheets });
       }
       const html = renderFeesHtml(this.fees, { title: `Fees by wallet and rail · ${this.options.job} ${this.options.period}`, subtitle: `Window ${this.ctx.clock.iso(this.options.window.from) ?? ''} to ${this.ctx.clock.iso(this.options.window.to) ?? ''} (${this.options.window.tz}), completed payments.` }, this.ctx);

@@ -20,6 +20,12 @@ import { FORMULA_TRIGGER_CHARS } from '../../../src/sinks/cells.js';
 import { tableColumns, type AnyTableSpec, type ColumnType } from '../../../src/sinks/column-spec.js';
 import type { Manifest, ManifestFile } from '../../../src/sinks/manifest.js';
 import { ALL_TABLES } from '../../../src/sinks/tables/index.js';
+import { JOURNAL_TABLE } from '../../../src/journal/formats/journal-table.js';
+import { QBO_TABLE } from '../../../src/journal/formats/qbo-table.js';
+import { XERO_TABLE } from '../../../src/journal/formats/xero-table.js';
+
+/** every table the product writes: the report's own and the journal's (present with a mapping) */
+const TABLES: readonly AnyTableSpec[] = [...ALL_TABLES, JOURNAL_TABLE, QBO_TABLE, XERO_TABLE] as readonly AnyTableSpec[];
 import { readCsvWithPython, readXlsxWithOpenpyxl, type OpenpyxlCell } from './readers.js';
 
 const TRIGGERS: ReadonlySet<string> = new Set(FORMULA_TRIGGER_CHARS);
@@ -35,13 +41,13 @@ export interface FolderCheckOptions {
 }
 
 function specByFile(file: string): AnyTableSpec | undefined {
-  return ALL_TABLES.find((t) => t.file === file);
+  return TABLES.find((t) => t.file === file);
 }
 
 /** The table spec of a sheet name, continuation sheets (`Payments (2)`) included. */
 function specBySheet(sheet: string): AnyTableSpec | undefined {
   const base = sheet.replace(/ \(\d+\)$/, '');
-  return ALL_TABLES.find((t) => t.sheet === base);
+  return TABLES.find((t) => t.sheet === base);
 }
 
 function startsWithTrigger(value: string): boolean {
