@@ -5,53 +5,21 @@
  * period the window does not cover (those cannot be checked, by design). Run on the spool and, when
  * DATABASE_URL is set, on the real Postgres server.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PipelineSpec } from '../../src/jobs/pipeline.js';
 import type { Finding } from '../../src/reconcile/results.js';
 import { BILL_ANOMALY_KINDS } from '../../src/sim/dataset/anomaly-kinds.js';
 import { startSimulator, type SimHandle } from '../../src/sim/index.js';
-import { openPostgres } from '../../src/store/pg-db.js';
 import { monthPeriod } from '../../src/util/time.js';
 import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl } from '../support/readers/readers.js';
-import { runAgainstSimulator, type PipelineRun, type RunOptions } from '../support/run-pipeline.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from './store/engines.js';
+import { runAgainstSimulator, type PipelineRun } from '../support/run-pipeline.js';
+import { snapshotEngines, type SnapshotEngine } from '../support/snapshot-engines.js';
 
 const MONTH = '2026-10';
 const DATASET = { seed: 7, scale: 1_200, wallets: 12, from: '2026-10-01', to: '2026-11-01' } as const;
 const TZ = 'UTC';
 
-const pg = await probePostgres();
-const schemas: string[] = [];
-
-interface Engine {
-  label: string;
-  options(): Pick<RunOptions, 'flags' | 'env'>;
-}
-const ENGINES: Engine[] = [
-  { label: 'spool (--no-db)', options: () => ({ flags: { db: false } }) },
-  ...(pg.url === null
-    ? []
-    : [
-        {
-          label: 'PostgreSQL server',
-          options: () => {
-            const dbSchema = uniqueSchemaName('reconcile_bills');
-            schemas.push(dbSchema);
-            return { flags: { dbSchema }, env: { DATABASE_URL: pg.url ?? '' } };
-          },
-        },
-      ]),
-];
-
-afterAll(async () => {
-  if (pg.url === null || schemas.length === 0) return;
-  const db = await openPostgres({ url: pg.url });
-  try {
-    for (const schema of schemas) await dropSchema(db, schema);
-  } finally {
-    await db.close();
-  }
-});
+const ENGINES = await snapshotEngines('reconcile_bills');
 
 const monthEnd = (): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod(MONTH, TZ, new Date()), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false });
 
@@ -70,7 +38,7 @@ function outsideWindowNotes(sim: SimHandle): string[] {
     .sort();
 }
 
-async function reconcile(engine: Engine, anomalies: boolean): Promise<{ sim: SimHandle; run: PipelineRun }> {
+async function reconcile(engine: SnapshotEngine, anomalies: boolean): Promise<{ sim: SimHandle; run: PipelineRun }> {
   const sim = await startSimulator({ ...DATASET, ...(anomalies ? { anomalies: [...BILL_ANOMALY_KINDS] } : {}) });
   try {
     const options = engine.options();

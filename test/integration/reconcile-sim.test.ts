@@ -12,52 +12,20 @@
  * ends after the dataset does), so every planted anomaly falls in the window, legacy-only records
  * (the dataset's first 15 days) are reconciled too, and a wallet's closing balance is its whole ledger.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PipelineSpec } from '../../src/jobs/pipeline.js';
 import type { Finding } from '../../src/reconcile/results.js';
 import { ANOMALY_KINDS, startSimulator, type PlantedAnomaly, type SimHandle } from '../../src/sim/index.js';
-import { openPostgres } from '../../src/store/pg-db.js';
 import { monthPeriod } from '../../src/util/time.js';
-import { runAgainstSimulator, type PipelineRun, type RunOptions } from '../support/run-pipeline.js';
+import { runAgainstSimulator, type PipelineRun } from '../support/run-pipeline.js';
 import { truthTotals } from '../support/sim-truth.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from './store/engines.js';
+import { snapshotEngines, type SnapshotEngine } from '../support/snapshot-engines.js';
 
 const MONTH = '2026-10';
 const DATASET = { from: '2026-10-01', to: '2026-11-01' } as const;
 const SCALE = 1_200;
 
-const pg = await probePostgres();
-const schemas: string[] = [];
-
-interface Engine {
-  label: string;
-  options(): Pick<RunOptions, 'flags' | 'env'>;
-}
-const ENGINES: Engine[] = [
-  { label: 'spool (--no-db)', options: () => ({ flags: { db: false } }) },
-  ...(pg.url === null
-    ? []
-    : [
-        {
-          label: 'PostgreSQL server',
-          options: () => {
-            const dbSchema = uniqueSchemaName('reconcile_sim');
-            schemas.push(dbSchema);
-            return { flags: { dbSchema }, env: { DATABASE_URL: pg.url ?? '' } };
-          },
-        },
-      ]),
-];
-
-afterAll(async () => {
-  if (pg.url === null || schemas.length === 0) return;
-  const db = await openPostgres({ url: pg.url });
-  try {
-    for (const schema of schemas) await dropSchema(db, schema);
-  } finally {
-    await db.close();
-  }
-});
+const ENGINES = await snapshotEngines('reconcile_sim');
 
 function monthEnd(tz: string): PipelineSpec {
   return { command: 'month-end', job: 'month-end', period: monthPeriod(MONTH, tz, new Date()), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false };
@@ -69,7 +37,7 @@ interface Case {
   tz: string;
 }
 
-async function reconcile(c: Case, engine: Engine, anomalies: boolean): Promise<{ sim: SimHandle; run: PipelineRun }> {
+async function reconcile(c: Case, engine: SnapshotEngine, anomalies: boolean): Promise<{ sim: SimHandle; run: PipelineRun }> {
   const sim = await startSimulator({ seed: c.seed, scale: SCALE, wallets: c.wallets, ...DATASET, ...(anomalies ? { anomalies: 'all' as const } : {}) });
   try {
     const run = await runAgainstSimulator({ sim, spec: monthEnd(c.tz), tz: c.tz, ...engine.options() });
