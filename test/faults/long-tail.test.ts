@@ -7,6 +7,7 @@ import { workspace } from '../support/cli/workspace.js';
 import { compareIds, csvRecords, expectExit, expectFolderUnchanged, expectNoPartialFolders, expectPaymentsComplete, expectSameReport, folderBytes } from './support/invariants.js';
 import { LONG_TAIL, longTitle, OCTOBER, PERIOD } from './support/setting.js';
 import { startReferenceRun } from './support/reference-run.js';
+import { seededRandom } from '../../src/sim/core/prng.js';
 
 /**
  * The long tail (`npm run test:faults`): the same invariants over more seeds, a larger dataset and
@@ -18,18 +19,6 @@ const SCALE = 1_500;
 let sim: TestSim;
 let truth: string[];
 let reference: string;
-
-/** A small deterministic PRNG (mulberry32): the same seed kills at the same moments. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 describe.skipIf(!LONG_TAIL)(longTitle('long tail: more seeds, a larger dataset, kills at random moments'), () => {
   beforeAll(async () => {
@@ -55,7 +44,8 @@ describe.skipIf(!LONG_TAIL)(longTitle('long tail: more seeds, a larger dataset, 
   });
 
   it.each([1, 2, 3])('SIGKILL at random moments, three times in a row, then run to the end (seed %i)', async (seed) => {
-    const next = random(seed);
+    // the same seed kills at the same moments
+    const next = seededRandom(seed);
     const slow = await startTestSim({ dataset: sim.sim.dataset, faults: 'latency=2-12ms' });
     const cwd = ws.fresh(`random-kill-${seed}`);
     const args = ['export', ...OCTOBER, '--no-db', '--page-size', '20'];

@@ -103,3 +103,15 @@ export function hex32(value: number): string {
     (BYTE_HEX[value & 0xff] as string)
   );
 }
+
+/** A sequential seeded generator (mulberry32), for draws whose order is the point (delivery faults, kill moments): the same seed gives the same numbers in the same order. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -74,14 +74,5 @@ export function parseDeliveryFaults(spec: string): DeliveryFaultConfig {
   return config;
 }
 
-/** A small seeded generator (mulberry32): the same seed gives the same faults in the same order. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// the generator lives with the simulator's other random numbers; re-exported for the webhook writer
+export { seededRandom } from '../core/prng.js';
