@@ -6,34 +6,25 @@
  * next start drains them.
  */
 import type { AddressInfo } from 'node:net';
-import { getPayment, type ApiReader } from '../api/endpoints.js';
+import { getPayment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { ListenConfig } from '../config/listen-schema.js';
-import type { Db } from '../store/db.js';
 import { finishRun, insertRun } from '../store/runs.js';
-import type { StoreSchema } from '../store/schema.js';
 import { toUtcInstant } from '../util/instant.js';
 import type { Logger } from '../util/log.js';
 import { applyDeliveries } from './apply-deliveries.js';
 import { createReceiver } from './http-receiver.js';
 import { inboxDepth, inboxFacts, insertDelivery } from './inbox.js';
 import { count, createMetrics, renderMetrics, type ListenerMetrics } from './metrics.js';
-import { runSweep } from './sweep.js';
+import { runSweep, type SweepDeps } from './sweep.js';
 import type { WebhookSecretSource } from './webhook-secrets.js';
 
-export interface ListenerOptions {
-  db: Db;
-  schema: StoreSchema;
-  organizationId: string;
-  environmentIds: readonly string[];
-  /** the reader for an environment (undefined: the organization-wide one, for discovery) */
-  apiFor(environmentId: string | undefined): ApiReader;
-  pageSize: number;
+/** The listener reaches the snapshot and the API exactly as its sweep does (see SweepDeps). */
+export interface ListenerOptions extends Pick<SweepDeps, 'db' | 'schema' | 'organizationId' | 'environmentIds' | 'apiFor' | 'pageSize' | 'newRunId'> {
   config: ListenConfig;
   secrets: WebhookSecretSource;
   log: Logger;
   runId: string;
-  newRunId(): string;
   now?: () => Date;
   /** how often the worker looks at the inbox when nothing woke it, ms (default 1000) */
   pollMs?: number;
