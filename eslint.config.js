@@ -15,7 +15,7 @@ export default tseslint.config(
   },
   {
     // Money never touches a float (docs/style.md rule 6): no parseFloat/Number()/Math on amounts here.
-    files: ['src/money/**/*.ts', 'src/normalize/**/*.ts', 'src/reconcile/**/*.ts'],
+    files: ['src/money/**/*.ts', 'src/model/**/*.ts', 'src/normalize/**/*.ts', 'src/reconcile/**/*.ts'],
     rules: {
       'no-restricted-globals': ['error', { name: 'parseFloat', message: 'Money is never a float: use bigint base units.' }],
       'no-restricted-properties': ['error', { object: 'Number', property: 'parseFloat', message: 'Money is never a float.' }, { object: 'Math', property: 'round', message: 'Round explicitly with bigint / decimal.js.' }],

@@ -1,4 +1,4 @@
-import type { PaymentRow } from '../src/normalize/rows.js';
+import type { PaymentRow } from '../src/model/rows.js';
 
 /** Benchmark payments: shaped like the service's (≈1.3 KB of raw JSON), normalized, deterministic. */
 export const ORG = '7c1f0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b';

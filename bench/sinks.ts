@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
-import type { PaymentRow } from '../src/normalize/rows.js';
+import type { PaymentRow } from '../src/model/rows.js';
 import { CsvTableWriter } from '../src/sinks/csv-table-writer.js';
 import { compileTable } from '../src/sinks/render-cells.js';
 import { PAYMENTS_TABLE } from '../src/sinks/tables/index.js';

@@ -5,7 +5,7 @@
  * far as pagination and the callers need; normalize/ treats every field defensively.
  */
 import { usageError } from '../util/errors.js';
-import { toUtcInstant } from '../util/instant.js';
+import { toUtcInstant } from '../model/instant.js';
 import type { GetOptions, QueryPairs } from './client.js';
 import { ApiProtocolError } from './errors.js';
 import type { LosslessJson } from './json.js';

@@ -8,7 +8,7 @@ import { formatBase, groupThousands } from '../money/format.js';
 import { tieOut, type TieOut } from '../reconcile/tie-out.js';
 import { displayCurrency, displayScale } from '../money/units.js';
 import type { PipelineOutcome } from '../jobs/pipeline.js';
-import type { CheckResult } from '../reconcile/results.js';
+import type { CheckResult } from '../model/results.js';
 
 const FILE_ORDER = ['payments', 'ledger', 'fees', 'balances', 'summary-check', 'exceptions', 'open-items'];
 

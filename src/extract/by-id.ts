@@ -8,7 +8,7 @@
  */
 import { getPayment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
-import type { PaymentRow, WalletRow } from '../normalize/rows.js';
+import type { PaymentRow, WalletRow } from '../model/rows.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import { streamName } from './streams.js';
 

@@ -12,8 +12,8 @@ import type {
   WireWallet,
   WireWalletSummary,
 } from '../api/wire.js';
-import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../normalize/rows.js';
-import type { SnapshotWriter } from '../store/ports.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../model/rows.js';
+import type { SnapshotWriter } from '../model/ports.js';
 import type { Logger } from '../util/log.js';
 import type { ResumeMap } from './streams.js';
 

@@ -12,8 +12,8 @@
 import { ledgerEventKey, ledgerPages } from '../api/endpoints.js';
 import { SweepDeduper } from '../api/paginate.js';
 import type { WireLedgerEvent } from '../api/wire.js';
-import type { WalletRow } from '../normalize/rows.js';
-import { toUtcInstant } from '../util/instant.js';
+import type { WalletRow } from '../model/rows.js';
+import { toUtcInstant } from '../model/instant.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import { decodePosition, encodePosition, streamName, type LedgerPosition, type LedgerSlice, type LedgerSlicePosition } from './streams.js';
 import { nextWholeSecond, rangeFilters, splitRange } from './time-slices.js';

@@ -10,8 +10,8 @@
 import { paymentPages, paymentKey } from '../api/endpoints.js';
 import { SweepDeduper, type SweepPosition } from '../api/paginate.js';
 import { ApiError } from '../api/errors.js';
-import type { WalletRow } from '../normalize/rows.js';
-import type { Window } from '../store/ports.js';
+import type { WalletRow } from '../model/rows.js';
+import type { Window } from '../model/window.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import { decodePosition, encodePosition, streamName, type PaymentsPosition, type PaymentsSlicePosition } from './streams.js';
 import { rangeFilters, splitRange, type TimeRange } from './time-slices.js';

@@ -10,9 +10,9 @@
  * still-open payments of the snapshot, so late completions are caught. Starting those per wallet,
  * not after every wallet, keeps their queries and requests inside the run instead of after it.
  */
-import type { UtcInstant, WalletRow } from '../normalize/rows.js';
-import type { Window } from '../store/ports.js';
-import { instantFromDate } from '../util/instant.js';
+import type { UtcInstant, WalletRow } from '../model/rows.js';
+import type { Window } from '../model/window.js';
+import { instantFromDate } from '../model/instant.js';
 import { pullBills } from './bills.js';
 import { pullPaymentsById } from './by-id.js';
 import type { ExtractContext, StreamProgress } from './context.js';

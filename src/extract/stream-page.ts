@@ -5,7 +5,7 @@
  * their checkpoint while the next page is read (write-behind.ts).
  */
 import type { SweepDeduper } from '../api/paginate.js';
-import type { Checkpoint } from '../store/ports.js';
+import type { Checkpoint } from '../model/ports.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import type { WriteBehind } from './write-behind.js';
 

@@ -3,7 +3,7 @@
  * checkpoint key within a run (src/store/ports.ts `Checkpoint.stream`).
  */
 import type { SweepPosition } from '../api/paginate.js';
-import type { Checkpoint } from '../store/ports.js';
+import type { Checkpoint } from '../model/ports.js';
 import type { TimeRange } from './time-slices.js';
 
 export const streamName = {

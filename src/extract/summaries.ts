@@ -4,10 +4,10 @@
  * per-wallet pulls missed no payment (e.g. of a wallet the wallet list did not return).
  */
 import { environmentSummary, walletSummary } from '../api/endpoints.js';
-import type { WalletRow } from '../normalize/rows.js';
-import type { Window } from '../store/ports.js';
-import { apiDateBounds } from '../util/time.js';
-import { toUtcInstant } from '../util/instant.js';
+import type { WalletRow } from '../model/rows.js';
+import type { Window } from '../model/window.js';
+import { apiDateBounds } from '../api/date-bounds.js';
+import { toUtcInstant } from '../model/instant.js';
 import type { ExtractContext, StreamProgress } from './context.js';
 import { decodePosition, encodePosition, streamName, type SummaryPosition } from './streams.js';
 

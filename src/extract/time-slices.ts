@@ -8,8 +8,8 @@
  * so a bound `to` is sent as `to − 1 µs` (util/time.ts `apiDateBounds`). Inner boundaries fall on
  * whole seconds: the slices cover the range exactly, whatever the timestamps' precision.
  */
-import type { UtcInstant } from '../normalize/rows.js';
-import { minusOneMicrosecond } from '../util/time.js';
+import type { UtcInstant } from '../model/rows.js';
+import { minusOneMicrosecond } from '../api/date-bounds.js';
 
 export interface TimeRange {
   /** inclusive; null = no lower bound */

@@ -5,7 +5,7 @@
  */
 import { listAssets, listWallets } from '../api/endpoints.js';
 import type { ApiReader } from '../api/endpoints.js';
-import type { AssetRow, WalletRow } from '../normalize/rows.js';
+import type { AssetRow, WalletRow } from '../model/rows.js';
 import { usageError } from '../util/errors.js';
 import { inShard, type Shard } from '../util/shard.js';
 import type { Normalizers } from './context.js';

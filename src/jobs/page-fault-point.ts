@@ -3,7 +3,7 @@
  * normalized, before the snapshot stores it. Wraps the run's writer for the extract layer rather
  * than reaching into every stream; inert unless PAYEXPORT_FAULT_AT names the point.
  */
-import type { SnapshotWriter } from '../store/ports.js';
+import type { SnapshotWriter } from '../model/ports.js';
 import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 
 // Bill pages are left out on purpose: they are written alongside the summaries, so counting them

@@ -14,13 +14,14 @@ import { discover, type Discovery } from '../extract/wallets.js';
 import { pull, type PullResult } from '../extract/pull.js';
 import type { ExtractContext } from '../extract/context.js';
 import { walletSummary } from '../api/endpoints.js';
-import type { WalletRow } from '../normalize/rows.js';
+import type { WalletRow } from '../model/rows.js';
 import type { ReportStageResult, runReportStage as RunReportStage } from './report-stage.js';
 import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
 import { AppError, configError } from '../util/errors.js';
-import { instantFromDate } from '../util/instant.js';
+import { instantFromDate } from '../model/instant.js';
 import { parseShard, type Shard } from '../util/shard.js';
-import { apiDateBounds, minusDays, type Period } from '../util/time.js';
+import { apiDateBounds } from '../api/date-bounds.js';
+import { lookbackWindow, type Period } from '../model/period.js';
 import { runPool } from '../util/pool.js';
 import { outputError } from '../sinks/output-file.js';
 import { createApiSet, type ApiSet } from './api-clients.js';
@@ -29,7 +30,7 @@ import { bindNormalizers } from './normalizers.js';
 import { withPageFaultPoint } from './page-fault-point.js';
 import { runKey } from './run-key.js';
 import { openSnapshot, peekSnapshot, type Snapshot } from './snapshot.js';
-import type { Checkpoint, RunStatus, SnapshotWriter } from '../store/ports.js';
+import type { Checkpoint, RunStatus, SnapshotWriter } from '../model/ports.js';
 
 export type JobName = 'export' | 'nightly' | 'month-end';
 
@@ -265,7 +266,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     onProgress: (p) => env.progress.stream(p),
     signal: env.signal,
   };
-  const paymentWindow = spec.incremental ? { ...window, from: minusDays(window.from, config.lookbackDays) } : window;
+  const paymentWindow = spec.incremental ? lookbackWindow(window, config.lookbackDays) : window;
   return pull(ctx, {
     wallets: discovery.wallets,
     // the bills of every line of credit in scope, read (like the environment summaries) by shard 0
@@ -286,7 +287,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
 async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | null, organizationId: string, shard: Shard | undefined, runId: string): Promise<PipelineOutcome> {
   const { config } = env.loaded;
   const window = spec.period.window;
-  const paymentWindow = spec.incremental ? { ...window, from: minusDays(window.from, config.lookbackDays) } : window;
+  const paymentWindow = spec.incremental ? lookbackWindow(window, config.lookbackDays) : window;
   let discovery: Discovery | null = null;
   let estimatedRequests = 0;
   const counts = new Map<string, number>();

@@ -7,10 +7,10 @@
  * over the source per sheet — Payments (with reconciliation), Ledger, then the small tables from the
  * reconciler's result, then Open items — and memory stays bounded by one wallet's state.
  */
-import type { AssetRow, PaymentRow, WalletRow } from '../normalize/rows.js';
+import type { AssetRow, PaymentRow, WalletRow } from '../model/rows.js';
 import { eachOpenedAhead, startEarly } from '../util/read-ahead.js';
 import { Reconciler, hasErrors } from '../reconcile/reconciler.js';
-import type { ReconcileResult } from '../reconcile/results.js';
+import type { ReconcileResult } from '../model/results.js';
 import { closeStatus, type CloseStatus } from '../sinks/close-status.js';
 import { openReportFolder, type PublishResult, type ReportFormat } from '../sinks/report-folder.js';
 import {
@@ -24,7 +24,8 @@ import {
   PAYMENTS_TABLE,
   SUMMARY_CHECK_TABLE,
 } from '../sinks/tables/index.js';
-import type { ReportSource, Window } from '../store/ports.js';
+import type { ReportSource } from '../model/ports.js';
+import type { Window } from '../model/window.js';
 import type { CsvOptions } from '../sinks/csv-table-writer.js';
 import type { Logger } from '../util/log.js';
 import { runJournalStage, type JournalStageResult } from '../journal/journal-stage.js';

@@ -3,7 +3,7 @@
  * scope and shard finds its checkpoints under this key and resumes.
  */
 import { createHash } from 'node:crypto';
-import type { Window } from '../store/ports.js';
+import type { Window } from '../model/window.js';
 
 export interface RunKeyParts {
   command: string;

@@ -9,15 +9,16 @@ import { ensureFolder } from '../util/ensure-folder.js';
 import { join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { redactDatabaseUrl } from '../config/secrets.js';
-import type { WalletRow } from '../normalize/rows.js';
+import type { WalletRow } from '../model/rows.js';
 import { acquireFileLock, describeHolder } from '../store/lock-file.js';
-import type { ReportSource, SnapshotWriter, Window } from '../store/ports.js';
+import type { ReportSource, SnapshotWriter } from '../model/ports.js';
+import type { Window } from '../model/window.js';
 import { SpoolStore } from '../store/spool/spool-store.js';
 import { openDb } from '../store/open-db.js';
 import { createStore, openStore, type Store } from '../store/store.js';
-import { minusDays } from '../util/time.js';
+import { minusDays } from '../model/period.js';
 import type { JournalExports } from '../journal/export-ledger.js';
-import { createJournalExports } from '../store/journal-exports.js';
+import { createJournalExports } from '../journal/journal-exports.js';
 
 export interface ClosedPeriodInput {
   organizationId: string;

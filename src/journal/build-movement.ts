@@ -14,9 +14,9 @@
  */
 import { allocateLargestRemainder, roundEach } from './allocate.js';
 import type { JournalConfig } from '../config/journal-schema.js';
-import type { LedgerRow, PaymentRow } from '../normalize/rows.js';
+import type { LedgerRow, PaymentRow } from '../model/rows.js';
 import { finding } from '../reconcile/findings.js';
-import type { Finding } from '../reconcile/results.js';
+import type { Finding } from '../model/results.js';
 import type { ZonedClock } from '../sinks/zoned-time.js';
 import { counterAccount, type CompiledRule } from './counter-account.js';
 import type { Display } from './display.js';

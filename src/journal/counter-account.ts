@@ -4,7 +4,7 @@
  * withdrawals without a payment go to the balance-movements account.
  */
 import type { JournalConfig, JournalRule } from '../config/journal-schema.js';
-import type { PaymentRow } from '../normalize/rows.js';
+import type { PaymentRow } from '../model/rows.js';
 
 export interface CompiledRule {
   rule: JournalRule;

@@ -8,12 +8,13 @@
 import type { JournalConfig } from '../config/journal-schema.js';
 import { MSATS_PER_BTC } from '../money/units.js';
 import { pow10 } from '../money/rounding.js';
-import type { AssetRow, LedgerRow, PaymentRow, WalletRow } from '../normalize/rows.js';
+import type { AssetRow, LedgerRow, PaymentRow, WalletRow } from '../model/rows.js';
 import { finding } from '../reconcile/findings.js';
-import type { BalanceRow, FeeRow, Finding } from '../reconcile/results.js';
+import type { BalanceRow, FeeRow, Finding } from '../model/results.js';
 import type { ReportFolder } from '../sinks/report-folder.js';
 import { ZonedClock } from '../sinks/zoned-time.js';
-import type { ReportSource, Window } from '../store/ports.js';
+import type { ReportSource } from '../model/ports.js';
+import type { Window } from '../model/window.js';
 import { imbalance } from './balance.js';
 import { buildMovementEntry, localDate, type BuildContext } from './build-movement.js';
 import { compileRules } from './counter-account.js';

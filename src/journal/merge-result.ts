@@ -5,7 +5,7 @@
  */
 import { JOURNAL_CHECKS } from '../reconcile/catalogue.js';
 import { compareFindings } from '../reconcile/findings.js';
-import type { CheckResult, ReconcileResult } from '../reconcile/results.js';
+import type { CheckResult, ReconcileResult } from '../model/results.js';
 import type { JournalStageResult } from './journal-stage.js';
 
 export function mergeJournalResult(result: ReconcileResult, journal: JournalStageResult | null): ReconcileResult {

@@ -4,7 +4,7 @@
  * (base units of the wallet's currency: msats, cents, asset base units) and, once valued, integer
  * minor units of the books' currency. Sides carry the sign: every amount is ≥ 0.
  */
-import type { UtcInstant } from '../normalize/rows.js';
+import type { UtcInstant } from '../model/rows.js';
 
 export type Side = 'debit' | 'credit';
 

@@ -14,7 +14,7 @@
  * what it posts; the pipeline confirms it once the folder is published and the period closed, so
  * a failed run leaves nothing recorded.
  */
-import type { UtcInstant } from '../normalize/rows.js';
+import type { UtcInstant } from '../model/rows.js';
 import type { ZonedClock } from '../sinks/zoned-time.js';
 import { localDate } from './build-movement.js';
 import { contentHash, type JournalExports } from './export-ledger.js';

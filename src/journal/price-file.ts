@@ -9,9 +9,9 @@
  * would value some entries and not others.
  */
 import { readFileSync } from 'node:fs';
-import type { UtcInstant } from '../normalize/rows.js';
+import type { UtcInstant } from '../model/rows.js';
 import { configError } from '../util/errors.js';
-import { toUtcInstant } from '../util/instant.js';
+import { toUtcInstant } from '../model/instant.js';
 
 export interface PricePoint {
   at: UtcInstant;

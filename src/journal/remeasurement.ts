@@ -13,10 +13,10 @@
  * that needs one) the remeasurement needs a price.
  */
 import { divRound } from '../money/rounding.js';
-import type { BalanceRow } from '../reconcile/results.js';
+import type { BalanceRow } from '../model/results.js';
 import { finding } from '../reconcile/findings.js';
-import type { Finding } from '../reconcile/results.js';
-import type { Window } from '../store/ports.js';
+import type { Finding } from '../model/results.js';
+import type { Window } from '../model/window.js';
 import { localDate, type BuildContext } from './build-movement.js';
 import { entryNumber } from './entry-number.js';
 import type { JournalEntry } from './model.js';

@@ -8,10 +8,10 @@
  *    the journal) = fees.csv's network and processing fee sums.
  */
 import type { JournalConfig } from '../config/journal-schema.js';
-import type { PaymentRow } from '../normalize/rows.js';
+import type { PaymentRow } from '../model/rows.js';
 import { finding } from '../reconcile/findings.js';
-import type { BalanceRow, FeeRow, Finding } from '../reconcile/results.js';
-import type { Window } from '../store/ports.js';
+import type { BalanceRow, FeeRow, Finding } from '../model/results.js';
+import type { Window } from '../model/window.js';
 import type { JournalEntry } from './model.js';
 
 export interface TieResult {

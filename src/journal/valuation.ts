@@ -12,7 +12,7 @@ import { parseRate } from '../money/rate.js';
 import { formatBase } from '../money/format.js';
 import { divRound, pow10 } from '../money/rounding.js';
 import { MSATS_PER_BTC } from '../money/units.js';
-import type { PaymentRow, UtcInstant } from '../normalize/rows.js';
+import type { PaymentRow, UtcInstant } from '../model/rows.js';
 import type { Valuation } from './model.js';
 import type { PriceTable } from './price-file.js';
 

@@ -7,7 +7,7 @@
  */
 import { parseJson } from '../api/json.js';
 import { normalizePayment } from '../normalize/payment.js';
-import type { PaymentRow } from '../normalize/rows.js';
+import type { PaymentRow } from '../model/rows.js';
 import { instantText } from '../store/columns.js';
 import type { Db, Queryable } from '../store/db.js';
 import { loadRows } from '../store/load-rows.js';

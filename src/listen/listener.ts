@@ -10,7 +10,7 @@ import { getPayment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { ListenConfig } from '../config/listen-schema.js';
 import { finishRun, insertRun } from '../store/runs.js';
-import { toUtcInstant } from '../util/instant.js';
+import { toUtcInstant } from '../model/instant.js';
 import type { Logger } from '../util/log.js';
 import { applyDeliveries } from './apply-deliveries.js';
 import { createReceiver } from './http-receiver.js';

@@ -10,7 +10,7 @@
 import { listWallets, paymentPages } from '../api/endpoints.js';
 import type { ApiReader } from '../api/endpoints.js';
 import { normalizePayment } from '../normalize/payment.js';
-import type { PaymentRow } from '../normalize/rows.js';
+import type { PaymentRow } from '../model/rows.js';
 import type { Db } from '../store/db.js';
 import { loadRows } from '../store/load-rows.js';
 import { acquireRunLock } from '../store/run-lock.js';
@@ -20,7 +20,7 @@ import { PAYMENT_HISTORY } from '../store/snapshot-writer.js';
 import { PAYMENTS } from '../store/tables.js';
 import { escapeText } from '../store/text-escape.js';
 import { AppError } from '../util/errors.js';
-import { toUtcInstant } from '../util/instant.js';
+import { toUtcInstant } from '../model/instant.js';
 
 export interface SweepDeps {
   db: Db;

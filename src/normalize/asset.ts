@@ -4,7 +4,7 @@
 import { Flags, token } from './flags.js';
 import { ASSET_FIELDS } from './known-fields.js';
 import { asObject, flagUnknownFields, readCount, readString } from './read.js';
-import type { AssetRow } from './rows.js';
+import type { AssetRow } from '../model/rows.js';
 import { KNOWN_NETWORKS } from './wallet.js';
 
 /** OpenAPI `NamedAsset` → AssetRow; the currency spelling used on amounts is `asset:<hex lowercase>`. */

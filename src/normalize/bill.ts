@@ -7,7 +7,7 @@ import { unitOf } from '../money/units.js';
 import { readAmount } from './amount.js';
 import { Flags } from './flags.js';
 import { asObject, at, index, readArray, readCount, readInstant, readString, WIRE_AMOUNT_MAX, type WireObject } from './read.js';
-import type { BillLineItemRow, BillRecord, BillSummaryRow } from './rows.js';
+import type { BillLineItemRow, BillRecord, BillSummaryRow } from '../model/rows.js';
 
 const COUNT = { min: 0n, max: WIRE_AMOUNT_MAX };
 

@@ -7,7 +7,7 @@
  *   processing_fee     — the TERMS fixed at approval                → `terms`
  *   neither            — "omitted when no fee applies"              → `none`, processing fee 0
  */
-import type { PaymentRow, ProcessingFeeSource, StatusClass } from './rows.js';
+import type { PaymentRow, ProcessingFeeSource, StatusClass } from '../model/rows.js';
 import type { Flags } from './flags.js';
 
 export interface FeeInputs {

@@ -8,7 +8,7 @@ import { preferModern, readAmount, readCurrency, type WireMoney } from './amount
 import { Flags, token } from './flags.js';
 import { LEDGER_EVENT_FIELDS, LEDGER_PROCESSING_FEE_FIELDS, PAYMENT_BREAKDOWN_FIELDS } from './known-fields.js';
 import { asObject, at, flagUnknownFields, isAbsent, readCount, readInstant, readLegacyInteger, readString, type WireObject } from './read.js';
-import type { LedgerEffect, LedgerRow } from './rows.js';
+import type { LedgerEffect, LedgerRow } from '../model/rows.js';
 
 /** Ledger events carry no wallet, environment or organization: the wallet they were listed under. */
 export interface LedgerContext {

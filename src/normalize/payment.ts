@@ -34,7 +34,7 @@ import {
   type WireObject,
 } from './read.js';
 import { collectReceipts, emptyReferences } from './references.js';
-import type { PaymentRow, StatusClass } from './rows.js';
+import type { PaymentRow, StatusClass } from '../model/rows.js';
 
 /** Where the record was listed: fills fields an old record omits, and catches a record that names another scope. */
 export interface PaymentContext {

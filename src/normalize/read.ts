@@ -2,8 +2,8 @@
  * Defensive readers over untyped wire values. Normalization is total: every reader returns a
  * value or null and records what went wrong as a flag, never throws (docs/style.md#7-normalization).
  */
-import type { UtcInstant } from './rows.js';
-import { toUtcInstant } from '../util/instant.js';
+import type { UtcInstant } from '../model/rows.js';
+import { toUtcInstant } from '../model/instant.js';
 import { tryParseBaseAmount } from '../money/amount-parser.js';
 import { type Flags, token } from './flags.js';
 

@@ -11,7 +11,7 @@ import { readCurrency } from './amount.js';
 import { Flags, token } from './flags.js';
 import { BUCKET_FIELDS, ENVIRONMENT_SUMMARY_FIELDS, LINE_OF_CREDIT_SUMMARY_FIELDS, WALLET_SUMMARY_FIELDS } from './known-fields.js';
 import { asObject, at, flagUnknownFields, index, readArray, readCount, readInstant, readString, WIRE_AMOUNT_MAX, type WireObject } from './read.js';
-import type { SummaryBucketRow, SummaryScope } from './rows.js';
+import type { SummaryBucketRow, SummaryScope } from '../model/rows.js';
 
 export type SummaryContext =
   | { scope: 'environment'; environment_id: string }

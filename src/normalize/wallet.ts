@@ -19,7 +19,7 @@ import {
   readStringMap,
   WIRE_AMOUNT_MAX,
 } from './read.js';
-import type { WalletBalanceRow, WalletRow } from './rows.js';
+import type { WalletBalanceRow, WalletRow } from '../model/rows.js';
 
 export interface WalletContext {
   organization_id: string;

@@ -4,7 +4,7 @@
  * Ties out = no error-severity finding: exactly the condition under which the report stage exits 0
  * (findings.ts `hasErrors`); warnings and notes do not stop the books from tying.
  */
-import type { Finding } from '../reconcile/results.js';
+import type { Finding } from '../model/results.js';
 
 export type CloseStatus = 'closed' | 'already-closed' | 'not-closed' | 'not-applicable' | 'unknown';
 

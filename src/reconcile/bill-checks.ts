@@ -10,11 +10,11 @@
  * same way; docs/reconciliation.md "Bill checks"). A bill whose period is not inside the window is
  * listed and noted, never guessed at: the payments outside the window were not pulled.
  */
-import type { BillLineItemRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, WalletRow } from '../normalize/rows.js';
-import type { Window } from '../store/ports.js';
+import type { BillLineItemRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, WalletRow } from '../model/rows.js';
+import type { Window } from '../model/window.js';
 import type { CheckId } from './catalogue.js';
 import { compareText, finding } from './findings.js';
-import type { BillCheckRow, Finding } from './results.js';
+import type { BillCheckRow, Finding } from '../model/results.js';
 
 type Sum = bigint | null;
 

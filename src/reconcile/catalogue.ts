@@ -3,7 +3,7 @@
  * The report's Definitions sheet, the README and docs/reconciliation.md list exactly these.
  * Severity `error` makes the job exit 65 (hasErrors in findings.ts); `warning` and `info` do not.
  */
-import type { Severity, SubjectKind } from './results.js';
+import type { Severity, SubjectKind } from '../model/results.js';
 
 export interface CheckDefinition {
   id: string;

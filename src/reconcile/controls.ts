@@ -8,10 +8,10 @@
  * effective in the window; hash totals as below.
  */
 import { createHash } from 'node:crypto';
-import type { LedgerRow, PaymentRow } from '../normalize/rows.js';
+import type { LedgerRow, PaymentRow } from '../model/rows.js';
 import { unitOf } from '../money/units.js';
 import { compareText } from './findings.js';
-import type { ControlTotals, CurrencyControlTotals, FeeRow } from './results.js';
+import type { ControlTotals, CurrencyControlTotals, FeeRow } from '../model/results.js';
 
 const MOD_256 = 2n ** 256n;
 

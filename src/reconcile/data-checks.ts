@@ -6,7 +6,7 @@
 import { flagDetail, flagKind, type FlagKind } from '../normalize/flags.js';
 import type { CheckId } from './catalogue.js';
 import { finding } from './findings.js';
-import type { Finding, SubjectKind } from './results.js';
+import type { Finding, SubjectKind } from '../model/results.js';
 
 const CHECK_OF_FLAG: Partial<Record<FlagKind, CheckId>> = {
   malformed_amount: 'data.malformed_amount',

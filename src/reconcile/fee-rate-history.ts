@@ -10,26 +10,9 @@
  * does not store them yet. Streaming: payments arrive per wallet in created_at order; memory is the
  * wallet's periods.
  */
-import type { PaymentRow, UtcInstant } from '../normalize/rows.js';
+import type { PaymentRow, UtcInstant } from '../model/rows.js';
 import { finding } from './findings.js';
-import type { Finding } from './results.js';
-
-/** fee-rates.csv: one period of one processing-fee rate of one wallet and direction. */
-export interface FeeRateRow {
-  wallet_id: string;
-  environment_id: string;
-  direction: string;
-  rate_bps: number;
-  /** created_at of the first payment seen at this rate */
-  from: UtcInstant;
-  /** created_at of the first payment at the next rate; null = still in force at the last payment seen */
-  to: UtcInstant | null;
-  payments: number;
-  first_payment_id: string;
-  last_payment_id: string;
-  /** where the rate comes from */
-  evidence: string;
-}
+import type { FeeRateRow, Finding } from '../model/results.js';
 
 interface Run {
   rate: number;

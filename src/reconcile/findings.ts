@@ -3,7 +3,7 @@
  * exit code (65 when any error-severity finding exists, docs/contracts.md#exit-codes).
  */
 import { checkDefinition, type CheckId } from './catalogue.js';
-import type { Finding, SubjectKind } from './results.js';
+import type { Finding, SubjectKind } from '../model/results.js';
 
 export interface FindingInput {
   subject_kind: SubjectKind;

@@ -4,7 +4,7 @@
  * Entries before the window cannot belong to a payment created in it; they feed only the
  * roll-forward (rollforward.ts). Memory: one wallet's entries since the window start.
  */
-import type { LedgerRow, UtcInstant } from '../normalize/rows.js';
+import type { LedgerRow, UtcInstant } from '../model/rows.js';
 
 export interface CompactEntry {
   entry_type: string;

@@ -5,11 +5,11 @@
  */
 import { absBig } from '../money/rounding.js';
 import { feeWithinRounding, feeWithinUnitRounding } from '../money/bps.js';
-import type { PaymentRow } from '../normalize/rows.js';
+import type { PaymentRow } from '../model/rows.js';
 import type { CheckId } from './catalogue.js';
 import { finding } from './findings.js';
 import type { CompactEntry } from './ledger-index.js';
-import type { Finding } from './results.js';
+import type { Finding } from '../model/results.js';
 import { settlementUnitMsats } from './settlement-unit.js';
 
 export interface PaymentCheckContext {

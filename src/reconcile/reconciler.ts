@@ -23,11 +23,11 @@
  * bug and throws.
  */
 import { flagKind } from '../normalize/flags.js';
-import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../normalize/rows.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../model/rows.js';
 import { BillChecks } from './bill-checks.js';
 import { FeeRateHistory } from './fee-rate-history.js';
-import type { Window } from '../store/ports.js';
-import { dateFromInstant, toUtcInstant } from '../util/instant.js';
+import type { Window } from '../model/window.js';
+import { dateFromInstant, toUtcInstant } from '../model/instant.js';
 import { CHECKS, type CheckId } from './catalogue.js';
 import { ControlTotalsAccumulator, FeeRollup } from './controls.js';
 import { findingsFromFlags, UnknownFieldTally, type FlagSubject } from './data-checks.js';
@@ -37,7 +37,7 @@ import { checkPayment } from './payment-checks.js';
 
 export { hasErrors } from './findings.js';
 export { CHECKS, type CheckDefinition, type CheckId } from './catalogue.js';
-import type { BalanceRow, CheckResult, Finding, OpenItemRow, ReconcileResult, SummaryCheckRow } from './results.js';
+import type { BalanceRow, CheckResult, Finding, OpenItemRow, ReconcileResult, SummaryCheckRow } from '../model/results.js';
 import { Rollforward } from './rollforward.js';
 import { SummaryComparison } from './summary-checks.js';
 

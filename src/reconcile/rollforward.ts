@@ -14,10 +14,10 @@
  *   span has an unknown amount or effect: nothing is compared rather than a guess.
  * Entries may arrive in any order: every test is on the entry's time, none on arrival order.
  */
-import type { LedgerRow, UtcInstant, WalletRow } from '../normalize/rows.js';
+import type { LedgerRow, UtcInstant, WalletRow } from '../model/rows.js';
 import { unitOf } from '../money/units.js';
-import type { Window } from '../store/ports.js';
-import type { BalanceRow } from './results.js';
+import type { Window } from '../model/window.js';
+import type { BalanceRow } from '../model/results.js';
 
 interface CurrencyState {
   opening: bigint;

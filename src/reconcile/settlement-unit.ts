@@ -1,4 +1,4 @@
-import type { PaymentRow } from '../normalize/rows.js';
+import type { PaymentRow } from '../model/rows.js';
 
 const MSATS_PER_SAT = 1_000n;
 

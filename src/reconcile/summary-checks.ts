@@ -9,9 +9,9 @@
  * only when the API rows for them are present, so a run scoped to some wallets passes only wallet
  * summaries.
  */
-import type { PaymentRow, SummaryBucketRow, SummaryScope, WalletRow } from '../normalize/rows.js';
+import type { PaymentRow, SummaryBucketRow, SummaryScope, WalletRow } from '../model/rows.js';
 import { compareText, finding } from './findings.js';
-import type { Finding, SummaryCheckRow } from './results.js';
+import type { Finding, SummaryCheckRow } from '../model/results.js';
 
 type BucketKey = string;
 const TOTAL: BucketKey = '';

@@ -5,7 +5,7 @@
  *
  * The one severity vocabulary: error, warning, info.
  */
-import type { CheckResult, Severity } from './results.js';
+import type { CheckResult, Severity } from '../model/results.js';
 
 export interface TieOut {
   ties: boolean;

@@ -2,7 +2,7 @@
  * balances.csv rows summed per currency for the Overview's roll-forward (opening, in, out, fees,
  * closing) and how many balances were checked against the service. Bounded by currencies.
  */
-import type { BalanceRow } from '../reconcile/results.js';
+import type { BalanceRow } from '../model/results.js';
 
 export interface CurrencyRollforward {
   currency: string;

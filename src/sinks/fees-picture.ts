@@ -4,7 +4,7 @@
  * bar chart per currency (inline SVG, no script, no external resources; opens in any browser and
  * prints). Bar lengths are computed in bigint — no float touches an amount.
  */
-import type { FeeRow } from '../reconcile/results.js';
+import type { FeeRow } from '../model/results.js';
 import { formatBase, groupThousands } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
 import type { SpecContext } from './column-spec.js';

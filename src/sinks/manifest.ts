@@ -7,8 +7,8 @@
  * Two runs over the same input give manifests that differ only in `run_id`, `started_at` and
  * `finished_at` (and the files they describe are byte-identical).
  */
-import type { CheckResult, ControlTotals } from '../reconcile/results.js';
-import type { Window } from '../store/ports.js';
+import type { CheckResult, ControlTotals } from '../model/results.js';
+import type { Window } from '../model/window.js';
 import type { CloseStatus } from './close-status.js';
 import type { CsvOptions } from './csv-table-writer.js';
 

@@ -9,7 +9,7 @@ import type { DataBarRuleType, Style, Worksheet } from 'exceljs';
 import { checkOutcome, checksBySeverity, tieOut } from '../reconcile/tie-out.js';
 import { apiCheckWords, type BalanceSummary } from './balance-summary.js';
 import type { CloseStatus } from './close-status.js';
-import type { CheckResult, ControlTotals } from '../reconcile/results.js';
+import type { CheckResult, ControlTotals } from '../model/results.js';
 import { displayCurrency } from '../money/units.js';
 import type { SpecContext } from './column-spec.js';
 import { totalFees, type FeePicture } from './fees-picture.js';

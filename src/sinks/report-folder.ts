@@ -19,13 +19,13 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AssetRow } from '../normalize/rows.js';
-import type { BalanceRow, CheckResult, ControlTotals, FeeRow } from '../reconcile/results.js';
+import type { AssetRow } from '../model/rows.js';
+import type { BalanceRow, CheckResult, ControlTotals, FeeRow } from '../model/results.js';
 import { tieOut } from '../reconcile/tie-out.js';
 import { BalanceSummary } from './balance-summary.js';
 import { closeStatus, type CloseStatus } from './close-status.js';
-import type { Window } from '../store/ports.js';
-import { instantFromDate } from '../util/instant.js';
+import type { Window } from '../model/window.js';
+import { instantFromDate } from '../model/instant.js';
 import { usageError } from '../util/errors.js';
 import { cleanStaleFolders, createTempFolder, publishFolder } from './atomic-folder.js';
 import type { AnyTableSpec, TableSpec } from './column-spec.js';

@@ -8,8 +8,8 @@
  * time — exact, and it spares an Intl call per row.
  */
 import { tzOffset } from '@date-fns/tz';
-import type { UtcInstant } from '../normalize/rows.js';
-import { toUtcInstant } from '../util/instant.js';
+import type { UtcInstant } from '../model/rows.js';
+import { toUtcInstant } from '../model/instant.js';
 import { usageError } from '../util/errors.js';
 
 const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

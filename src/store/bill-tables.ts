@@ -1,4 +1,4 @@
-import type { BillLineItemRow, BillRow, BillSummaryRow } from '../normalize/rows.js';
+import type { BillLineItemRow, BillRow, BillSummaryRow } from '../model/rows.js';
 import type { ColumnMap } from './columns.js';
 import type { TableSpec } from './tables.js';
 

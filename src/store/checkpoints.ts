@@ -1,4 +1,4 @@
-import type { Checkpoint } from './ports.js';
+import type { Checkpoint } from '../model/ports.js';
 import type { Queryable } from './db.js';
 import type { StoreSchema } from './schema.js';
 import { escapeText, unescapeText } from './text-escape.js';

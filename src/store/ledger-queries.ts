@@ -2,9 +2,9 @@
  * Questions the pull asks of the ledger it has stored: where to resume an incremental read, and
  * which payments the ledger names that no list returned (they are then read by id).
  */
-import type { UtcInstant } from '../normalize/rows.js';
+import type { UtcInstant } from '../model/rows.js';
 import type { Queryable } from './db.js';
-import type { Window } from './ports.js';
+import type { Window } from '../model/window.js';
 import type { StoreSchema } from './schema.js';
 import { escapeText, unescapeText } from './text-escape.js';
 import { instantText } from './columns.js';

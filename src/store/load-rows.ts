@@ -1,6 +1,6 @@
 import type { Queryable, SqlParam } from './db.js';
 import { mergeSql, mergeWithHistorySql, type MergeHistory } from './merge-sql.js';
-import type { WriteStats } from './ports.js';
+import type { WriteStats } from '../model/ports.js';
 import type { StoreSchema } from './schema.js';
 import { quoteIdent } from './schema.js';
 import { encodeValue } from './columns.js';

@@ -1,4 +1,4 @@
-import type { StatusClass, UtcInstant } from '../normalize/rows.js';
+import type { StatusClass, UtcInstant } from '../model/rows.js';
 import { decodeRow, selectList, type ColumnMap } from './columns.js';
 import type { Queryable } from './db.js';
 import type { StoreSchema } from './schema.js';

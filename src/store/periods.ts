@@ -1,7 +1,7 @@
-import type { UtcInstant } from '../normalize/rows.js';
+import type { UtcInstant } from '../model/rows.js';
 import { instantText } from './columns.js';
 import type { Queryable } from './db.js';
-import type { Window } from './ports.js';
+import type { Window } from '../model/window.js';
 import type { StoreSchema } from './schema.js';
 import { escapeText, unescapeText } from './text-escape.js';
 

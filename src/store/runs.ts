@@ -1,8 +1,8 @@
-import type { UtcInstant } from '../normalize/rows.js';
+import type { UtcInstant } from '../model/rows.js';
 import { instantText } from './columns.js';
 import type { Queryable } from './db.js';
 import { toJsonText } from './json-text.js';
-import type { RunInfo, RunStatus } from './ports.js';
+import type { RunInfo, RunStatus } from '../model/ports.js';
 import type { StoreSchema } from './schema.js';
 import { escapeText, unescapeText } from './text-escape.js';
 

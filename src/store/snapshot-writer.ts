@@ -1,13 +1,13 @@
-import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../normalize/rows.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../model/rows.js';
 import { BILL_HISTORY, BILL_LINE_ITEMS, BILL_SUMMARY_COLUMNS, BILLS } from './bill-tables.js';
-import type { Finding } from '../reconcile/results.js';
+import type { Finding } from '../model/results.js';
 import { AppError } from '../util/errors.js';
 import { faultPoint } from '../util/fault-points.js';
 import { loadCheckpoints, saveCheckpoint } from './checkpoints.js';
 import type { Db, Queryable } from './db.js';
 import { insertRows } from './insert-rows.js';
 import { isUniqueViolation, loadRows, type LoadOptions } from './load-rows.js';
-import type { Checkpoint, RunInfo, RunStatus, SnapshotWriter, WriteStats } from './ports.js';
+import type { Checkpoint, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../model/ports.js';
 import { finishRun, insertRun } from './runs.js';
 import type { StoreSchema } from './schema.js';
 import { dedupeByKey, stageRows, stageTable } from './stage.js';

@@ -1,4 +1,4 @@
-import type { SummaryBucketRow } from '../normalize/rows.js';
+import type { SummaryBucketRow } from '../model/rows.js';
 import { escapeText } from './text-escape.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletBalanceRow, WalletRow } from '../normalize/rows.js';
-import type { Finding } from '../reconcile/results.js';
+import type { AssetRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletBalanceRow, WalletRow } from '../model/rows.js';
+import type { Finding } from '../model/results.js';
 import type { ColumnMap } from './columns.js';
 
 /**

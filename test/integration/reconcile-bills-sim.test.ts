@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PipelineSpec } from '../../src/jobs/pipeline.js';
-import type { Finding } from '../../src/reconcile/results.js';
+import type { Finding } from '../../src/model/results.js';
 import { BILL_ANOMALY_KINDS } from '../../src/sim/dataset/anomaly-kinds.js';
 import { startSimulator, type SimHandle } from '../../src/sim/index.js';
-import { monthPeriod } from '../../src/util/time.js';
+import { monthPeriod } from '../../src/model/period.js';
 import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl } from '../support/readers/readers.js';
 import { runAgainstSimulator, type PipelineRun } from '../support/run-pipeline.js';
 import { snapshotEngines, type SnapshotEngine } from '../support/snapshot-engines.js';

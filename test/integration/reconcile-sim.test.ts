@@ -14,9 +14,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PipelineSpec } from '../../src/jobs/pipeline.js';
-import type { Finding } from '../../src/reconcile/results.js';
+import type { Finding } from '../../src/model/results.js';
 import { ANOMALY_KINDS, startSimulator, type PlantedAnomaly, type SimHandle } from '../../src/sim/index.js';
-import { monthPeriod } from '../../src/util/time.js';
+import { monthPeriod } from '../../src/model/period.js';
 import { runAgainstSimulator, type PipelineRun } from '../support/run-pipeline.js';
 import { truthTotals } from '../support/sim-truth.js';
 import { snapshotEngines, type SnapshotEngine } from '../support/snapshot-engines.js';

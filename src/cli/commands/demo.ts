@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Argv, CommandModule } from 'yargs';
 import type { PipelineOutcome, PipelineSpec } from '../../jobs/pipeline.js';
-import { monthPeriod, rangePeriod } from '../../util/time.js';
+import { monthPeriod, rangePeriod } from '../../model/period.js';
 import type { CliContext } from '../cli-context.js';
 import { JOB_EPILOG } from '../help.js';
 import { runJob } from '../run-job.js';

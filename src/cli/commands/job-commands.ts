@@ -7,7 +7,7 @@ import type { Argv, CommandModule } from 'yargs';
 import type { JobName, PipelineSpec } from '../../jobs/pipeline.js';
 import type { JobEnv } from '../../jobs/job-env.js';
 import { usageError } from '../../util/errors.js';
-import { dayPeriod, monthPeriod, rangePeriod, type Period } from '../../util/time.js';
+import { dayPeriod, monthPeriod, rangePeriod, type Period } from '../../model/period.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
 import { examplesEpilog, JOB_EPILOG } from '../help.js';

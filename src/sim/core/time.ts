@@ -1,4 +1,4 @@
-import { toUtcInstant } from '../../util/instant.js';
+import { toUtcInstant } from '../../model/instant.js';
 
 /**
  * Instants inside the simulator are integer MICROseconds since the epoch held in a float64

@@ -4,7 +4,7 @@
  * api_balance and difference = closing − api_balance; `bridge` (a past period) shows the movements
  * since the window end and today's API balance instead, so no column contradicts its neighbours.
  */
-import type { BalanceRow } from '../../reconcile/results.js';
+import type { BalanceRow } from '../../model/results.js';
 import { amount, code, count, displayCurrencyColumn, id, instant, text, type TableSpec } from '../column-spec.js';
 
 const cur = (r: BalanceRow): string => r.currency;

@@ -2,7 +2,7 @@
  * bills.csv / sheet "Bills": every billed figure of every bill line item overlapping the window,
  * beside the figure recomputed from the snapshot (docs/reconciliation.md "Bill checks").
  */
-import type { BillCheckRow } from '../../reconcile/results.js';
+import type { BillCheckRow } from '../../model/results.js';
 import { baseAmount, code, count, id, instant, type TableSpec } from '../column-spec.js';
 
 /** A count's "currency" is none: the base columns then hold the count itself. */

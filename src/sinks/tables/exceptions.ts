@@ -1,5 +1,5 @@
 /** exceptions.csv / sheet "Exceptions": one row per finding of a reconciliation check. */
-import type { Finding } from '../../reconcile/results.js';
+import type { Finding } from '../../model/results.js';
 import { code, decimal, id, text, type TableSpec } from '../column-spec.js';
 
 export const EXCEPTIONS_TABLE: TableSpec<Finding> = {

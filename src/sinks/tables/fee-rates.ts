@@ -1,5 +1,5 @@
 /** fee-rates.csv / sheet "Fee rates": the processing-fee rate in force per wallet and direction over time. */
-import type { FeeRateRow } from '../../reconcile/fee-rate-history.js';
+import type { FeeRateRow } from '../../model/results.js';
 import { bps, code, count, id, instant, text, type TableSpec } from '../column-spec.js';
 
 export const FEE_RATES_TABLE: TableSpec<FeeRateRow> = {

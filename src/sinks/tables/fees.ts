@@ -2,7 +2,7 @@
  * fees.csv / sheet "Fees": environment × wallet × currency × kind × category (× direction),
  * completed payments only — the month-end fee reconciliation.
  */
-import type { FeeRow } from '../../reconcile/results.js';
+import type { FeeRow } from '../../model/results.js';
 import { ratioBps } from '../../money/rate-display.js';
 import { amount, code, count, decimal, displayCurrencyColumn, id, type TableSpec } from '../column-spec.js';
 

@@ -1,5 +1,5 @@
 /** ledger.csv / sheet "Ledger": one row per wallet ledger event effective in the window. */
-import type { LedgerRow } from '../../normalize/rows.js';
+import type { LedgerRow } from '../../model/rows.js';
 import { amount, bps, code, displayCurrencyColumn, id, instant, list, type TableSpec } from '../column-spec.js';
 
 const cur = (r: LedgerRow): string => r.currency;

@@ -2,7 +2,7 @@
  * open-items.csv / sheet "Open items": one row per payment that is not terminal yet (sending,
  * generating, receiving, ...), with its age at the end of the window so stale items stand out.
  */
-import type { PaymentRow } from '../../normalize/rows.js';
+import type { PaymentRow } from '../../model/rows.js';
 import { amount, count, text, type SpecContext, type TableSpec } from '../column-spec.js';
 import { paymentIdentityColumns } from './payments.js';
 

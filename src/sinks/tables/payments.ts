@@ -3,7 +3,7 @@
  * (docs/contracts.md#required-columns). Contract columns keep their names; the rest make the row
  * readable on its own (display amounts, both time columns, fee terms, references, free text).
  */
-import type { PaymentRow } from '../../normalize/rows.js';
+import type { PaymentRow } from '../../model/rows.js';
 import { quoteRatePerBtc } from '../../money/rate-display.js';
 import { displayScale } from '../../money/units.js';
 import { baseAmount, displayAmount, walletName, bps, code, decimal, displayCurrencyColumn, id, instant, json, list, text, type ColumnSpec, type SpecContext, type TableSpec } from '../column-spec.js';

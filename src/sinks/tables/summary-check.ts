@@ -1,5 +1,5 @@
 /** summary-check.csv / sheet "Summary check": API summary count vs count of listed payments. */
-import type { SummaryCheckRow } from '../../reconcile/results.js';
+import type { SummaryCheckRow } from '../../model/results.js';
 import { bool, code, count, id, type TableSpec } from '../column-spec.js';
 
 export const SUMMARY_CHECK_TABLE: TableSpec<SummaryCheckRow> = {

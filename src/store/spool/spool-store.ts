@@ -16,9 +16,10 @@ import { open } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ensureFolderSync } from '../../util/ensure-folder.js';
-import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../normalize/rows.js';
-import type { Finding } from '../../reconcile/results.js';
-import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, Window, WriteStats } from '../ports.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../model/rows.js';
+import type { Finding } from '../../model/results.js';
+import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../../model/ports.js';
+import type { Window } from '../../model/window.js';
 import { CheckpointJournal } from './checkpoint-journal.js';
 import { decodeRow, encodeRow } from './row-codec.js';
 

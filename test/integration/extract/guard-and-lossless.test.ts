@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimHandle } from '../../../src/sim/index.js';
 import { quoteIdent } from '../../../src/store/schema.js';
 import { AppError } from '../../../src/util/errors.js';
-import { minusOneMicrosecond } from '../../../src/util/time.js';
+import { minusOneMicrosecond } from '../../../src/api/date-bounds.js';
 import { call } from '../../helpers/sim-client.js';
 import { uniqueSchemaName } from '../store/engines.js';
 import { OCTOBER, startSim } from './harness.js';

@@ -9,12 +9,13 @@ import type { ExtractContext, StreamProgress } from '../../../src/extract/contex
 import { pull, type PullPlan, type PullResult } from '../../../src/extract/pull.js';
 import { discover, type Discovery } from '../../../src/extract/wallets.js';
 import { bindNormalizers } from '../../../src/jobs/normalizers.js';
-import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../../src/normalize/rows.js';
-import type { Checkpoint, RunInfo, SnapshotWriter, Window, WriteStats } from '../../../src/store/ports.js';
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../../src/model/rows.js';
+import type { Checkpoint, RunInfo, SnapshotWriter, WriteStats } from '../../../src/model/ports.js';
+import type { Window } from '../../../src/model/window.js';
 import { startSimulator, type SimHandle, type SimulatorOptions } from '../../../src/sim/start-simulator.js';
 import { createMemoryLogger, type MemoryLogger } from '../../../src/util/log.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
-import { minusOneMicrosecond } from '../../../src/util/time.js';
+import { minusOneMicrosecond } from '../../../src/api/date-bounds.js';
 
 /** A key that must never appear in any log line (the simulator is started with it). */
 export const PLANTED_KEY = 'vltg_PLANTED_7c1e9b2a4d6f48e0a3b5c7d9e1f30a2b';

@@ -8,7 +8,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry, SimHandle } from '../../../src/sim/index.js';
-import { minusOneMicrosecond } from '../../../src/util/time.js';
+import { minusOneMicrosecond } from '../../../src/api/date-bounds.js';
 import { expectedLedgerKeys, expectedPaymentIds, filterPairs, OCTOBER, pullHarness, startSim, streamsOf, type RecordingWriter } from './harness.js';
 
 let sim: SimHandle;

@@ -16,7 +16,7 @@ import type { SimHandle } from '../../../src/sim/index.js';
 import { openStore, type Store } from '../../../src/store/store.js';
 import { createMemoryLogger, type MemoryLogger } from '../../../src/util/log.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
-import { dayPeriod, rangePeriod } from '../../../src/util/time.js';
+import { dayPeriod, rangePeriod } from '../../../src/model/period.js';
 
 export interface PipelineTarget {
   cwd: string;

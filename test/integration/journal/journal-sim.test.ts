@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalConfig } from '../../../src/config/journal-schema.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
-import { monthPeriod } from '../../../src/util/time.js';
+import { monthPeriod } from '../../../src/model/period.js';
 import { ledgerToolsMissing, beanCheck, hledgerBalances, hledgerCheck, scaled } from '../../support/journal/ledger-tools.js';
 import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl, type PythonCsv } from '../../support/readers/readers.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/run-pipeline.js';

@@ -8,7 +8,7 @@ import { renderEmail } from '../../../src/notify/render-email.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { AppError } from '../../../src/util/errors.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
-import { monthPeriod } from '../../../src/util/time.js';
+import { monthPeriod } from '../../../src/model/period.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/run-pipeline.js';
 
 /**

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
-import { monthPeriod, rangePeriod } from '../../../src/util/time.js';
+import { monthPeriod, rangePeriod } from '../../../src/model/period.js';
 import { readCsvWithPython, readersMissing } from '../../support/readers/readers.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/run-pipeline.js';
 

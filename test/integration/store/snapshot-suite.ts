@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentRow, SummaryBucketRow } from '../../../src/normalize/rows.js';
+import type { PaymentRow, SummaryBucketRow } from '../../../src/model/rows.js';
 import type { Db, Queryable } from '../../../src/store/db.js';
 import { loadMigrations, migrate } from '../../../src/store/migrate.js';
-import type { Checkpoint, RunInfo, Window } from '../../../src/store/ports.js';
+import type { Checkpoint, RunInfo } from '../../../src/model/ports.js';
+import type { Window } from '../../../src/model/window.js';
 import { createStore, type Store } from '../../../src/store/store.js';
 import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from '../../../src/store/bill-tables.js';
 import { SQL_TYPE, type ColumnKind } from '../../../src/store/columns.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatSummary } from '../../../src/cli/summary.js';
 import type { PipelineOutcome } from '../../../src/jobs/pipeline.js';
-import type { CheckResult, Finding } from '../../../src/reconcile/results.js';
+import type { CheckResult, Finding } from '../../../src/model/results.js';
 import { closeStatus, type CloseStatus } from '../../../src/sinks/close-status.js';
 
 function outcome(exitCode: 0 | 65, checks: CheckResult[], findings: Partial<Finding>[], close: Partial<CloseStatus> = {}, notClosed: string | null = null): PipelineOutcome {

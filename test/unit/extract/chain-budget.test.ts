@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chainBudgetPages, MIN_CHAIN_PAGES } from '../../../src/extract/pull.js';
 import type { WalletCount } from '../../../src/extract/summaries.js';
-import type { WalletRow } from '../../../src/normalize/rows.js';
+import type { WalletRow } from '../../../src/model/rows.js';
 
 const wallets = (n: number): WalletRow[] => Array.from({ length: n }, (_v, i) => ({ wallet_id: `w${i}` }) as WalletRow);
 const counts = (n: number, each: number): Map<string, WalletCount> => new Map(Array.from({ length: n }, (_v, i) => [`w${i}`, { totalCount: each, oldest: null, newest: null }]));

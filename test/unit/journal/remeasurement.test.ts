@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { imbalance } from '../../../src/journal/balance.js';
 import { PriceTable } from '../../../src/journal/price-file.js';
 import { remeasurementEntry } from '../../../src/journal/remeasurement.js';
-import type { BalanceRow } from '../../../src/reconcile/results.js';
+import type { BalanceRow } from '../../../src/model/results.js';
 import { buildContext, journalConfig } from '../../fixtures/journal.js';
 import { uuid } from '../../fixtures/rows.js';
 

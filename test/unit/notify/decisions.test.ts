@@ -4,7 +4,7 @@ import { DeliveryError } from '../../../src/notify/delivery-error.js';
 import { retryDelayMs, withRetries } from '../../../src/notify/retry-delivery.js';
 import { runVerdict } from '../../../src/notify/run-verdict.js';
 import { pingUrl } from '../../../src/notify/send-http.js';
-import type { Finding } from '../../../src/reconcile/results.js';
+import type { Finding } from '../../../src/model/results.js';
 
 const finding = (severity: Finding['severity']): Finding => ({
   check_id: 'payment.ledger_match',

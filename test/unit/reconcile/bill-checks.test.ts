@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { normalizeBill, normalizeBillSummary } from '../../../src/normalize/bill.js';
 import { normalizeLedgerEvent } from '../../../src/normalize/ledger.js';
 import { normalizePayment } from '../../../src/normalize/payment.js';
-import type { BillRecord, WalletRow } from '../../../src/normalize/rows.js';
+import type { BillRecord, WalletRow } from '../../../src/model/rows.js';
 import { CHECKS } from '../../../src/reconcile/catalogue.js';
 import { Reconciler } from '../../../src/reconcile/reconciler.js';
-import type { Window } from '../../../src/store/ports.js';
+import type { Window } from '../../../src/model/window.js';
 import { btc } from '../../fixtures/wire-examples.js';
 import { ledger as L, payment, type WireObject } from '../../fixtures/wire-builders.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PaymentRow } from '../../../src/normalize/rows.js';
+import type { PaymentRow } from '../../../src/model/rows.js';
 import { FeeRateHistory } from '../../../src/reconcile/fee-rate-history.js';
 
 /** The rate in force per wallet and direction, from the payments' own terms. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizePayment } from '../../../src/normalize/payment.js';
-import type { PaymentRow } from '../../../src/normalize/rows.js';
+import type { PaymentRow } from '../../../src/model/rows.js';
 import { checkPayment } from '../../../src/reconcile/payment-checks.js';
 import { payment, type PaymentSpec } from '../../fixtures/wire-builders.js';
 import { usd } from '../../fixtures/wire-examples.js';

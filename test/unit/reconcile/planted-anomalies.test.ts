@@ -7,14 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeLedgerEvent } from '../../../src/normalize/ledger.js';
 import { normalizePayment } from '../../../src/normalize/payment.js';
-import type { LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../../src/normalize/rows.js';
+import type { LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../../src/model/rows.js';
 import { normalizeSummary } from '../../../src/normalize/summary.js';
 import { normalizeWallet } from '../../../src/normalize/wallet.js';
 import { CHECKS } from '../../../src/reconcile/catalogue.js';
 import { hasErrors } from '../../../src/reconcile/findings.js';
 import { Reconciler } from '../../../src/reconcile/reconciler.js';
-import type { ReconcileResult } from '../../../src/reconcile/results.js';
-import type { Window } from '../../../src/store/ports.js';
+import type { ReconcileResult } from '../../../src/model/results.js';
+import type { Window } from '../../../src/model/window.js';
 import { btc, usd } from '../../fixtures/wire-examples.js';
 import { ledger as L, payment, type PaymentSpec, type WireObject } from '../../fixtures/wire-builders.js';
 

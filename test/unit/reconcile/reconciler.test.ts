@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeLedgerEvent } from '../../../src/normalize/ledger.js';
 import { normalizePayment } from '../../../src/normalize/payment.js';
-import type { LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../../src/normalize/rows.js';
+import type { LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../../src/model/rows.js';
 import { HashTotal } from '../../../src/reconcile/controls.js';
 import { hasErrors } from '../../../src/reconcile/findings.js';
 import { Reconciler } from '../../../src/reconcile/reconciler.js';
-import type { Finding } from '../../../src/reconcile/results.js';
-import type { Window } from '../../../src/store/ports.js';
+import type { Finding } from '../../../src/model/results.js';
+import type { Window } from '../../../src/model/window.js';
 import { ledger as L, payment, type PaymentSpec } from '../../fixtures/wire-builders.js';
 import { usd } from '../../fixtures/wire-examples.js';
 

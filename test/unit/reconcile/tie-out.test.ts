@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../../src/reconcile/results.js';
+import type { CheckResult } from '../../../src/model/results.js';
 import { checkOutcome, checksBySeverity, tieOut } from '../../../src/reconcile/tie-out.js';
 
 const check = (check_id: string, severity: CheckResult['severity'], findings: number, skipped_reason: string | null = null): CheckResult => ({ check_id, description: check_id, severity, findings, passed: findings === 0, skipped_reason });

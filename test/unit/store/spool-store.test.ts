@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SpoolStore } from '../../../src/store/spool/spool-store.js';
 import { decodeRow, encodeRow } from '../../../src/store/spool/row-codec.js';
-import type { Checkpoint, RunInfo, Window } from '../../../src/store/ports.js';
+import type { Checkpoint, RunInfo } from '../../../src/model/ports.js';
+import type { Window } from '../../../src/model/window.js';
 import { ORG, ledgerRow, paymentRow, uuid, walletRow } from '../../fixtures/rows.js';
 
 const window: Window = { from: '2026-10-01T00:00:00.000000Z', to: '2026-11-01T00:00:00.000000Z', tz: 'UTC' };

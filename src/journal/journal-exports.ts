@@ -2,12 +2,12 @@
  * journal-exports.ts: the snapshot's record of exported journal entries (migration 005), the
  * ports.ts-style implementation of src/journal/export-ledger.ts over the Db port.
  */
-import type { JournalExports, ExportedEntry } from '../journal/export-ledger.js';
-import type { LineComponent, Side } from '../journal/model.js';
-import { instantText } from './columns.js';
-import type { Db } from './db.js';
-import type { StoreSchema } from './schema.js';
-import { escapeText, unescapeText } from './text-escape.js';
+import type { JournalExports, ExportedEntry } from './export-ledger.js';
+import type { LineComponent, Side } from './model.js';
+import { instantText } from '../store/columns.js';
+import type { Db } from '../store/db.js';
+import type { StoreSchema } from '../store/schema.js';
+import { escapeText, unescapeText } from '../store/text-escape.js';
 
 const ID_CHUNK = 10_000;
 

@@ -5,10 +5,10 @@
  * boundaries are midnights in the zone, so DST days are 23 or 25 hours long.
  */
 import { TZDate } from '@date-fns/tz';
-import { usageError } from './errors.js';
+import { usageError } from '../util/errors.js';
 import { instantFromDate } from './instant.js';
-import type { UtcInstant } from '../normalize/rows.js';
-import type { Window } from '../store/ports.js';
+import type { UtcInstant } from './rows.js';
+import type { Window } from './window.js';
 
 export interface CalendarDate {
   year: number;
@@ -154,23 +154,13 @@ export function isClosedWindow(window: Window, now: Date): boolean {
   return window.to <= instantFromDate(now);
 }
 
-/**
- * The API's `start_date`/`end_date` are INCLUSIVE bounds on creation time (docs/service-facts.md#endpoints, endpoint 10), with
- * microsecond timestamps; our window is half-open, so the last included instant is `to` − 1 µs.
- */
-export function apiDateBounds(window: Window): { start_date: string; end_date: string } {
-  return { start_date: window.from, end_date: minusOneMicrosecond(window.to) };
-}
-
-export function minusOneMicrosecond(instant: UtcInstant): UtcInstant {
-  const micros = Number(instant.slice(20, 26));
-  if (micros > 0) return `${instant.slice(0, 20)}${String(micros - 1).padStart(6, '0')}Z`;
-  const previousSecond = new Date(new Date(instant.slice(0, 19) + 'Z').getTime() - 1000);
-  return `${previousSecond.toISOString().slice(0, 19)}.999999Z`;
-}
-
 /** `instant` shifted back by whole days (for the nightly look-back). */
 export function minusDays(instant: UtcInstant, days: number): UtcInstant {
   const shifted = new Date(new Date(instant.slice(0, 19) + 'Z').getTime() - days * 86_400_000);
   return `${shifted.toISOString().slice(0, 19)}${instant.slice(19)}`;
+}
+
+/** The nightly payments sweep: `window` widened back by the look-back, so late changes to recent payments are re-read. */
+export function lookbackWindow(window: Window, lookbackDays: number): Window {
+  return { ...window, from: minusDays(window.from, lookbackDays) };
 }

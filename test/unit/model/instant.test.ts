@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toUtcInstant } from '../../../src/util/instant.js';
+import { toUtcInstant } from '../../../src/model/instant.js';
 
 describe('toUtcInstant', () => {
   it.each([

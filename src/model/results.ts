@@ -3,8 +3,24 @@
  * comparison and control totals. Sinks and the store consume these; field names are column names.
  * Amounts are bigint base units; `null` = unknown.
  */
-import type { StatusClass, UtcInstant } from '../normalize/rows.js';
-import type { FeeRateRow } from './fee-rate-history.js';
+import type { StatusClass, UtcInstant } from './rows.js';
+
+/** fee-rates.csv: one period of one processing-fee rate of one wallet and direction. */
+export interface FeeRateRow {
+  wallet_id: string;
+  environment_id: string;
+  direction: string;
+  rate_bps: number;
+  /** created_at of the first payment seen at this rate */
+  from: UtcInstant;
+  /** created_at of the first payment at the next rate; null = still in force at the last payment seen */
+  to: UtcInstant | null;
+  payments: number;
+  first_payment_id: string;
+  last_payment_id: string;
+  /** where the rate comes from */
+  evidence: string;
+}
 
 export type Severity = 'error' | 'warning' | 'info';
 

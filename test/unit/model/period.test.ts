@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/util/errors.js';
-import { apiDateBounds, dayPeriod, minusDays, minusOneMicrosecond, monthPeriod, rangePeriod } from '../../../src/util/time.js';
+import { apiDateBounds, minusOneMicrosecond } from '../../../src/api/date-bounds.js';
+import { dayPeriod, minusDays, monthPeriod, rangePeriod } from '../../../src/model/period.js';
 
 const now = new Date('2026-11-22T07:00:00Z');
 

@@ -7,15 +7,9 @@
  * A live `export` pulls into the snapshot and then reports from it, so `payexport report` over the
  * same window rebuilds byte-identical files by construction.
  */
-import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../normalize/rows.js';
-import type { Finding } from '../reconcile/results.js';
-
-/** A half-open interval of instants [from, to) in UTC; `tz` is the reporting zone it came from. */
-export interface Window {
-  from: UtcInstant;
-  to: UtcInstant;
-  tz: string;
-}
+import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from './rows.js';
+import type { Finding } from './results.js';
+import type { Window } from './window.js';
 
 /**
  * One resumable position of one stream of one run. `run_key` identifies "the same arguments"

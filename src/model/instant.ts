@@ -1,4 +1,4 @@
-import type { UtcInstant } from '../normalize/rows.js';
+import type { UtcInstant } from './rows.js';
 
 /**
  * RFC 3339 → canonical UtcInstant (`YYYY-MM-DDTHH:MM:SS.ffffffZ`), exact to the microsecond.
