@@ -6,7 +6,8 @@
 import { COLUMN_TYPE_INFO, tableColumns, type AnyTableSpec } from './column-spec.js';
 import { FORMULA_TRIGGER_CHARS } from './cells.js';
 import { HEADER_STYLE, putRow, textCell, BOLD_STYLE, SECTION_STYLE } from './xlsx-cells.js';
-import { tableSheetOptions, columnLetter } from './xlsx-table-sheets.js';
+import { tableSheetOptions } from './xlsx-table-sheets.js';
+import { columnLetter } from './xlsx-row-xml.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
 
 export const DEFINITIONS_SHEET = 'Definitions';

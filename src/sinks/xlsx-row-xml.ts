@@ -11,7 +11,6 @@
 import { createRequire } from 'node:module';
 import ExcelJS, { type Style, type Worksheet } from 'exceljs';
 import type { XlsxValue } from './render-cells.js';
-import { columnLetter } from './xlsx-table-sheets.js';
 
 const require = createRequire(import.meta.url);
 /** exceljs's own escaping (drops the control characters XML 1.0 forbids), so the bytes match. */
@@ -41,6 +40,18 @@ export function assertRowXmlInternals(sheet: Worksheet): void {
     typeof s.stream?.write === 'function' &&
     typeof s._workbook?.styles?.addStyleModel === 'function';
   if (!ok) throw new Error('exceljs internals changed: the worksheet writer lacks what xlsx-row-xml.ts writes through');
+}
+
+/** A..Z, AA.. for a 1-based column number. */
+export function columnLetter(column: number): string {
+  let n = column;
+  let letters = '';
+  while (n > 0) {
+    const rem = (n - 1) % 26;
+    letters = String.fromCharCode(65 + rem) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
 }
 
 export class RowXmlWriter {

@@ -4,7 +4,7 @@
  * in "Payments (2)", "Payments (3)", ... each with its own header (`maxRowsPerSheet` is injectable
  * so tests can use a small limit).
  */
-import { RowXmlWriter } from './xlsx-row-xml.js';
+import { columnLetter, RowXmlWriter } from './xlsx-row-xml.js';
 import type { Style, Worksheet } from 'exceljs';
 import { EXCEL_MAX_ROWS } from './cells.js';
 import type { ColumnType } from './column-spec.js';
@@ -45,18 +45,6 @@ const DEFAULT_WIDTH: Readonly<Record<ColumnType, number>> = {
 /** Notes explaining an amount kept as text, per sheet; past this the Definitions sheet explains. */
 const MAX_NOTES_PER_SHEET = 200;
 const TEXT_AMOUNT_NOTE = 'Exact amount kept as text: Excel holds only 15 significant digits, so as a number it would be rounded. The display column beside it is a number you can sum; the CSV has the exact digits.';
-
-/** A..Z, AA.. for a 1-based column number. */
-export function columnLetter(column: number): string {
-  let n = column;
-  let letters = '';
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    letters = String.fromCharCode(65 + rem) + letters;
-    n = Math.floor((n - 1) / 26);
-  }
-  return letters;
-}
 
 /**
  * Sheet options shared by every table sheet: the header row and the first column frozen (the row's

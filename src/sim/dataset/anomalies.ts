@@ -1,34 +1,17 @@
 import { uuidOf } from '../core/ids.js';
 import { hash32, hashString } from '../core/prng.js';
 import { US_PER_HOUR } from '../core/time.js';
-import type { AnomalyKind, PlantedAnomaly } from './anomaly-kinds.js';
+import type { AnomalyKind } from './anomaly-kinds.js';
 import { CAT_STANDARD, DIR_SEND, F_CHECK, F_HUGE, F_LEGACY, F_SHORTCIRCUIT, F_SWAP, KIND_BOLT11, KIND_NAMES, ST_COMPLETED, STATUS_NAMES, DIRECTION_NAMES } from './codes.js';
 import { baseCore, type GenContext, type PaymentCore } from './payment-core.js';
 import type { SimWallet } from './world.js';
-import { planBillAnomalies, type BillAnomaly } from './bill-anomalies.js';
+import { planBillAnomalies } from './bill-anomalies.js';
+import type { AnomalyPlan } from './anomaly-plan.js';
 
 /**
  * Chooses where to plant each requested anomaly (deterministically from the seed) and records
  * what was planted, so tests can assert that reconciliation finds every one.
  */
-
-export interface OrphanEvent {
-  walletIndex: number;
-  holdId: string;
-  paymentId: string;
-  amount: bigint;
-  effectiveUs: number;
-}
-
-export interface AnomalyPlan {
-  byHandle: Map<number, { kind: AnomalyKind; malformed?: unknown }>;
-  orphans: OrphanEvent[];
-  balanceDelta: Map<number, bigint>;
-  summaryBump: { handle: number; walletIndex: number; bucketKey: string } | null;
-  /** bill anomalies by bill id (bill-anomalies.ts) */
-  bills: Map<string, BillAnomaly[]>;
-  planted: PlantedAnomaly[];
-}
 
 const NS_ANOMALY = hashString('anomaly');
 const MALFORMED_VALUES: readonly unknown[] = ['1e3', '1,000', '', 1.5, -500];

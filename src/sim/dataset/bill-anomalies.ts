@@ -1,8 +1,10 @@
-import type { AnomalyPlan } from './anomalies.js';
-import type { AnomalyKind } from './anomaly-kinds.js';
+import type { AnomalyPlan } from './anomaly-plan.js';
 import { allBillPeriods, insideOneMonth, type BillPeriod } from './bill-periods.js';
 import type { GenContext } from './payment-core.js';
 import type { SimWallet } from './world.js';
+
+/** What the over-billed line item adds to processing_fees.send, per currency base unit. */
+export const OVERBILL = { btc: 137_000n, usd: 137n } as const;
 
 /**
  * Where the bill anomalies go (docs/simulator.md "Planted anomalies"): each on a bill whose period
@@ -10,14 +12,6 @@ import type { SimWallet } from './world.js';
  * that certainly has activity there (the heaviest wallet of the line of credit). Chosen from the
  * world alone (no payment is derived), so planning stays cheap at any scale.
  */
-export interface BillAnomaly {
-  kind: AnomalyKind;
-  walletIndex: number;
-}
-
-/** What the over-billed line item adds to processing_fees.send, per currency base unit. */
-export const OVERBILL = { btc: 137_000n, usd: 137n } as const;
-
 export function planBillAnomalies(ctx: GenContext, plan: AnomalyPlan): void {
   const { options, world } = ctx;
   const wanted = options.anomalies.filter((k): k is 'bill_processing_fee_overbilled' | 'bill_missing_line_item' | 'bill_count_off_by_one' => k.startsWith('bill_'));

@@ -1,6 +1,7 @@
 import { formatMicros, US_PER_DAY, US_PER_HOUR, type Micros } from '../core/time.js';
-import type { AnomalyPlan } from './anomalies.js';
-import { OVERBILL, type BillAnomaly } from './bill-anomalies.js';
+import type { AnomalyPlan } from './anomaly-plan.js';
+import { OVERBILL } from './bill-anomalies.js';
+import type { BillAnomaly } from './anomaly-plan.js';
 import { allBillPeriods, type BillPeriod } from './bill-periods.js';
 import { CAT_STANDARD, DIR_SEND, ST_COMPLETED } from './codes.js';
 import { amountOf, wireInt } from './render-payment.js';

@@ -1,7 +1,8 @@
 import { uuidOf } from '../core/ids.js';
 import { hashString } from '../core/prng.js';
 import { formatMicros, parseMicros, type Micros } from '../core/time.js';
-import { planAnomalies, type AnomalyPlan } from './anomalies.js';
+import { planAnomalies } from './anomalies.js';
+import type { AnomalyPlan } from './anomaly-plan.js';
 import type { PlantedAnomaly } from './anomaly-kinds.js';
 import { CATEGORY_NAMES, DIRECTION_NAMES, KIND_NAMES, STATUS_NAMES } from './codes.js';
 import { resolveDatasetOptions, type DatasetOptions, type ResolvedDatasetOptions } from './options.js';

@@ -1,7 +1,7 @@
 import { uuidOf } from '../core/ids.js';
 import { hash32, hashString } from '../core/prng.js';
 import { formatMicros, US_PER_DAY, US_PER_HOUR, type Micros } from '../core/time.js';
-import type { AnomalyPlan } from './anomalies.js';
+import type { AnomalyPlan } from './anomaly-plan.js';
 import { DIR_SEND, F_CHECK, F_LEGACY, F_REJECTED, F_SHORTCIRCUIT, F_SWAP, KIND_NAMES, ST_COMPLETED, ST_FAILED, ST_SENDING, ST_SETTLING_V2 } from './codes.js';
 import type { PaymentCore } from './payment-core.js';
 import { amountOf, wireInt } from './render-payment.js';

@@ -1,6 +1,7 @@
 import { paymentIdOf, paymentIndexOf } from '../core/ids.js';
 import type { Micros } from '../core/time.js';
-import { applyAnomaly, type AnomalyPlan } from './anomalies.js';
+import { applyAnomaly } from './anomalies.js';
+import type { AnomalyPlan } from './anomaly-plan.js';
 import { baseCore, type GenContext, type PaymentCore } from './payment-core.js';
 import { metadataOf } from './payment-text.js';
 import type { SimWallet } from './world.js';

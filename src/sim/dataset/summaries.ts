@@ -1,5 +1,5 @@
 import { formatMicros, type Micros } from '../core/time.js';
-import type { AnomalyPlan } from './anomalies.js';
+import type { AnomalyPlan } from './anomaly-plan.js';
 import { bucketKeyOf } from './anomalies.js';
 import { DIRECTION_NAMES, KIND_NAMES, STATUS_NAMES } from './codes.js';
 import type { PaymentStore } from './store.js';

@@ -1,6 +1,6 @@
 import { uuidOf } from '../core/ids.js';
 import type { Micros } from '../core/time.js';
-import type { AnomalyPlan } from './anomalies.js';
+import type { AnomalyPlan } from './anomaly-plan.js';
 import { NS_CREDIT, NS_HOLD } from './payment-core.js';
 import {
   EV_CAPTURED,
