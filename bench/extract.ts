@@ -29,6 +29,7 @@ import { bindNormalizers } from '../src/jobs/normalizers.js';
 import type { LedgerRow, PaymentRow, WalletRow } from '../src/model/rows.js';
 import type { Checkpoint, SnapshotWriter, WriteStats } from '../src/model/ports.js';
 import type { Window } from '../src/model/window.js';
+import { windowContains } from '../src/model/window.js';
 import { SpoolStore } from '../src/store/spool/spool-store.js';
 import { createStore, type Store } from '../src/store/store.js';
 import { openPostgres } from '../src/store/pg-db.js';
@@ -304,7 +305,7 @@ function memoryTarget(writeLatencyMs = 0): Target {
   return {
     writer,
     orphanPaymentIds: async (_org, wallet, window) =>
-      [...new Set((ledgerPaymentIds.get(wallet.wallet_id) ?? []).filter((e) => e.at >= window.from && e.at < window.to && !paymentIds.has(e.paymentId)).map((e) => e.paymentId))].sort(),
+      [...new Set((ledgerPaymentIds.get(wallet.wallet_id) ?? []).filter((e) => windowContains(window, e.at) && !paymentIds.has(e.paymentId)).map((e) => e.paymentId))].sort(),
     close: async () => undefined,
   };
 }

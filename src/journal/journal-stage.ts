@@ -15,6 +15,7 @@ import type { ReportFolder } from '../sinks/report-folder.js';
 import { ZonedClock } from '../sinks/zoned-time.js';
 import type { ReportSource } from '../model/ports.js';
 import type { Window } from '../model/window.js';
+import { windowContains } from '../model/window.js';
 import { imbalance } from './balance.js';
 import { buildMovementEntry, localDate, type BuildContext } from './build-movement.js';
 import { compileRules } from './counter-account.js';
@@ -107,7 +108,7 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
       const walletAccount = mappedAccount(config, wallet.wallet_id);
       const movements: LedgerRow[] = [];
       for await (const batch of input.source.ledger(input.organizationId, wallet.wallet_id, { withoutRaw: true })) {
-        for (const row of batch) if (row.effective_time >= window.from && row.effective_time < window.to && row.effect !== 'memo') movements.push(row);
+        for (const row of batch) if (windowContains(window, row.effective_time) && row.effect !== 'memo') movements.push(row);
       }
       const balances = input.balances.filter((b) => b.wallet_id === wallet.wallet_id);
       count('journal.wallet_unmapped');

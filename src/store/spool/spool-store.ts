@@ -20,6 +20,7 @@ import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, Summa
 import type { Finding } from '../../model/results.js';
 import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../../model/ports.js';
 import type { Window } from '../../model/window.js';
+import { windowContains } from '../../model/window.js';
 import { CheckpointJournal } from './checkpoint-journal.js';
 import { decodeRow, encodeRow } from './row-codec.js';
 
@@ -173,7 +174,7 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
       if (row.wallet_id === query.wallet_id) byId.set(row.payment_id, row);
     }
     const rows = [...byId.values()]
-      .filter((p) => p.created_at >= query.window.from && p.created_at < query.window.to && (!query.openOnly || p.status_class === 'open' || p.status_class === 'unknown'))
+      .filter((p) => windowContains(query.window, p.created_at) && (!query.openOnly || p.status_class === 'open' || p.status_class === 'unknown'))
       .sort((a, b) => cmp(a.created_at, b.created_at) || cmp(a.payment_id, b.payment_id));
     yield* batches(rows);
   }
@@ -204,7 +205,7 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     const named = new Set<string>();
     for await (const batch of this.ledger(organization_id, wallet_id)) {
       for (const row of batch) {
-        if (row.payment_id !== null && row.effective_time >= window.from && row.effective_time < window.to) named.add(row.payment_id);
+        if (row.payment_id !== null && windowContains(window, row.effective_time)) named.add(row.payment_id);
       }
     }
     const known = await this.knownPaymentIds(organization_id, [...named]);

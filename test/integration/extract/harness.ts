@@ -12,6 +12,7 @@ import { bindNormalizers } from '../../../src/jobs/normalizers.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../../src/model/rows.js';
 import type { Checkpoint, RunInfo, SnapshotWriter, WriteStats } from '../../../src/model/ports.js';
 import type { Window } from '../../../src/model/window.js';
+import { windowContains } from '../../../src/model/window.js';
 import { startSimulator, type SimHandle, type SimulatorOptions } from '../../../src/sim/start-simulator.js';
 import { createMemoryLogger, type MemoryLogger } from '../../../src/util/log.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
@@ -94,7 +95,7 @@ export class RecordingWriter implements SnapshotWriter {
   orphans(walletId: string, window: Window): string[] {
     const ids = new Set<string>();
     for (const row of this.ledger.values()) {
-      if (row.wallet_id === walletId && row.payment_id !== null && row.effective_time >= window.from && row.effective_time < window.to && !this.payments.has(row.payment_id)) ids.add(row.payment_id);
+      if (row.wallet_id === walletId && row.payment_id !== null && windowContains(window, row.effective_time) && !this.payments.has(row.payment_id)) ids.add(row.payment_id);
     }
     return [...ids].sort();
   }

@@ -5,6 +5,7 @@ import type { Db, Queryable } from '../../../src/store/db.js';
 import { loadMigrations, migrate } from '../../../src/store/migrate.js';
 import type { Checkpoint, RunInfo } from '../../../src/model/ports.js';
 import type { Window } from '../../../src/model/window.js';
+import { windowContains } from '../../../src/model/window.js';
 import { createStore, type Store } from '../../../src/store/store.js';
 import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from '../../../src/store/bill-tables.js';
 import { SQL_TYPE, type ColumnKind } from '../../../src/store/columns.js';
@@ -326,7 +327,7 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       ];
       await writer.writePaymentsPage(rows, checkpoint('payments:batches', 1));
       const { rows: read, sizes } = await collect(store.source.payments({ organization_id: ORG, wallet_id: wallet, window: WINDOW }));
-      const expected = sortPayments(rows.filter((row) => row.created_at >= WINDOW.from && row.created_at < WINDOW.to));
+      const expected = sortPayments(rows.filter((row) => windowContains(WINDOW, row.created_at)));
       expect(read).toEqual(expected);
       expect(sizes).toEqual([7, 7, 7, 3]);
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/util/errors.js';
-import { apiDateBounds, minusOneMicrosecond } from '../../../src/api/date-bounds.js';
-import { dayPeriod, minusDays, monthPeriod, rangePeriod } from '../../../src/model/period.js';
+import { dayPeriod, lookbackWindow, minusDays, monthPeriod, rangePeriod } from '../../../src/model/period.js';
 
 const now = new Date('2026-11-22T07:00:00Z');
 
@@ -81,17 +80,13 @@ describe('periods', () => {
   });
 });
 
-describe('API bounds', () => {
-  it('end_date is the last included microsecond', () => {
-    expect(apiDateBounds({ from: '2026-10-01T04:00:00.000000Z', to: '2026-11-01T04:00:00.000000Z', tz: 'x' })).toEqual({
-      start_date: '2026-10-01T04:00:00.000000Z',
-      end_date: '2026-11-01T03:59:59.999999Z',
-    });
-    expect(minusOneMicrosecond('2026-11-01T00:00:00.000010Z')).toBe('2026-11-01T00:00:00.000009Z');
-    expect(minusOneMicrosecond('2026-01-01T00:00:00.000000Z')).toBe('2025-12-31T23:59:59.999999Z');
+describe('look-back', () => {
+  it('shifts by whole days', () => {
+    expect(minusDays('2026-11-21T00:00:00.000000Z', 7)).toBe('2026-11-14T00:00:00.000000Z');
   });
 
-  it('look-back shifts by whole days', () => {
-    expect(minusDays('2026-11-21T00:00:00.000000Z', 7)).toBe('2026-11-14T00:00:00.000000Z');
+  it('widens only the start of the window', () => {
+    const window = { from: '2026-11-21T05:00:00.000000Z', to: '2026-11-22T05:00:00.000000Z', tz: 'America/New_York' };
+    expect(lookbackWindow(window, 7)).toEqual({ from: '2026-11-14T05:00:00.000000Z', to: window.to, tz: window.tz });
   });
 });
