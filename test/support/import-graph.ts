@@ -5,7 +5,7 @@
  * graph and prove that they catch what they claim to catch.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, posix, relative, sep } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 
 /** One relative import: `from` and `to` are paths under the scanned root, e.g. `src/model/rows.ts`. */
 export interface ImportEdge {
@@ -147,8 +147,4 @@ export function folderEdges(edges: readonly ImportEdge[]): ImportEdge[] {
     if (a !== null && b !== null && a !== b) out.set(`${a} ${b}`, { from: a, to: b });
   }
   return [...out.values()];
-}
-
-export function repoRoot(here: string): string {
-  return join(dirname(here), '..', '..');
 }
