@@ -1,6 +1,6 @@
 /**
  * Stream names and checkpoint positions. A stream is one sequential chain of pages; its name is the
- * checkpoint key within a run (src/store/ports.ts `Checkpoint.stream`).
+ * checkpoint key within a run (src/model/ports.ts `Checkpoint.stream`).
  */
 import type { SweepPosition } from '../api/paginate.js';
 import type { Checkpoint } from '../model/ports.js';

@@ -5,7 +5,7 @@
  * checkpointed chain; the plan is saved with the wallet's stream so a resumed run reuses it.
  *
  * Ranges are half-open [from, to) with `null` for an open end; the API's date filters are inclusive,
- * so a bound `to` is sent as `to − 1 µs` (util/time.ts `apiDateBounds`). Inner boundaries fall on
+ * so a bound `to` is sent as `to − 1 µs` (api/date-bounds.ts `apiDateBounds`). Inner boundaries fall on
  * whole seconds: the slices cover the range exactly, whatever the timestamps' precision.
  */
 import type { UtcInstant } from '../model/rows.js';

@@ -1,6 +1,6 @@
 /**
  * The port to the record of exported journal entries (the snapshot's journal_entries and
- * journal_lines; src/store/journal-exports.ts). The spool of `--no-db` has none: without a
+ * journal_lines; src/journal/journal-exports.ts). The spool of `--no-db` has none: without a
  * snapshot there is no memory of what was exported, and every run emits its whole journal.
  */
 import { createHash } from 'node:crypto';

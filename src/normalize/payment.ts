@@ -48,7 +48,7 @@ const ROUTES: ReadonlySet<string> = new Set(PAYMENT_ROUTES);
 const STATUSES: ReadonlySet<string> = new Set(PAYMENT_STATUSES);
 
 /**
- * `approved` is terminal only for a policy check, which moves no money; rows.ts keeps it open.
+ * `approved` is terminal only for a policy check, which moves no money; model/rows.ts keeps it open.
  * `expired` is a receive that was never paid: failed for accounting.
  */
 const STATUS_CLASS: Readonly<Record<string, StatusClass>> = {

@@ -4,7 +4,7 @@ import type { StoreSchema } from './schema.js';
 import { escapeText, unescapeText } from './text-escape.js';
 
 /**
- * Resume points (ports.ts `Checkpoint`), keyed by (run_key, stream). Saved inside the same
+ * Resume points (model/ports.ts `Checkpoint`), keyed by (run_key, stream). Saved inside the same
  * transaction as the page they follow, so the data and the position never diverge
  * (docs/reliability.md#checkpoints).
  */

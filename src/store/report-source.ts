@@ -10,7 +10,7 @@ import { summarySourceSql } from './summary-source.js';
 import { escapeText } from './text-escape.js';
 
 /**
- * ports.ts `ReportSource` over the Postgres snapshot. Payments and ledger entries stream in
+ * model/ports.ts `ReportSource` over the Postgres snapshot. Payments and ledger entries stream in
  * batches by keyset pagination on the report order, so memory stays flat however many rows a
  * wallet has, and no transaction is held open between batches (works alike on both engines).
  * Rows read back are deep-equal to the rows written (test/integration/store).

@@ -16,7 +16,7 @@ import { escapeText } from './text-escape.js';
 import { summarySource, summarySourceSql } from './summary-source.js';
 
 /**
- * The Postgres snapshot behind ports.ts `SnapshotWriter`: one writer per run (it remembers the
+ * The Postgres snapshot behind model/ports.ts `SnapshotWriter`: one writer per run (it remembers the
  * run started by `beginRun`). Each page is one transaction holding its rows and the stream's
  * checkpoint (load-rows.ts: new rows COPied in, changed rows staged and upserted with a history
  * row per change of a payment's status, amounts or fees, unchanged rows left alone). Re-reading a

@@ -14,7 +14,7 @@ import { DEFAULT_SCHEMA, storeSchema, type StoreSchema } from './schema.js';
 import { createSnapshotWriter, type PostgresSnapshotWriter } from './snapshot-writer.js';
 
 /**
- * The snapshot as jobs see it: one object over a Db and a schema, bundling the ports.ts seams
+ * The snapshot as jobs see it: one object over a Db and a schema, bundling the model/ports.ts seams
  * with the run lock, checkpoints, closed periods and the open-payments / history queries.
  */
 export interface Store {

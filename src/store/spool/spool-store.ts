@@ -1,6 +1,6 @@
 /**
  * The snapshot when there is no database (`--no-db`): JSON-lines files under a state folder,
- * implementing the same seams as Postgres (src/store/ports.ts).
+ * implementing the same seams as Postgres (src/model/ports.ts).
  *
  * Durability: a page is appended to its stream's file and fsynced, THEN its checkpoint (with the
  * file's new length) is appended to the checkpoint journal and fsynced (checkpoint-journal.ts; both
