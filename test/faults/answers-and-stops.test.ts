@@ -6,7 +6,7 @@ import { assertBuilt, runCli, startCli } from '../support/cli/cli.js';
 import { PLANTED_SECRETS, type TestSim } from '../support/cli/sim.js';
 import { silentPort } from '../support/cli/silent-port.js';
 import { workspace } from '../support/cli/workspace.js';
-import { startFakeApi } from '../support/fake-api-server.js';
+import { startFakeApi } from '../support/api/fake-api-server.js';
 import { expectExit } from './support/invariants.js';
 import { OCTOBER, startOctoberSim } from './support/setting.js';
 

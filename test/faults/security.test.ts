@@ -11,8 +11,8 @@ import { dropSchemas, probePostgres, schemaText, uniqueSchemaName, urlWithPasswo
 import { expectNoSecrets } from '../support/cli/secrets.js';
 import { PLANTED_KEYS, PLANTED_SECRETS, PLANTED_TOKEN, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
-import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../support/fake-api-server.js';
-import { zipEntries } from '../fixtures/sinks/zip-entries.js';
+import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../support/api/fake-api-server.js';
+import { zipEntries } from '../support/sinks/zip-entries.js';
 import { csvRecords, expectExit, expectPaymentsComplete, truthPaymentIds } from './support/invariants.js';
 import { DATASET, OCTOBER, PERIOD, startOctoberSim, TINY_RETRIES } from './support/setting.js';
 

@@ -12,8 +12,8 @@ import { buildMovementEntry } from '../../src/journal/build-movement.js';
 import type { JournalEntry } from '../../src/journal/model.js';
 import { DayWalletGrouper } from '../../src/journal/per-day-wallet.js';
 import { divRound, ROUNDING_MODES, type Rounding } from '../../src/money/rounding.js';
-import { buildContext, journalConfig } from '../fixtures/journal.js';
-import { ledgerRow, paymentRow, uuid } from '../fixtures/rows.js';
+import { buildContext, journalConfig } from '../support/journal/build-context.js';
+import { ledgerRow, paymentRow, uuid } from '../support/rows/builders.js';
 
 const amount = fc.bigInt({ min: 0n, max: 10n ** 16n });
 const movement = fc.record({

@@ -6,8 +6,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiAuthError, ApiConnectionError, ApiRateLimitError, ApiRequestError, ApiServerError } from '../../../src/api/errors.js';
-import { caught, makeClient, PLANTED_KEY } from '../../support/api-client-harness.js';
-import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../../support/fake-api-server.js';
+import { caught, makeClient, PLANTED_KEY } from '../../support/api/client-harness.js';
+import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../../support/api/fake-api-server.js';
 
 const servers: FakeApiServer[] = [];
 async function serve(handler: Parameters<typeof startFakeApi>[0]): Promise<FakeApiServer> {

@@ -7,9 +7,9 @@ import { getPayment, ledgerEventKey, ledgerPages, listWallets, paymentKey, payme
 import { ApiServerError } from '../../../src/api/errors.js';
 import { dedupePages, SweepDeduper, type SweepPosition } from '../../../src/api/paginate.js';
 import type { WirePayment } from '../../../src/api/wire.js';
-import { makeClient } from '../../support/api-client-harness.js';
-import { sendError, sendJson, startFakeApi, type FakeApiServer, type RecordedRequest } from '../../support/fake-api-server.js';
-import { listHandler, type Fault } from '../../support/fake-payments-service.js';
+import { makeClient } from '../../support/api/client-harness.js';
+import { sendError, sendJson, startFakeApi, type FakeApiServer, type RecordedRequest } from '../../support/api/fake-api-server.js';
+import { listHandler, type Fault } from '../../support/api/fake-payments-service.js';
 
 const ORG = '0b6c3a52-3f1e-4a57-9d55-1a2b3c4d5e6f';
 const ENV = '1c7d4b63-402f-4b68-8e66-2b3c4d5e6f70';

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, createApiStats } from '../../../src/api/client.js';
 import { createMemoryLogger } from '../../../src/util/log.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
-import { caught, makeClient, PLANTED_KEY } from '../../support/api-client-harness.js';
-import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../../support/fake-api-server.js';
+import { caught, makeClient, PLANTED_KEY } from '../../support/api/client-harness.js';
+import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../../support/api/fake-api-server.js';
 
 const servers: FakeApiServer[] = [];
 async function serve(handler: Parameters<typeof startFakeApi>[0]): Promise<FakeApiServer> {

@@ -13,9 +13,9 @@ import type { SimHandle } from '../../../src/sim/index.js';
 import { quoteIdent } from '../../../src/store/schema.js';
 import { AppError } from '../../../src/util/errors.js';
 import { minusOneMicrosecond } from '../../../src/util/time.js';
-import { call } from '../../helpers/sim-client.js';
-import { uniqueSchemaName } from '../store/engines.js';
-import { OCTOBER, startSim } from './harness.js';
+import { call } from '../../support/sim/sim-client.js';
+import { uniqueSchemaName } from '../../support/store/engines.js';
+import { OCTOBER, startSim } from '../../support/extract/harness.js';
 import { openTargetStore, pipelineTarget, runJobInProcess } from './pipeline-env.js';
 
 let sim: SimHandle;

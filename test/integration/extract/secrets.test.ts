@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimHandle } from '../../../src/sim/index.js';
 import { runCli } from './cli-child.js';
-import { PLANTED_KEY, startSim } from './harness.js';
+import { PLANTED_KEY, startSim } from '../../support/extract/harness.js';
 import { childEnv, exportArgs } from './kill-resume.js';
 
 let sim: SimHandle;

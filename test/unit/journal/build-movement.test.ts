@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { imbalance } from '../../../src/journal/balance.js';
 import { buildMovementEntry } from '../../../src/journal/build-movement.js';
 import { PriceTable } from '../../../src/journal/price-file.js';
-import { buildContext, journalConfig } from '../../fixtures/journal.js';
-import { ledgerRow, paymentRow, uuid } from '../../fixtures/rows.js';
+import { buildContext, journalConfig } from '../../support/journal/build-context.js';
+import { ledgerRow, paymentRow, uuid } from '../../support/rows/builders.js';
 
 const prices = new Map([['btc', PriceTable.parse('btc', '2026-10-05T00:00:00Z,86552.00\n', 'p.csv', 86_400)]]);
 const ctx = buildContext(journalConfig(), prices);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckpointJournal } from '../../../src/store/spool/checkpoint-journal.js';
 import { SpoolStore } from '../../../src/store/spool/spool-store.js';
 import type { Checkpoint, RunInfo } from '../../../src/store/ports.js';
-import { ORG, paymentRow, uuid } from '../../fixtures/rows.js';
+import { ORG, paymentRow, uuid } from '../../support/rows/builders.js';
 
 const run = (run_id: string): RunInfo => ({ run_id, run_key: 'export:k', command: 'export', organization_id: ORG, window: null, parameters: {}, started_at: '2026-11-22T00:00:00.000000Z' });
 const cp = (stream: string, pages: number): Checkpoint => ({ run_key: 'export:k', stream, position: `{"page":${pages}}`, pages, rows: pages, done: false });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SpoolStore } from '../../../src/store/spool/spool-store.js';
 import { decodeRow, encodeRow } from '../../../src/store/spool/row-codec.js';
 import type { Checkpoint, RunInfo, Window } from '../../../src/store/ports.js';
-import { ORG, ledgerRow, paymentRow, uuid, walletRow } from '../../fixtures/rows.js';
+import { ORG, ledgerRow, paymentRow, uuid, walletRow } from '../../support/rows/builders.js';
 
 const window: Window = { from: '2026-10-01T00:00:00.000000Z', to: '2026-11-01T00:00:00.000000Z', tz: 'UTC' };
 const run = (run_id: string): RunInfo => ({ run_id, run_key: 'export:2026-10', command: 'export', organization_id: ORG, window, parameters: {}, started_at: '2026-11-22T00:00:00.000000Z' });
