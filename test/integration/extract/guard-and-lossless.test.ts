@@ -16,7 +16,7 @@ import { minusOneMicrosecond } from '../../../src/util/time.js';
 import { call } from '../../support/sim/sim-client.js';
 import { uniqueSchemaName } from '../../support/store/engines.js';
 import { OCTOBER, startSim } from '../../support/extract/harness.js';
-import { openTargetStore, pipelineTarget, runJobInProcess } from './pipeline-env.js';
+import { openTargetStore, pipelineTarget, runJobInProcess } from '../../support/pipeline/pipeline-env.js';
 
 let sim: SimHandle;
 const databaseUrl = process.env.DATABASE_URL || null;

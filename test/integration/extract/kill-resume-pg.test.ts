@@ -11,7 +11,7 @@ import { openPostgres } from '../../../src/store/pg-db.js';
 import { quoteIdent } from '../../../src/store/schema.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 import { startSim } from '../../support/extract/harness.js';
-import { cleanRun, killedThenResumed, type ScenarioOptions } from './kill-resume.js';
+import { cleanRun, killedThenResumed, type ScenarioOptions } from '../../support/extract/kill-resume.js';
 
 const probe = await probePostgres();
 const BASE_FAULTS = 'latency=2-6ms';

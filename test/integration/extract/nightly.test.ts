@@ -11,7 +11,7 @@ import { quoteIdent } from '../../../src/store/schema.js';
 import { call, envPath } from '../../support/sim/sim-client.js';
 import { uniqueSchemaName } from '../../support/store/engines.js';
 import { startSim } from '../../support/extract/harness.js';
-import { openTargetStore, pipelineTarget, runJobInProcess, type PipelineTarget } from './pipeline-env.js';
+import { openTargetStore, pipelineTarget, runJobInProcess, type PipelineTarget } from '../../support/pipeline/pipeline-env.js';
 
 let sim: SimHandle;
 let target: PipelineTarget;
