@@ -1,4 +1,5 @@
 import type { PaymentRow } from '../src/model/rows.js';
+import { makePaymentRow } from '../test/support/rows/builders.js';
 
 /** Benchmark payments: shaped like the service's (≈1.3 KB of raw JSON), normalized, deterministic. */
 export const ORG = '7c1f0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -15,25 +16,21 @@ export function payment(index: number, status = 'completed'): PaymentRow {
   const created = new Date(Date.UTC(2026, 9, 1) + index * 26_000).toISOString().slice(0, 19) + `.${String(index % 1_000_000).padStart(6, '0')}Z`;
   const amount = 1_000_000n + BigInt(index) * 997n;
   const invoice = 'lnbc' + randomLike(index, 280);
-  return {
+  return makePaymentRow({
     payment_id: id,
     organization_id: ORG,
     environment_id: '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b',
     wallet_id: WALLETS[index % WALLETS.length] ?? '',
     direction: index % 3 === 0 ? 'receive' : 'send',
     kind: index % 5 === 0 ? 'onchain' : 'bolt11',
-    category: 'standard',
     route: index % 3 === 0 ? null : 'direct',
     status,
     status_class: status === 'completed' ? 'completed' : 'open',
     created_at: created,
     updated_at: created,
-    currency: 'btc',
-    unit: 'msats',
     principal_base: amount,
     network_fee_base: 2_000n,
     processing_fee_base: amount / 500n,
-    processing_fee_source: 'settled',
     processing_fee_bps: 20,
     processing_fee_terms_base: amount / 500n,
     processing_fee_settled_base: amount / 500n,
@@ -41,26 +38,11 @@ export function payment(index: number, status = 'completed'): PaymentRow {
     total_base: amount + 2_000n + amount / 500n,
     max_fee_base: 10_000n,
     reported_fees_base: 2_000n + amount / 500n,
-    quote_rate: null,
-    quote_from: null,
-    quote_to: null,
-    rail_currency: null,
-    rail_amount_base: null,
-    rail_fee_base: null,
     ledger_ids: [uuid(index, 0x2)],
     tx_ids: index % 5 === 0 ? [randomLike(index, 64)] : [],
     payment_hashes: [randomLike(index + 7, 64)],
-    swap_steps: [],
-    offset_payment_ids: [],
-    error_type: null,
-    error_code: null,
-    error_detail: null,
-    requested_amount_base: null,
-    quote_id: null,
-    quote_principal_base: null,
     description: `Invoice ${index} for services`,
     metadata: { order_id: `ORD-${index}`, customer: `cust_${index % 977}` },
-    flags: [],
     raw: {
       id,
       wallet_id: WALLETS[index % WALLETS.length],
@@ -82,7 +64,7 @@ export function payment(index: number, status = 'completed'): PaymentRow {
       },
       metadata: { order_id: `ORD-${index}`, customer: `cust_${index % 977}` },
     },
-  };
+  });
 }
 
 function randomLike(seed: number, length: number): string {

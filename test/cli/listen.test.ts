@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimHandle } from '../../src/sim/index.js';
 import type { Db } from '../../src/store/db.js';
 import { openPostgres } from '../../src/store/pg-db.js';
-import { call, envPath } from '../helpers/sim-client.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from '../integration/store/engines.js';
-import { freePort, makePayments } from '../support/listen-harness.js';
+import { call, envPath } from '../support/sim/sim-client.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from '../support/store/engines.js';
+import { freePort, makePayments } from '../support/listen/harness.js';
 import { assertBuilt, ROOT, runCli, startCli, type RunningCli } from '../support/cli/cli.js';
 import { workspace } from '../support/cli/workspace.js';
 

@@ -6,7 +6,8 @@ import { assertBuilt, runCli, startCli } from '../support/cli/cli.js';
 import { PLANTED_SECRETS, type TestSim } from '../support/cli/sim.js';
 import { silentPort } from '../support/cli/silent-port.js';
 import { workspace } from '../support/cli/workspace.js';
-import { startFakeApi } from '../support/fake-api-server.js';
+import type { Handler } from '../support/api/fake-api-server.js';
+import { withFakeApi } from '../support/api/serve-fake-api.js';
 import { expectExit } from './support/invariants.js';
 import { OCTOBER, startOctoberSim } from './support/setting.js';
 
@@ -108,11 +109,11 @@ describe('a flag given twice (found by the generated suite: exit 1)', () => {
 
 describe('SIGTERM / SIGINT during every wait: 75 within the bound, nothing partial', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('%s during the API backoff (429 with Retry-After: 60)', async (signal) => {
-    const api = await startFakeApi((_req, res) => {
+    const rateLimited: Handler = (_req, res) => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '60' });
       res.end(JSON.stringify({ error: { type: 'rate_limited', detail: 'slow down' } }));
-    });
-    try {
+    };
+    await withFakeApi(rateLimited, async (api) => {
       const cwd = ws.fresh(`backoff-${signal}`);
       const args = ['export', ...OCTOBER, '--no-db', '--log-format', 'json'];
       const run = startCli(args, { cwd, env: { ...sim.env('token'), PAYEXPORT_BASE_URL: api.baseUrl } });
@@ -124,9 +125,7 @@ describe('SIGTERM / SIGINT during every wait: 75 within the bound, nothing parti
       expectExit(args, result, 75, { message: new RegExp(`interrupted by ${signal}; run again with the same arguments to resume$`), secrets: PLANTED_SECRETS, dirs: [cwd] });
       expect(tookMs, `exit ${tookMs} ms after ${signal}`).toBeLessThan(SIGNAL_BOUND_MS);
       expectNoReport(cwd);
-    } finally {
-      await api.close();
-    }
+    });
   });
 
   it('SIGTERM while the database connection hangs: the watchdog stops the run', async () => {

@@ -12,7 +12,7 @@ import { expectExit } from '../support/cli/exit-contract.js';
 import { PLANTED_SECRETS, type TestSim } from '../support/cli/sim.js';
 import { silentPort, type SilentPort } from '../support/cli/silent-port.js';
 import { workspace } from '../support/cli/workspace.js';
-import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../support/fake-api-server.js';
+import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../support/api/fake-api-server.js';
 import { caseArbitrary, CASE_SECRETS, describeCase, FAMILIES, PINNED_CASES, PLANTED_DB_PASSWORD, type Fault, type GeneratedCase, type JunkRoute, type OutputAbilities, type Place } from './support/bad-input-cases.js';
 import { startOctoberSim } from './support/setting.js';
 

@@ -11,8 +11,9 @@ import { dropSchemas, probePostgres, schemaText, uniqueSchemaName, urlWithPasswo
 import { expectNoSecrets } from '../support/cli/secrets.js';
 import { PLANTED_KEYS, PLANTED_SECRETS, PLANTED_TOKEN, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
-import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../support/fake-api-server.js';
-import { zipEntries } from '../fixtures/sinks/zip-entries.js';
+import { sendError, sendJson, type FakeApiServer } from '../support/api/fake-api-server.js';
+import { serveFakeApi } from '../support/api/serve-fake-api.js';
+import { zipEntries } from '../support/sinks/zip-entries.js';
 import { csvRecords, expectExit, expectPaymentsComplete, truthPaymentIds } from './support/invariants.js';
 import { DATASET, OCTOBER, PERIOD, startOctoberSim, TINY_RETRIES } from './support/setting.js';
 
@@ -29,7 +30,6 @@ const DB_PASSWORD = 'PLANTEDpgSecurity-93be';
 const SECRETS = [...PLANTED_SECRETS, DB_PASSWORD];
 const schemas: string[] = [];
 let sim: TestSim;
-const servers: FakeApiServer[] = [];
 
 beforeAll(async () => {
   assertBuilt();
@@ -38,7 +38,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim?.close();
-  await Promise.all(servers.map((s) => s.close()));
   if (pg.url && schemas.length > 0) await dropSchemas(pg.url, schemas);
   ws.remove();
 });
@@ -58,12 +57,6 @@ function echoOf(req: IncomingMessage): string {
   return credentials.flatMap((c) => [c, encodeURIComponent(c), Buffer.from(c).toString('base64')]).join(' | ');
 }
 
-async function hostile(handler: Parameters<typeof startFakeApi>[0]): Promise<FakeApiServer> {
-  const server = await startFakeApi(handler);
-  servers.push(server);
-  return server;
-}
-
 describe('planted credentials in 0 bytes, on error paths, with --verbose (debug logs and the stack)', () => {
   const ORG = '0d070429-4528-4c82-9b77-bb914f90b20d';
 
@@ -79,19 +72,19 @@ describe('planted credentials in 0 bytes, on error paths, with --verbose (debug 
   }
 
   it('77: a 401 whose body and headers echo the API key', async () => {
-    const server = await hostile((req, res) =>
+    const server = await serveFakeApi((req, res) =>
       sendError(res, 401, 'wrong_credentials', `key not accepted: ${echoOf(req)}`, { context: { headers: req.headers } }, { 'www-authenticate': `ApiKey realm="${echoOf(req)}"` }),
     );
     await failAgainst(server, { PAYEXPORT_API_KEY: PLANTED_KEYS[0] }, 77, /401 wrong_credentials: key not accepted: \[REDACTED\]/);
   });
 
   it('77: a 401 that echoes the bearer token', async () => {
-    const server = await hostile((req, res) => sendError(res, 401, 'wrong_credentials', `token ${echoOf(req)} expired`, { context: { authorization: req.headers.authorization } }));
+    const server = await serveFakeApi((req, res) => sendError(res, 401, 'wrong_credentials', `token ${echoOf(req)} expired`, { context: { authorization: req.headers.authorization } }));
     await failAgainst(server, { PAYEXPORT_BEARER_TOKEN: PLANTED_TOKEN }, 77, /401 wrong_credentials/);
   });
 
   it('69: 500 HTML pages from a proxy that prints the request headers', async () => {
-    const server = await hostile((req, res) => {
+    const server = await serveFakeApi((req, res) => {
       const page = `<html><body><h1>502 upstream error</h1><pre>${JSON.stringify(req.headers)}\n${echoOf(req)}</pre></body></html>`;
       res.writeHead(500, { 'content-type': 'text/html', 'x-debug-key': String(req.headers['x-api-key'] ?? '') }).end(page);
     });
@@ -99,13 +92,13 @@ describe('planted credentials in 0 bytes, on error paths, with --verbose (debug 
   });
 
   it('69: a 400 whose detail and context echo the key and the URL', async () => {
-    const server = await hostile((req, res) => sendError(res, 400, 'invalid_parameter', `bad request ${req.url ?? ''} from ${echoOf(req)}`, { context: { field: echoOf(req) } }));
+    const server = await serveFakeApi((req, res) => sendError(res, 400, 'invalid_parameter', `bad request ${req.url ?? ''} from ${echoOf(req)}`, { context: { field: echoOf(req) } }));
     await failAgainst(server, { PAYEXPORT_API_KEY: PLANTED_KEYS[0] }, 69, /400 invalid_parameter/);
   });
 
   it('69: a redirect to another host that asks for the key in its URL — never followed', async () => {
-    const thief = await hostile((_req, res) => sendJson(res, 200, []));
-    const server = await hostile((req, res) => {
+    const thief = await serveFakeApi((_req, res) => sendJson(res, 200, []));
+    const server = await serveFakeApi((req, res) => {
       res.writeHead(302, { location: `${thief.origin}/v1/collect?key=${encodeURIComponent(String(req.headers['x-api-key'] ?? ''))}` }).end();
     });
     await failAgainst(server, { PAYEXPORT_API_KEY: PLANTED_KEYS[0] }, 69, /redirects are never followed/);

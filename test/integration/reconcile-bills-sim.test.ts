@@ -12,8 +12,8 @@ import { BILL_ANOMALY_KINDS } from '../../src/sim/dataset/anomaly-kinds.js';
 import { startSimulator, type SimHandle } from '../../src/sim/index.js';
 import { monthPeriod } from '../../src/model/period.js';
 import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl } from '../support/readers/readers.js';
-import { runAgainstSimulator, type PipelineRun } from '../support/run-pipeline.js';
-import { snapshotEngines, type SnapshotEngine } from '../support/snapshot-engines.js';
+import { runAgainstSimulator, type PipelineRun } from '../support/pipeline/run-pipeline.js';
+import { snapshotEngines, type SnapshotEngine } from '../support/store/snapshot-engines.js';
 
 const MONTH = '2026-10';
 const DATASET = { seed: 7, scale: 1_200, wallets: 12, from: '2026-10-01', to: '2026-11-01' } as const;

@@ -17,9 +17,9 @@ import type { PipelineSpec } from '../../src/jobs/pipeline.js';
 import type { Finding } from '../../src/model/results.js';
 import { ANOMALY_KINDS, startSimulator, type PlantedAnomaly, type SimHandle } from '../../src/sim/index.js';
 import { monthPeriod } from '../../src/model/period.js';
-import { runAgainstSimulator, type PipelineRun } from '../support/run-pipeline.js';
-import { truthTotals } from '../support/sim-truth.js';
-import { snapshotEngines, type SnapshotEngine } from '../support/snapshot-engines.js';
+import { runAgainstSimulator, type PipelineRun } from '../support/pipeline/run-pipeline.js';
+import { truthTotals } from '../support/sim/truth.js';
+import { snapshotEngines, type SnapshotEngine } from '../support/store/snapshot-engines.js';
 
 const MONTH = '2026-10';
 const DATASET = { from: '2026-10-01', to: '2026-11-01' } as const;

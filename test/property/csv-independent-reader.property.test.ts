@@ -22,7 +22,7 @@ import { CsvTableWriter, type CsvOptions } from '../../src/sinks/csv-table-write
 import { compileTable, type RenderContext } from '../../src/sinks/render-cells.js';
 import { BALANCES_TABLE, EXCEPTIONS_TABLE, FEES_TABLE, LEDGER_TABLE, OPEN_ITEMS_TABLE, PAYMENTS_TABLE, SUMMARY_CHECK_TABLE } from '../../src/sinks/tables/index.js';
 import { ZonedClock } from '../../src/sinks/zoned-time.js';
-import { ASSET, balanceRow, feeRow, finding, ledgerRow, paymentRow, summaryRow } from '../fixtures/sinks/rows.js';
+import { ASSET, balanceRow, feeRow, finding, ledgerRow, paymentRow, summaryRow } from '../support/sinks/rows.js';
 import { readCsvWithPython, readersMissing } from '../support/readers/readers.js';
 
 const reason = readersMissing('csv');

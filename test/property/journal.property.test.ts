@@ -12,8 +12,8 @@ import { buildMovementEntry } from '../../src/journal/build-movement.js';
 import type { JournalEntry } from '../../src/journal/model.js';
 import { DayWalletGrouper } from '../../src/journal/per-day-wallet.js';
 import { divRound, ROUNDING_MODES, type Rounding } from '../../src/money/rounding.js';
-import { buildContext, journalConfig } from '../fixtures/journal.js';
-import { ledgerRow, paymentRow, uuid } from '../fixtures/rows.js';
+import { buildContext, journalConfig } from '../support/journal/build-context.js';
+import { makeLedgerRow, makePaymentRow, uuid } from '../support/rows/builders.js';
 
 const amount = fc.bigInt({ min: 0n, max: 10n ** 16n });
 const movement = fc.record({
@@ -44,7 +44,7 @@ describe('journal entries for any payments, rates and rounding', () => {
           const effect = m.inflow ? total : -total;
           if (effect === 0n) return;
           ledgerNet += effect;
-          const row = ledgerRow({
+          const row = makeLedgerRow({
             entry_id: uuid(i, 'd'),
             entry_type: m.inflow ? 'credited' : 'captured',
             effect: m.inflow ? 'credit' : 'debit',
@@ -53,7 +53,7 @@ describe('journal entries for any payments, rates and rounding', () => {
             effective_time: `2026-10-0${m.day}T12:00:00.000000Z`,
             ...(m.split === 'entry' ? { principal_base: m.principal, network_fee_base: m.network, processing_fee_base: m.processing } : {}),
           });
-          const payment = paymentRow({
+          const payment = makePaymentRow({
             direction: m.inflow ? 'receive' : 'send',
             quote_rate: `${r.coefficient}e${r.scale}`,
             quote_from: 'btc',

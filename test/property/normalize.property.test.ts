@@ -6,7 +6,7 @@ import { normalizeLedgerEvent } from '../../src/normalize/ledger.js';
 import { normalizePayment } from '../../src/normalize/payment.js';
 import { normalizeSummary } from '../../src/normalize/summary.js';
 import { normalizeWallet } from '../../src/normalize/wallet.js';
-import { bolt11Send, ENV, onchainSwapSend, ORG, WALLET } from '../fixtures/wire-examples.js';
+import { bolt11Send, ENV, onchainSwapSend, ORG, WALLET } from '../support/wire/examples.js';
 
 const ctx = { organization_id: ORG, environment_id: ENV };
 const ALL_BTC_MSATS = 2_100_000_000_000_000_000n;

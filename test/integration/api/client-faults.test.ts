@@ -4,27 +4,19 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiAuthError, ApiConnectionError, ApiRateLimitError, ApiRequestError, ApiServerError } from '../../../src/api/errors.js';
-import { caught, makeClient, PLANTED_KEY } from '../../support/api-client-harness.js';
-import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../../support/fake-api-server.js';
+import { caught, makeClient, PLANTED_KEY } from '../../support/api/client-harness.js';
+import { sendError, sendJson } from '../../support/api/fake-api-server.js';
+import { serveFakeApi } from '../../support/api/serve-fake-api.js';
 
-const servers: FakeApiServer[] = [];
-async function serve(handler: Parameters<typeof startFakeApi>[0]): Promise<FakeApiServer> {
-  const server = await startFakeApi(handler);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 const OK_BODY = { items: [{ id: 'a', amount: 21 }] };
 const OK_TEXT = '{"items":[{"id":"a","amount":2100000000000000001}]}';
 
 describe('ApiClient: success path', () => {
   it('sends the key as x-api-key, parses big integers exactly and counts requests and bytes', async () => {
-    const server = await serve((_req, res) => sendJson(res, 200, OK_TEXT));
+    const server = await serveFakeApi((_req, res) => sendJson(res, 200, OK_TEXT));
     const { client } = makeClient(server.baseUrl);
     const body = await client.get('/organizations/o/wallets', { query: [['statuses[]', 'completed'], ['statuses[]', 'failed'], ['metadata[k]', 'v w']] });
     expect(body).toEqual({ items: [{ id: 'a', amount: 2100000000000000001n }] });
@@ -39,7 +31,7 @@ describe('ApiClient: success path', () => {
   });
 
   it('sends a bearer token as Authorization instead', async () => {
-    const server = await serve((_req, res) => sendJson(res, 200, OK_BODY));
+    const server = await serveFakeApi((_req, res) => sendJson(res, 200, OK_BODY));
     const { client } = makeClient(server.baseUrl, { auth: { kind: 'bearer', token: 'jwt.header.payload-sig' } });
     await client.get('/x');
     expect(server.requests[0]?.headers.authorization).toBe('Bearer jwt.header.payload-sig');
@@ -50,7 +42,7 @@ describe('ApiClient: success path', () => {
 
 describe('ApiClient: faults', () => {
   it('recovers from a 503 burst within the budget', async () => {
-    const server = await serve((_req, res, { n }) => (n <= 3 ? sendError(res, 503, 'read_temporarily_unavailable') : sendJson(res, 200, OK_TEXT)));
+    const server = await serveFakeApi((_req, res, { n }) => (n <= 3 ? sendError(res, 503, 'read_temporarily_unavailable') : sendJson(res, 200, OK_TEXT)));
     const { client, sleeps, memory } = makeClient(server.baseUrl);
     await expect(client.get('/p')).resolves.toEqual({ items: [{ id: 'a', amount: 2100000000000000001n }] });
     expect(server.requests).toHaveLength(4);
@@ -61,7 +53,7 @@ describe('ApiClient: faults', () => {
   });
 
   it('gives up on a persistent 503 after the per-request budget: ApiServerError, exit 69', async () => {
-    const server = await serve((_req, res) => sendError(res, 503, 'read_temporarily_unavailable'));
+    const server = await serveFakeApi((_req, res) => sendError(res, 503, 'read_temporarily_unavailable'));
     const { client } = makeClient(server.baseUrl);
     const error = await caught(() => client.get('/p'));
     expect(error).toBeInstanceOf(ApiServerError);
@@ -71,7 +63,7 @@ describe('ApiClient: faults', () => {
   });
 
   it('stops retrying when the run budget is spent', async () => {
-    const server = await serve((_req, res) => sendError(res, 500, 'key_set_creation'));
+    const server = await serveFakeApi((_req, res) => sendError(res, 500, 'key_set_creation'));
     const { client } = makeClient(server.baseUrl, { retry: { runRetryBudget: 2 } });
     await caught(() => client.get('/p')); // 1 + 2 retries
     await caught(() => client.get('/p')); // budget spent: 1 attempt
@@ -81,7 +73,7 @@ describe('ApiClient: faults', () => {
   });
 
   it('re-fetches after a connection reset mid-body', async () => {
-    const server = await serve((_req, res, { n }) => {
+    const server = await serveFakeApi((_req, res, { n }) => {
       if (n === 1) {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': 5_000 });
         res.write('{"items":[{"id":"a"');
@@ -98,12 +90,12 @@ describe('ApiClient: faults', () => {
   });
 
   it('retries a truncated JSON body (complete HTTP, cut JSON) and fails with bad_body when it persists', async () => {
-    const server = await serve((_req, res, { n }) => sendJson(res, 200, n === 1 ? '{"items":[{"id":"a"' : OK_TEXT));
+    const server = await serveFakeApi((_req, res, { n }) => sendJson(res, 200, n === 1 ? '{"items":[{"id":"a"' : OK_TEXT));
     const { client } = makeClient(server.baseUrl);
     await expect(client.get('/p')).resolves.toMatchObject({ items: [{ id: 'a' }] });
     expect(server.requests).toHaveLength(2);
 
-    const broken = await serve((_req, res) => sendJson(res, 200, '<html>maintenance</html>'));
+    const broken = await serveFakeApi((_req, res) => sendJson(res, 200, '<html>maintenance</html>'));
     const second = makeClient(broken.baseUrl, { retry: { maxAttempts: 3 } });
     const error = await caught(() => second.client.get('/p'));
     expect(error).toBeInstanceOf(ApiConnectionError);
@@ -115,7 +107,7 @@ describe('ApiClient: faults', () => {
     ['seconds', () => '2', 2_000],
     ['an HTTP date', () => new Date(Date.now() + 3_000).toUTCString(), 2_000],
   ])('honours 429 Retry-After given in %s', async (_name, header, atLeast) => {
-    const server = await serve((_req, res, { n }) => (n === 1 ? sendError(res, 429, 'rate_limited', 'slow down', {}, { 'retry-after': header() }) : sendJson(res, 200, OK_BODY)));
+    const server = await serveFakeApi((_req, res, { n }) => (n === 1 ? sendError(res, 429, 'rate_limited', 'slow down', {}, { 'retry-after': header() }) : sendJson(res, 200, OK_BODY)));
     const { client, sleeps } = makeClient(server.baseUrl);
     await client.get('/p');
     expect(sleeps).toHaveLength(1);
@@ -125,7 +117,7 @@ describe('ApiClient: faults', () => {
   });
 
   it('ends a persistent 429 with exit 75 (temporary)', async () => {
-    const server = await serve((_req, res) => sendError(res, 429, 'rate_limited', 'slow down', {}, { 'retry-after': '1' }));
+    const server = await serveFakeApi((_req, res) => sendError(res, 429, 'rate_limited', 'slow down', {}, { 'retry-after': '1' }));
     const { client } = makeClient(server.baseUrl, { retry: { maxAttempts: 2 } });
     const error = await caught(() => client.get('/p'));
     expect(error).toBeInstanceOf(ApiRateLimitError);
@@ -135,7 +127,7 @@ describe('ApiClient: faults', () => {
 
   it('aborts a slow drip at the TOTAL deadline even though bytes keep arriving', async () => {
     const timers: NodeJS.Timeout[] = [];
-    const server = await serve((_req, res) => {
+    const server = await serveFakeApi((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"items":[');
       timers.push(setInterval(() => res.write(' '), 40));
@@ -151,7 +143,7 @@ describe('ApiClient: faults', () => {
   });
 
   it('times out a server that never sends headers', async () => {
-    const server = await serve(() => undefined);
+    const server = await serveFakeApi(() => undefined);
     const { client } = makeClient(server.baseUrl, { timeoutMs: 150, retry: { maxAttempts: 1 } });
     await expect(client.get('/p')).rejects.toMatchObject({ reason: 'timeout', exitCode: 69 });
     await client.close();
@@ -172,8 +164,8 @@ describe('ApiClient: faults', () => {
   });
 
   it('never follows a redirect: the other host sees no request, exit 69, no retry', async () => {
-    const other = await serve((_req, res) => sendJson(res, 200, OK_BODY));
-    const server = await serve((_req, res) => {
+    const other = await serveFakeApi((_req, res) => sendJson(res, 200, OK_BODY));
+    const server = await serveFakeApi((_req, res) => {
       res.writeHead(302, { location: `${other.origin}/v1/p` });
       res.end();
     });
@@ -191,7 +183,7 @@ describe('ApiClient: faults', () => {
     [401, 'wrong_credentials'],
     [403, 'access_rights'],
   ])('maps %i %s to exit 77 without retrying', async (status, type) => {
-    const server = await serve((_req, res) => sendError(res, status, type));
+    const server = await serveFakeApi((_req, res) => sendError(res, status, type));
     const { client } = makeClient(server.baseUrl);
     const error = await caught(() => client.get('/p'));
     expect(error).toBeInstanceOf(ApiAuthError);
@@ -201,7 +193,7 @@ describe('ApiClient: faults', () => {
   });
 
   it('retries a 404 only on a read marked as just created', async () => {
-    const server = await serve((_req, res, { n }) => (n % 3 === 0 ? sendJson(res, 200, { id: 'p' }) : sendError(res, 404, 'payment_not_found')));
+    const server = await serveFakeApi((_req, res, { n }) => (n % 3 === 0 ? sendJson(res, 200, { id: 'p' }) : sendError(res, 404, 'payment_not_found')));
     const { client } = makeClient(server.baseUrl);
     await expect(client.get('/p', { retry: { notFoundIsProcessing: true } })).resolves.toEqual({ id: 'p' });
     expect(server.requests).toHaveLength(3);
@@ -210,14 +202,14 @@ describe('ApiClient: faults', () => {
   });
 
   it('refuses a body over the size cap without retrying', async () => {
-    const server = await serve((_req, res) => sendJson(res, 200, { items: 'x'.repeat(5_000) }));
+    const server = await serveFakeApi((_req, res) => sendJson(res, 200, { items: 'x'.repeat(5_000) }));
     const { client } = makeClient(server.baseUrl, { maxResponseBytes: 1_000 });
     await expect(client.get('/p')).rejects.toMatchObject({ reason: 'too_large', exitCode: 69, attempts: 1 });
     await client.close();
   });
 
   it('refuses unsafe paths before any request', async () => {
-    const server = await serve((_req, res) => sendJson(res, 200, OK_BODY));
+    const server = await serveFakeApi((_req, res) => sendJson(res, 200, OK_BODY));
     const { client } = makeClient(server.baseUrl);
     for (const path of ['/a/../b', '/a?x=1', 'relative', '/a/%2e%2e/b', '/a b']) {
       await expect(client.get(path)).rejects.toThrow(TypeError);

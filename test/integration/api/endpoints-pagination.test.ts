@@ -2,14 +2,15 @@
  * Endpoints + pagination against a fake service: table-driven, asserting both the items yielded
  * AND the requests made (the same filters and sort on every follow).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getPayment, ledgerEventKey, ledgerPages, listWallets, paymentKey, paymentPages, type PaymentFilters } from '../../../src/api/endpoints.js';
 import { ApiServerError } from '../../../src/api/errors.js';
 import { dedupePages, SweepDeduper, type SweepPosition } from '../../../src/api/paginate.js';
 import type { WirePayment } from '../../../src/api/wire.js';
-import { makeClient } from '../../support/api-client-harness.js';
-import { sendError, sendJson, startFakeApi, type FakeApiServer, type RecordedRequest } from '../../support/fake-api-server.js';
-import { listHandler, type Fault } from '../../support/fake-payments-service.js';
+import { makeClient } from '../../support/api/client-harness.js';
+import { sendError, sendJson, type RecordedRequest } from '../../support/api/fake-api-server.js';
+import { serveFakeApi } from '../../support/api/serve-fake-api.js';
+import { listHandler, type Fault } from '../../support/api/fake-payments-service.js';
 
 const ORG = '0b6c3a52-3f1e-4a57-9d55-1a2b3c4d5e6f';
 const ENV = '1c7d4b63-402f-4b68-8e66-2b3c4d5e6f70';
@@ -40,15 +41,6 @@ const EXPECTED_FILTER_QUERY: Array<[string, string]> = [
   ['end_date', '2026-10-31T23:59:59.999000Z'],
 ];
 
-const servers: FakeApiServer[] = [];
-async function serve(handler: Parameters<typeof startFakeApi>[0]): Promise<FakeApiServer> {
-  const server = await startFakeApi(handler);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 async function sweep(baseUrl: string, start?: SweepPosition) {
   const { client } = makeClient(baseUrl);
@@ -65,7 +57,7 @@ const filterPart = (request: RecordedRequest | undefined) => [...(request?.query
 
 describe('payments sweep (cursor mode)', () => {
   it('yields every page once and repeats the same filters and sort on every follow', async () => {
-    const server = await serve(listHandler({ items: payments }));
+    const server = await serveFakeApi(listHandler({ items: payments }));
     const { pages, items } = await sweep(server.baseUrl);
     expect(ids(items)).toEqual(ids(payments));
     expect(pages.map((p) => p.items.length)).toEqual([3, 3, 1]);
@@ -89,7 +81,7 @@ describe('payments sweep (cursor mode)', () => {
     ['a 429 with Retry-After on page 2', (n) => (n === 2 ? '429' : undefined), 4],
     ['every fault at once', (n) => (['reset', '503', undefined, 'truncate', '429', undefined] as const)[n - 1], 7],
   ])('ends with the complete set after %s', async (_name, fault, expectedRequests) => {
-    const server = await serve(listHandler({ items: payments, fault }));
+    const server = await serveFakeApi(listHandler({ items: payments, fault }));
     const { items, deduper, stats } = await sweep(server.baseUrl);
     expect(ids(items)).toEqual(ids(payments));
     expect(deduper.duplicates).toBe(0);
@@ -100,7 +92,7 @@ describe('payments sweep (cursor mode)', () => {
   });
 
   it('fails with exit 69 on a 503 beyond the budget, after yielding the pages before it', async () => {
-    const server = await serve(listHandler({ items: payments, fault: (n) => (n >= 2 ? '503' : undefined) }));
+    const server = await serveFakeApi(listHandler({ items: payments, fault: (n) => (n >= 2 ? '503' : undefined) }));
     const { client } = makeClient(server.baseUrl);
     const seen: WirePayment[][] = [];
     const error = await (async () => {
@@ -114,7 +106,7 @@ describe('payments sweep (cursor mode)', () => {
   });
 
   it('counts a duplicate across pages instead of yielding it twice', async () => {
-    const server = await serve(listHandler({ items: payments, extraAt: (offset) => (offset === 3 ? [payments[2]!] : []) }));
+    const server = await serveFakeApi(listHandler({ items: payments, extraAt: (offset) => (offset === 3 ? [payments[2]!] : []) }));
     const { items, deduper, pages } = await sweep(server.baseUrl);
     expect(ids(items)).toEqual(ids(payments));
     expect(deduper.duplicates).toBe(1);
@@ -122,7 +114,7 @@ describe('payments sweep (cursor mode)', () => {
   });
 
   it('resumes after a saved page: the rest, once, with the same filters', async () => {
-    const server = await serve(listHandler({ items: payments }));
+    const server = await serveFakeApi(listHandler({ items: payments }));
     const first = await sweep(server.baseUrl);
     const resumeFrom = first.pages[0]?.next;
     expect(resumeFrom?.mode).toBe('cursor');
@@ -134,7 +126,7 @@ describe('payments sweep (cursor mode)', () => {
   });
 
   it('surfaces invalid_cursor (filters changed under a saved cursor) as an ApiRequestError, exit 69', async () => {
-    const server = await serve(listHandler({ items: payments }));
+    const server = await serveFakeApi(listHandler({ items: payments }));
     const first = await sweep(server.baseUrl);
     const { client } = makeClient(server.baseUrl);
     const other = paymentPages(client, { organizationId: ORG, environmentId: ENV, filters: { ...FILTERS, direction: 'receive' }, limit: 3, start: first.pages[0]!.next! });
@@ -145,7 +137,7 @@ describe('payments sweep (cursor mode)', () => {
 
 describe('payments sweep (offset fallback)', () => {
   it('switches to offset mode when the server sends no cursor field, and stops at total', async () => {
-    const server = await serve(listHandler({ items: payments, cursorMode: false }));
+    const server = await serveFakeApi(listHandler({ items: payments, cursorMode: false }));
     const { items, pages } = await sweep(server.baseUrl);
     expect(ids(items)).toEqual(ids(payments));
     expect(server.requests.map((r) => [r.query.get('pagination'), r.query.get('offset')])).toEqual([
@@ -158,7 +150,7 @@ describe('payments sweep (offset fallback)', () => {
   });
 
   it('resumes an offset sweep from a saved offset', async () => {
-    const server = await serve(listHandler({ items: payments, cursorMode: false }));
+    const server = await serveFakeApi(listHandler({ items: payments, cursorMode: false }));
     const { items } = await sweep(server.baseUrl, { mode: 'offset', offset: 5 });
     expect(ids(items)).toEqual(ids(payments.slice(5)));
     expect(server.requests.map((r) => r.query.get('offset'))).toEqual(['5']);
@@ -169,7 +161,7 @@ describe('ledger (offset mode, stable sort)', () => {
   const events = Array.from({ length: 5 }, (_v, i) => ({ type: 'credited', credit_id: `c${i}`, payment_id: 'p', effective_time: `2026-10-0${i + 1}T00:00:00Z` }));
 
   it('walks offsets by items received with the same filters and stops at total', async () => {
-    const server = await serve(listHandler({ items: events, cursorMode: false }));
+    const server = await serveFakeApi(listHandler({ items: events, cursorMode: false }));
     const { client } = makeClient(server.baseUrl);
     const pages = [];
     for await (const page of ledgerPages(client, { organizationId: ORG, walletId: WALLET, filters: { startDate: '2026-10-01T00:00:00Z' }, limit: 2 })) pages.push(page);
@@ -184,7 +176,7 @@ describe('ledger (offset mode, stable sort)', () => {
   });
 
   it('resumes from a saved offset', async () => {
-    const server = await serve(listHandler({ items: events, cursorMode: false }));
+    const server = await serveFakeApi(listHandler({ items: events, cursorMode: false }));
     const { client } = makeClient(server.baseUrl);
     const got = [];
     for await (const page of ledgerPages(client, { organizationId: ORG, walletId: WALLET, limit: 2, start: 4 })) got.push(...page.items);
@@ -196,7 +188,7 @@ describe('ledger (offset mode, stable sort)', () => {
 
 describe('single-object endpoints', () => {
   it('lists wallets as a bare array, inactive included', async () => {
-    const server = await serve((_req, res) => sendJson(res, 200, [{ id: WALLET, active: false }]));
+    const server = await serveFakeApi((_req, res) => sendJson(res, 200, [{ id: WALLET, active: false }]));
     const { client } = makeClient(server.baseUrl);
     await expect(listWallets(client, { organizationId: ORG })).resolves.toEqual([{ id: WALLET, active: false }]);
     expect(server.requests[0]?.url).toBe(`/v1/organizations/${ORG}/wallets?inactive=true`);
@@ -204,7 +196,7 @@ describe('single-object endpoints', () => {
   });
 
   it('retries a just-created payment read through its 404 window', async () => {
-    const server = await serve((_req, res, { n }) => (n < 3 ? sendError(res, 404, 'payment_not_found') : sendJson(res, 200, `{"id": "${payments[0]!.id}", "amount": 12345678901234567890}`)));
+    const server = await serveFakeApi((_req, res, { n }) => (n < 3 ? sendError(res, 404, 'payment_not_found') : sendJson(res, 200, `{"id": "${payments[0]!.id}", "amount": 12345678901234567890}`)));
     const { client } = makeClient(server.baseUrl);
     const payment = await getPayment(client, { organizationId: ORG, environmentId: ENV, paymentId: payments[0]!.id, justCreated: true });
     expect(payment).toMatchObject({ id: payments[0]!.id, amount: 12345678901234567890n });
@@ -213,7 +205,7 @@ describe('single-object endpoints', () => {
   });
 
   it('validates path parameters as UUIDs before any request (exit 64)', async () => {
-    const server = await serve((_req, res) => sendJson(res, 200, {}));
+    const server = await serveFakeApi((_req, res) => sendJson(res, 200, {}));
     const { client } = makeClient(server.baseUrl);
     for (const bad of ['../etc', 'x/../../wallets', '%2e%2e', ' ', `${WALLET}/ledger`]) {
       await expect(getPayment(client, { organizationId: ORG, environmentId: ENV, paymentId: bad })).rejects.toMatchObject({ type: 'invalid_uuid', exitCode: 64 });

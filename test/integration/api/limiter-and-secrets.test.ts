@@ -1,24 +1,16 @@
 import pLimit from 'p-limit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient, createApiStats } from '../../../src/api/client.js';
 import { createMemoryLogger } from '../../../src/util/log.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
-import { caught, makeClient, PLANTED_KEY } from '../../support/api-client-harness.js';
-import { sendError, sendJson, startFakeApi, type FakeApiServer } from '../../support/fake-api-server.js';
+import { caught, makeClient, PLANTED_KEY } from '../../support/api/client-harness.js';
+import { sendError, sendJson } from '../../support/api/fake-api-server.js';
+import { serveFakeApi } from '../../support/api/serve-fake-api.js';
 
-const servers: FakeApiServer[] = [];
-async function serve(handler: Parameters<typeof startFakeApi>[0]): Promise<FakeApiServer> {
-  const server = await startFakeApi(handler);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 describe('the run limiter', () => {
   it('never lets more than N requests be in flight at the server, across every caller', async () => {
-    const server = await serve((_req, res, { n }) => setTimeout(() => (n % 7 === 0 ? sendError(res, 503, 'busy') : sendJson(res, 200, { n })), 15));
+    const server = await serveFakeApi((_req, res, { n }) => setTimeout(() => (n % 7 === 0 ? sendError(res, 503, 'busy') : sendJson(res, 200, { n })), 15));
     const limiter = pLimit(3);
     const stats = createApiStats();
     const { client } = makeClient(server.baseUrl, { limiter, stats });
@@ -33,7 +25,7 @@ describe('the run limiter', () => {
   });
 
   it('does not hold a slot during a backoff sleep', async () => {
-    const server = await serve((req, res) => (req.url?.includes('/flaky') && server.requests.filter((r) => r.path.endsWith('/flaky')).length === 1 ? sendError(res, 503, 'busy') : sendJson(res, 200, { ok: req.url })));
+    const server = await serveFakeApi((req, res) => (req.url?.includes('/flaky') && server.requests.filter((r) => r.path.endsWith('/flaky')).length === 1 ? sendError(res, 503, 'busy') : sendJson(res, 200, { ok: req.url })));
     let wake: (() => void) | undefined;
     let sleeping: (() => void) | undefined;
     const asleep = new Promise<void>((resolve) => (sleeping = resolve));
@@ -70,7 +62,7 @@ describe('secrets never leave the module', () => {
   };
 
   it('a server that echoes the key in bodies, HTML and resets: no trace in logs at any level, messages or causes', async () => {
-    const server = await serve((req, res, { n }) => {
+    const server = await serveFakeApi((req, res, { n }) => {
       const key = String(req.headers['x-api-key']);
       if (n % 3 === 1) return sendJson(res, 500, { error: { type: 'key_set_creation', detail: `bad ${key}`, context: { key, b64: Buffer.from(key).toString('base64') } } });
       if (n % 3 === 2) {

@@ -8,7 +8,7 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClientOptions } from '../../../src/api/client.js';
 import type { SimHandle } from '../../../src/sim/index.js';
-import { expectedLedgerKeys, expectedPaymentIds, OCTOBER, PLANTED_KEY, pullHarness, startSim } from './harness.js';
+import { expectedLedgerKeys, expectedPaymentIds, OCTOBER, PLANTED_KEY, pullHarness, startSim } from '../../support/extract/harness.js';
 
 let sim: SimHandle;
 

@@ -13,10 +13,10 @@ import type { SimHandle } from '../../../src/sim/index.js';
 import { quoteIdent } from '../../../src/store/schema.js';
 import { AppError } from '../../../src/util/errors.js';
 import { minusOneMicrosecond } from '../../../src/api/date-bounds.js';
-import { call } from '../../helpers/sim-client.js';
-import { uniqueSchemaName } from '../store/engines.js';
-import { OCTOBER, startSim } from './harness.js';
-import { openTargetStore, pipelineTarget, runJobInProcess } from './pipeline-env.js';
+import { call } from '../../support/sim/sim-client.js';
+import { uniqueSchemaName } from '../../support/store/engines.js';
+import { OCTOBER, startSim } from '../../support/extract/harness.js';
+import { openTargetStore, pipelineTarget, runJobInProcess } from '../../support/pipeline/pipeline-env.js';
 
 let sim: SimHandle;
 const databaseUrl = process.env.DATABASE_URL || null;

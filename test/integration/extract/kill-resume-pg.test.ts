@@ -9,9 +9,9 @@ import type { SimHandle } from '../../../src/sim/index.js';
 import type { Db } from '../../../src/store/db.js';
 import { openPostgres } from '../../../src/store/pg-db.js';
 import { quoteIdent } from '../../../src/store/schema.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from '../store/engines.js';
-import { startSim } from './harness.js';
-import { cleanRun, killedThenResumed, type ScenarioOptions } from './kill-resume.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
+import { startSim } from '../../support/extract/harness.js';
+import { cleanRun, killedThenResumed, type ScenarioOptions } from '../../support/extract/kill-resume.js';
 
 const probe = await probePostgres();
 const BASE_FAULTS = 'latency=2-6ms';

@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimHandle } from '../../../src/sim/index.js';
-import { startSim } from './harness.js';
-import { cleanRun, killedThenResumed, PERIOD, type ScenarioOptions } from './kill-resume.js';
+import { startSim } from '../../support/extract/harness.js';
+import { cleanRun, killedThenResumed, PERIOD, type ScenarioOptions } from '../../support/extract/kill-resume.js';
 
 const BASE_FAULTS = 'latency=2-6ms';
 let sim: SimHandle;

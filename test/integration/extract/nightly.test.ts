@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimHandle } from '../../../src/sim/index.js';
 import { quoteIdent } from '../../../src/store/schema.js';
-import { call, envPath } from '../../helpers/sim-client.js';
-import { uniqueSchemaName } from '../store/engines.js';
-import { startSim } from './harness.js';
-import { openTargetStore, pipelineTarget, runJobInProcess, type PipelineTarget } from './pipeline-env.js';
+import { call, envPath } from '../../support/sim/sim-client.js';
+import { uniqueSchemaName } from '../../support/store/engines.js';
+import { startSim } from '../../support/extract/harness.js';
+import { openTargetStore, pipelineTarget, runJobInProcess, type PipelineTarget } from '../../support/pipeline/pipeline-env.js';
 
 let sim: SimHandle;
 let target: PipelineTarget;

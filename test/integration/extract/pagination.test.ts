@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry, SimHandle } from '../../../src/sim/index.js';
 import { minusOneMicrosecond } from '../../../src/api/date-bounds.js';
-import { expectedLedgerKeys, expectedPaymentIds, filterPairs, OCTOBER, pullHarness, startSim, streamsOf, type RecordingWriter } from './harness.js';
+import { expectedLedgerKeys, expectedPaymentIds, filterPairs, OCTOBER, pullHarness, startSim, streamsOf, type RecordingWriter } from '../../support/extract/harness.js';
 
 let sim: SimHandle;
 

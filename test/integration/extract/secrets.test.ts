@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimHandle } from '../../../src/sim/index.js';
-import { runCli } from './cli-child.js';
-import { PLANTED_KEY, startSim } from './harness.js';
-import { childEnv, exportArgs } from './kill-resume.js';
+import { runCli } from '../../support/extract/cli-child.js';
+import { PLANTED_KEY, startSim } from '../../support/extract/harness.js';
+import { childEnv, exportArgs } from '../../support/extract/kill-resume.js';
 
 let sim: SimHandle;
 

@@ -15,7 +15,7 @@ import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { monthPeriod } from '../../../src/model/period.js';
 import { ledgerToolsMissing, beanCheck, hledgerBalances, hledgerCheck, scaled } from '../../support/journal/ledger-tools.js';
 import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl, type PythonCsv } from '../../support/readers/readers.js';
-import { runAgainstSimulator, type PipelineRun } from '../../support/run-pipeline.js';
+import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
 
 const CONFIG_DIR = new URL('../../../config/', import.meta.url);
 const demo = JSON.parse(readFileSync(new URL('demo.json', CONFIG_DIR), 'utf8')) as { journal: JournalConfig };

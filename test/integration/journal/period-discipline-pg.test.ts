@@ -18,8 +18,8 @@ import { openPostgres } from '../../../src/store/pg-db.js';
 import { monthPeriod } from '../../../src/model/period.js';
 import { beanCheck, hledgerCheck, ledgerToolsMissing } from '../../support/journal/ledger-tools.js';
 import { readCsvWithPython, readersMissing } from '../../support/readers/readers.js';
-import { runAgainstSimulator } from '../../support/run-pipeline.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from '../store/engines.js';
+import { runAgainstSimulator } from '../../support/pipeline/run-pipeline.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 
 const pg = await probePostgres();
 const skip = pg.skipReason ?? ledgerToolsMissing() ?? readersMissing('csv');

@@ -5,9 +5,9 @@ import { openPostgres } from '../../../src/store/pg-db.js';
 import type { Db } from '../../../src/store/db.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { signPayload } from '../../../src/util/webhook-signature.js';
-import { call, envPath } from '../../helpers/sim-client.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from '../store/engines.js';
-import { freePort, makePayments, registerWebhook, snapshotOf, startListenerFor, type ListenerRun } from '../../support/listen-harness.js';
+import { call, envPath } from '../../support/sim/sim-client.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
+import { freePort, makePayments, registerWebhook, snapshotOf, startListenerFor, type ListenerRun } from '../../support/listen/harness.js';
 
 /**
  * The listener end to end: the simulator delivers signed webhooks for payments written through

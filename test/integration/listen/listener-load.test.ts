@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runListenLoad } from '../../../bench/listen-load.js';
 import { openPostgres } from '../../../src/store/pg-db.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from '../store/engines.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 
 /**
  * A bounded load on loopback: 2,000 signed deliveries from 16 keep-alive clients. Asserts that

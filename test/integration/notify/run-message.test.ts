@@ -9,7 +9,7 @@ import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { AppError } from '../../../src/util/errors.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
 import { monthPeriod } from '../../../src/model/period.js';
-import { runAgainstSimulator, type PipelineRun } from '../../support/run-pipeline.js';
+import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
 
 /**
  * The message built from a real month-end (the pipeline against the simulator, spool snapshot):

@@ -11,7 +11,7 @@ import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { monthPeriod, rangePeriod } from '../../../src/model/period.js';
 import { readCsvWithPython, readersMissing } from '../../support/readers/readers.js';
-import { runAgainstSimulator, type PipelineRun } from '../../support/run-pipeline.js';
+import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
 
 const missing = readersMissing('csv');
 

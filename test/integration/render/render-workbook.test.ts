@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSmallReport } from '../../fixtures/sinks/write-report.js';
+import { writeSmallReport } from '../../support/sinks/write-report.js';
 
 const SCRIPT = join(import.meta.dirname, '../../../scripts/render-workbook.sh');
 const missing = ['soffice', 'pdftoppm'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);

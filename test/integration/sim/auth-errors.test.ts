@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimHandle } from '../../../src/sim/start-simulator.js';
-import { call, envPath, orgPath } from '../../helpers/sim-client.js';
+import { call, envPath, orgPath } from '../../support/sim/sim-client.js';
 
 /** Authentication, environment scoping and the error envelope (docs/service-facts.md#authentication and #errors). */
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAT_STANDARD, DIR_SEND } from '../../../src/sim/dataset/codes.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/start-simulator.js';
-import { OpenApiValidator } from '../../helpers/openapi.js';
-import { call, orgPath, type Json } from '../../helpers/sim-client.js';
+import { OpenApiValidator } from '../../support/sim/openapi.js';
+import { call, orgPath, type Json } from '../../support/sim/sim-client.js';
 
 /**
  * The simulator's bills (OpenAPI tag Billing): they validate against the document, page by cursor,

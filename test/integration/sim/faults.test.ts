@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimHandle } from '../../../src/sim/start-simulator.js';
-import { call, envPath, walkCursor } from '../../helpers/sim-client.js';
+import { call, envPath, walkCursor } from '../../support/sim/sim-client.js';
 
 /** Faults on request, over real HTTP: replaced statuses, resets, truncation, drip, duplicate, repeated and gapped cursors. */
 

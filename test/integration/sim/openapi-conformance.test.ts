@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimHandle } from '../../../src/sim/start-simulator.js';
-import { OpenApiValidator } from '../../helpers/openapi.js';
-import { call, envPath, orgPath, type CallOptions, type Json, type TestReply } from '../../helpers/sim-client.js';
+import { OpenApiValidator } from '../../support/sim/openapi.js';
+import { call, envPath, orgPath, type CallOptions, type Json, type TestReply } from '../../support/sim/sim-client.js';
 
 /**
  * Conformance: a broad sample of simulator responses — every endpoint, every payment variant

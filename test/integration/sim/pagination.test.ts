@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMicros } from '../../../src/sim/core/time.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/start-simulator.js';
-import { call, envPath, walkCursor, type Json } from '../../helpers/sim-client.js';
+import { call, envPath, walkCursor, type Json } from '../../support/sim/sim-client.js';
 
 /**
  * Payments list pagination against the simulator over HTTP: cursor and offset modes, every filter,

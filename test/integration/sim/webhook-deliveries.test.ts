@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimHandle } from '../../../src/sim/start-simulator.js';
 import { verifySignature } from '../../../src/util/webhook-signature.js';
-import { OpenApiValidator } from '../../helpers/openapi.js';
-import { call, envPath, type CallOptions, type Json, type TestReply } from '../../helpers/sim-client.js';
+import { OpenApiValidator } from '../../support/sim/openapi.js';
+import { call, envPath, type CallOptions, type Json, type TestReply } from '../../support/sim/sim-client.js';
 
 /**
  * The simulator's deliveries: one per state change, retried with backoff on non-2xx, recorded and

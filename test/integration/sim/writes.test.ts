@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimHandle } from '../../../src/sim/start-simulator.js';
-import { call, envPath, orgPath, type Json } from '../../helpers/sim-client.js';
+import { call, envPath, orgPath, type Json } from '../../support/sim/sim-client.js';
 
 /**
  * Writes: 202 then asynchronous state machines (docs/service-facts.md#states-and-transitions), the brief 404

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verify } from '../../../src/sinks/verify.js';
-import { writeSmallReport } from '../../fixtures/sinks/write-report.js';
+import { writeSmallReport } from '../../support/sinks/write-report.js';
 
-const CHILD = join(import.meta.dirname, '../../fixtures/sinks/slow-writer.ts');
+const CHILD = join(import.meta.dirname, '../../support/sinks/slow-writer.ts');
 let root: string | undefined;
 afterAll(async () => {
   if (root !== undefined) await rm(root, { recursive: true, force: true });

@@ -11,8 +11,8 @@ import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { neutralizeFormula, xlsxText } from '../../../src/sinks/cells.js';
-import { HOSTILE_TEXTS } from '../../fixtures/sinks/rows.js';
-import { writeSmallReport } from '../../fixtures/sinks/write-report.js';
+import { HOSTILE_TEXTS } from '../../support/sinks/rows.js';
+import { writeSmallReport } from '../../support/sinks/write-report.js';
 
 const run = promisify(execFile);
 const hasSoffice = await run('soffice', ['--version']).then(

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeSmallReport } from '../../fixtures/sinks/write-report.js';
+import { writeSmallReport } from '../../support/sinks/write-report.js';
 
 const run = promisify(execFile);
 const absent = ['soffice', 'pdftoppm'].filter((tool) => spawnSync(tool, ['-v'], { stdio: 'ignore' }).error !== undefined);

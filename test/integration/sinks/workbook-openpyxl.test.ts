@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableColumns } from '../../../src/sinks/column-spec.js';
 import { ALL_TABLES, PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
-import { writeSmallReport } from '../../fixtures/sinks/write-report.js';
+import { writeSmallReport } from '../../support/sinks/write-report.js';
 import { readersMissing, readXlsxWithOpenpyxl, type OpenpyxlSheet } from '../../support/readers/readers.js';
 
 const missing = readersMissing('xlsx');

@@ -15,8 +15,8 @@ import type { Checkpoint, ReportSource, RunInfo, SnapshotWriter } from '../../..
 import type { Window } from '../../../src/model/window.js';
 import { SpoolStore } from '../../../src/store/spool/spool-store.js';
 import { createStore } from '../../../src/store/store.js';
-import { btc } from '../../fixtures/wire-examples.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from './engines.js';
+import { btc } from '../../support/wire/examples.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 
 const ORG = 'b0684ab8-1130-46af-8f70-71519442f108';
 const LOC = '5f1c1e4e-3b7a-4c55-9d1e-0f2a3b4c5d6e';

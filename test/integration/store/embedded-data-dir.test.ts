@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serveEmbeddedForPsql } from '../../../src/store/db-shell.js';
 import { openEmbedded } from '../../../src/store/pglite-db.js';
 import { createStore } from '../../../src/store/store.js';
-import { paymentRow } from '../../fixtures/store/rows.js';
+import { paymentRow } from '../../support/store/rows.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'payexport-embedded-'));
 

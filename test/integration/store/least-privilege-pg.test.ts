@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/store/db.js';
 import { openPostgres } from '../../../src/store/pg-db.js';
 import { createStore } from '../../../src/store/store.js';
-import { paymentRow } from '../../fixtures/store/rows.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from './engines.js';
+import { paymentRow } from '../../support/store/rows.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 
 const pg = await probePostgres();
 const url = pg.url;

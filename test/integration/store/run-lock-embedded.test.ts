@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/store/db.js';
 import { acquireRunLock } from '../../../src/store/run-lock.js';
 import { storeSchema } from '../../../src/store/schema.js';
-import { HOLD_RUN_LOCK, killHard, startChild } from '../../fixtures/store/child.js';
+import { HOLD_RUN_LOCK, killHard, startChild } from '../../support/store/child.js';
 
 /** The embedded engine's run lock is a file in the data folder; no engine is needed to test it. */
 const dirs: string[] = [];

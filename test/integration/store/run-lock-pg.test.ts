@@ -5,8 +5,8 @@ import { acquireRunLock } from '../../../src/store/run-lock.js';
 import { storeSchema } from '../../../src/store/schema.js';
 import { createStore } from '../../../src/store/store.js';
 import { AppError } from '../../../src/util/errors.js';
-import { HOLD_RUN_LOCK, eventually, killHard, startChild } from '../../fixtures/store/child.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from './engines.js';
+import { HOLD_RUN_LOCK, eventually, killHard, startChild } from '../../support/store/child.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 
 const pg = await probePostgres();
 const url = pg.url;

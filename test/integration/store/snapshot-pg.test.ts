@@ -1,5 +1,5 @@
 import { openPostgres } from '../../../src/store/pg-db.js';
-import { probePostgres } from './engines.js';
+import { probePostgres } from '../../support/store/engines.js';
 import { defineSnapshotSuite } from './snapshot-suite.js';
 import { describe } from 'vitest';
 

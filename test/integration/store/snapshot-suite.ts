@@ -27,9 +27,9 @@ import {
   paymentRow,
   summaryRows,
   walletRow,
-} from '../../fixtures/store/rows.js';
-import { awkwardString, rawJson } from '../../fixtures/store/arbitraries.js';
-import { dropSchema, uniqueSchemaName, withoutCopy } from './engines.js';
+} from '../../support/store/rows.js';
+import { awkwardString, rawJson } from '../../support/store/arbitraries.js';
+import { dropSchema, uniqueSchemaName, withoutCopy } from '../../support/store/engines.js';
 
 /**
  * The snapshot's behaviour, run against each engine (real server, embedded, and the no-COPY

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonText, toJsonText } from '../../../src/store/json-text.js';
 import { escapeText, unescapeText } from '../../../src/store/text-escape.js';
-import { anyUtf16String, awkwardString, rawJson } from '../../fixtures/store/arbitraries.js';
+import { anyUtf16String, awkwardString, rawJson } from '../../support/store/arbitraries.js';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

@@ -6,7 +6,7 @@
 import type { Db } from '../../../src/store/db.js';
 import { openPostgres } from '../../../src/store/pg-db.js';
 import { quoteIdent } from '../../../src/store/schema.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from '../../integration/store/engines.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from '../store/engines.js';
 
 export { probePostgres, uniqueSchemaName };
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { zipEntries } from '../../fixtures/sinks/zip-entries.js';
+import { zipEntries } from '../sinks/zip-entries.js';
 
 function forms(secret: string): string[] {
   return [...new Set([secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url')])];

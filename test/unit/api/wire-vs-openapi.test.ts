@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as wire from '../../../src/api/wire.js';
-import { loadOpenApi, type OpenApi } from '../../helpers/openapi.js';
+import { loadOpenApi, type OpenApi } from '../../support/sim/openapi.js';
 
 /**
  * src/api/wire.ts against the official OpenAPI document: the exported enum arrays equal the

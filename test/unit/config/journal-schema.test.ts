@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { journalSetup } from '../../../src/journal/journal-setup.js';
 import { AppError } from '../../../src/util/errors.js';
-import { JOURNAL_INPUT } from '../../fixtures/journal.js';
+import { JOURNAL_INPUT } from '../../support/journal/build-context.js';
 
 function loadWith(journal: unknown): ReturnType<typeof loadConfig> {
   const dir = mkdtempSync(join(tmpdir(), 'payexport-journal-config-'));

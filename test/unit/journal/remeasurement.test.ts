@@ -3,8 +3,8 @@ import { imbalance } from '../../../src/journal/balance.js';
 import { PriceTable } from '../../../src/journal/price-file.js';
 import { remeasurementEntry } from '../../../src/journal/remeasurement.js';
 import type { BalanceRow } from '../../../src/model/results.js';
-import { buildContext, journalConfig } from '../../fixtures/journal.js';
-import { uuid } from '../../fixtures/rows.js';
+import { buildContext, journalConfig } from '../../support/journal/build-context.js';
+import { uuid } from '../../support/rows/builders.js';
 
 const WINDOW = { from: '2026-10-01T00:00:00.000000Z', to: '2026-11-01T00:00:00.000000Z', tz: 'UTC' };
 const ACCOUNTS = { adjustment: 'fv_adjustment', gainLoss: 'fv_gain_loss' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeLedgerEvent } from '../../../src/normalize/ledger.js';
-import { btc, ENV, ORG, usd, WALLET } from '../../fixtures/wire-examples.js';
+import { btc, ENV, ORG, usd, WALLET } from '../../support/wire/examples.js';
 
 const ctx = { organization_id: ORG, environment_id: ENV, wallet_id: WALLET };
 const T = '2026-10-05T12:00:00.123456Z';

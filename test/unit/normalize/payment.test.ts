@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizePayment } from '../../../src/normalize/payment.js';
-import { btc, bolt11Receive, bolt11Send, ENV, onchainSwapSend, ORG, SEND_ERROR, usd, usdWalletBolt11Send, type Wire } from '../../fixtures/wire-examples.js';
+import { btc, bolt11Receive, bolt11Send, ENV, onchainSwapSend, ORG, SEND_ERROR, usd, usdWalletBolt11Send, type Wire } from '../../support/wire/examples.js';
 
 const ctx = { organization_id: ORG, environment_id: ENV };
 const norm = (p: unknown) => normalizePayment(p, ctx);

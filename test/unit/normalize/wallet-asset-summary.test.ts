@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeAsset } from '../../../src/normalize/asset.js';
 import { normalizeSummary } from '../../../src/normalize/summary.js';
 import { normalizeWallet } from '../../../src/normalize/wallet.js';
-import { btc, ENV, namedAsset, ORG, WALLET } from '../../fixtures/wire-examples.js';
+import { btc, ENV, namedAsset, ORG, WALLET } from '../../support/wire/examples.js';
 
 const wallet = () => ({
   id: WALLET,

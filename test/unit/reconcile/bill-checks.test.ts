@@ -12,8 +12,8 @@ import type { BillRecord, WalletRow } from '../../../src/model/rows.js';
 import { CHECKS } from '../../../src/reconcile/catalogue.js';
 import { Reconciler } from '../../../src/reconcile/reconciler.js';
 import type { Window } from '../../../src/model/window.js';
-import { btc } from '../../fixtures/wire-examples.js';
-import { ledger as L, payment, type WireObject } from '../../fixtures/wire-builders.js';
+import { btc } from '../../support/wire/examples.js';
+import { ledger as L, payment, type WireObject } from '../../support/wire/builders.js';
 
 const ORG = 'org-1';
 const ENV = 'env-1';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { normalizePayment } from '../../../src/normalize/payment.js';
 import type { PaymentRow } from '../../../src/model/rows.js';
 import { checkPayment } from '../../../src/reconcile/payment-checks.js';
-import { payment, type PaymentSpec } from '../../fixtures/wire-builders.js';
-import { usd } from '../../fixtures/wire-examples.js';
+import { payment, type PaymentSpec } from '../../support/wire/builders.js';
+import { usd } from '../../support/wire/examples.js';
 
 const CTX = { organization_id: 'org', environment_id: 'env' };
 const onchainOutflow = (id: string) => ({ type: 'onchain', data: { tx_id: `tx-${id}`, amount_sats: 199_153, confirmations: 1, is_pending: false, ledger_id: `hold-${id}` } });

@@ -15,8 +15,8 @@ import { hasErrors } from '../../../src/reconcile/findings.js';
 import { Reconciler } from '../../../src/reconcile/reconciler.js';
 import type { ReconcileResult } from '../../../src/model/results.js';
 import type { Window } from '../../../src/model/window.js';
-import { btc, usd } from '../../fixtures/wire-examples.js';
-import { ledger as L, payment, type PaymentSpec, type WireObject } from '../../fixtures/wire-builders.js';
+import { btc, usd } from '../../support/wire/examples.js';
+import { ledger as L, payment, type PaymentSpec, type WireObject } from '../../support/wire/builders.js';
 
 const ORG = 'org-1';
 const ENV = 'env-1';

@@ -7,8 +7,8 @@ import { hasErrors } from '../../../src/reconcile/findings.js';
 import { Reconciler } from '../../../src/reconcile/reconciler.js';
 import type { Finding } from '../../../src/model/results.js';
 import type { Window } from '../../../src/model/window.js';
-import { ledger as L, payment, type PaymentSpec } from '../../fixtures/wire-builders.js';
-import { usd } from '../../fixtures/wire-examples.js';
+import { ledger as L, payment, type PaymentSpec } from '../../support/wire/builders.js';
+import { usd } from '../../support/wire/examples.js';
 
 const ORG = 'org';
 const ENV = 'env';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { barPixels, FeePicture, renderFeesHtml } from '../../../src/sinks/fees-picture.js';
-import { feeRow, WALLET_BTC, WALLET_USD } from '../../fixtures/sinks/rows.js';
+import { feeRow, WALLET_BTC, WALLET_USD } from '../../support/sinks/rows.js';
 
 const ctx = { assetDecimals: new Map<string, number>(), assetNames: new Map<string, string>(), asOf: '2026-11-01T00:00:00.000000Z' };
 

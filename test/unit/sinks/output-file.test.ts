@@ -8,7 +8,7 @@ import { compileTable } from '../../../src/sinks/render-cells.js';
 import { LEDGER_TABLE } from '../../../src/sinks/tables/index.js';
 import { ZonedClock } from '../../../src/sinks/zoned-time.js';
 import { AppError } from '../../../src/util/errors.js';
-import { ledgerRow } from '../../fixtures/sinks/rows.js';
+import { ledgerRow } from '../../support/sinks/rows.js';
 
 const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: failed`), { code });
 const roots: string[] = [];

@@ -11,15 +11,15 @@ import { ALL_TABLES, PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
 import { toolInfo } from '../../../src/sinks/tool-info.js';
 import { verify } from '../../../src/sinks/verify.js';
 import { AppError } from '../../../src/util/errors.js';
-import { ALL_BITCOIN_MSATS, BEYOND_2_53, HOSTILE_TEXTS, paymentRow, smallFixture } from '../../fixtures/sinks/rows.js';
-import { dumpWorkbook, readCsv, readCsvObjects, readWorkbook, sheetObjects } from '../../fixtures/sinks/read-back.js';
-import { fixtureOptions, writeSmallReport } from '../../fixtures/sinks/write-report.js';
-import { zipEntries } from '../../fixtures/sinks/zip-entries.js';
+import { ALL_BITCOIN_MSATS, BEYOND_2_53, HOSTILE_TEXTS, paymentRow, smallFixture } from '../../support/sinks/rows.js';
+import { dumpWorkbook, readCsv, readCsvObjects, readWorkbook, sheetObjects } from '../../support/sinks/read-back.js';
+import { fixtureOptions, writeSmallReport } from '../../support/sinks/write-report.js';
+import { zipEntries } from '../../support/sinks/zip-entries.js';
 import { checkFolderWithIndependentReaders } from '../../support/readers/folder-check.js';
 import { readCsvWithPython, readersMissing } from '../../support/readers/readers.js';
 
 const readersGap = readersMissing('both');
-const GOLDEN = join(import.meta.dirname, '../../fixtures/sinks/golden');
+const GOLDEN = join(import.meta.dirname, 'golden');
 const CONTRACT_COLUMNS: Record<string, string[]> = {
   'payments.csv': ['payment_id', 'environment_id', 'wallet_id', 'direction', 'kind', 'category', 'status', 'created_at', 'currency', 'unit', 'principal_base', 'network_fee_base', 'processing_fee_base', 'processing_fee_source', 'total_base'],
   'ledger.csv': ['entry_id', 'entry_type', 'wallet_id', 'payment_id', 'effective_time', 'currency', 'unit', 'amount_base'],

@@ -6,9 +6,9 @@ import type ExcelJS from 'exceljs';
 import { openReportFolder } from '../../../src/sinks/report-folder.js';
 import { PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
 import { verify } from '../../../src/sinks/verify.js';
-import { readCsv, readWorkbook } from '../../fixtures/sinks/read-back.js';
-import { syntheticPayments } from '../../fixtures/sinks/rows.js';
-import { fixtureOptions } from '../../fixtures/sinks/write-report.js';
+import { readCsv, readWorkbook } from '../../support/sinks/read-back.js';
+import { syntheticPayments } from '../../support/sinks/rows.js';
+import { fixtureOptions } from '../../support/sinks/write-report.js';
 
 const roots: string[] = [];
 afterAll(async () => {

@@ -13,7 +13,7 @@ import { BALANCES_TABLE, EXCEPTIONS_TABLE, FEES_TABLE, LEDGER_TABLE, OPEN_ITEMS_
 import { StreamingWorkbook } from '../../../src/sinks/xlsx-workbook.js';
 import { XlsxTableSheets } from '../../../src/sinks/xlsx-table-sheets.js';
 import { ZonedClock } from '../../../src/sinks/zoned-time.js';
-import { ASSETS, paymentRow, smallFixture, syntheticPayments, BEYOND_2_53 } from '../../fixtures/sinks/rows.js';
+import { ASSETS, paymentRow, smallFixture, syntheticPayments, BEYOND_2_53 } from '../../support/sinks/rows.js';
 
 const roots: string[] = [];
 afterAll(async () => {

@@ -8,8 +8,8 @@ import { PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
 import { StreamingWorkbook } from '../../../src/sinks/xlsx-workbook.js';
 import { XlsxTableSheets } from '../../../src/sinks/xlsx-table-sheets.js';
 import { ZonedClock } from '../../../src/sinks/zoned-time.js';
-import { readWorkbook } from '../../fixtures/sinks/read-back.js';
-import { syntheticPayments } from '../../fixtures/sinks/rows.js';
+import { readWorkbook } from '../../support/sinks/read-back.js';
+import { syntheticPayments } from '../../support/sinks/rows.js';
 
 const ctx = { clock: new ZonedClock('UTC'), assetDecimals: new Map<string, number>(), assetNames: new Map<string, string>(), asOf: '2026-11-01T00:00:00.000000Z' };
 const roots: string[] = [];

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckpointJournal } from '../../../src/store/spool/checkpoint-journal.js';
 import { SpoolStore } from '../../../src/store/spool/spool-store.js';
 import type { Checkpoint, RunInfo } from '../../../src/model/ports.js';
-import { ORG, paymentRow, uuid } from '../../fixtures/rows.js';
+import { ORG, makePaymentRow, uuid } from '../../support/rows/builders.js';
 
 const run = (run_id: string): RunInfo => ({ run_id, run_key: 'export:k', command: 'export', organization_id: ORG, window: null, parameters: {}, started_at: '2026-11-22T00:00:00.000000Z' });
 const cp = (stream: string, pages: number): Checkpoint => ({ run_key: 'export:k', stream, position: `{"page":${pages}}`, pages, rows: pages, done: false });
@@ -35,14 +35,14 @@ describe('SpoolStore checkpoints', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spool-'));
     const first = new SpoolStore(dir);
     await first.beginRun(run('r1'));
-    await first.writePaymentsPage([paymentRow({ payment_id: uuid(1, 'b') })], cp('payments:wallet:a', 1));
-    await first.writePaymentsPage([paymentRow({ payment_id: uuid(2, 'b') })], cp('payments:wallet:b', 1));
+    await first.writePaymentsPage([makePaymentRow({ payment_id: uuid(1, 'b') })], cp('payments:wallet:a', 1));
+    await first.writePaymentsPage([makePaymentRow({ payment_id: uuid(2, 'b') })], cp('payments:wallet:b', 1));
     // killed while appending the next checkpoint
     appendFileSync(join(dir, 'checkpoints.jsonl'), '{"checkpoint":{"run_key":"export:k","stre');
 
     const second = new SpoolStore(dir);
     expect(await second.beginRun(run('r2'))).toEqual([cp('payments:wallet:a', 1), cp('payments:wallet:b', 1)]);
-    await second.writePaymentsPage([paymentRow({ payment_id: uuid(3, 'b') })], cp('payments:wallet:a', 2));
+    await second.writePaymentsPage([makePaymentRow({ payment_id: uuid(3, 'b') })], cp('payments:wallet:a', 2));
     expect(await new SpoolStore(dir).beginRun(run('r3'))).toEqual([cp('payments:wallet:a', 2), cp('payments:wallet:b', 1)]);
     expect(readFileSync(join(dir, 'checkpoints.jsonl'), 'utf8').endsWith('\n')).toBe(true);
   });
@@ -50,9 +50,9 @@ describe('SpoolStore checkpoints', () => {
   it('keeps the known payment ids current while pages are written', async () => {
     const store = new SpoolStore(mkdtempSync(join(tmpdir(), 'spool-')));
     await store.beginRun(run('r1'));
-    await store.writePaymentsPage([paymentRow({ payment_id: uuid(1, 'b') })], cp('payments:wallet:a', 1));
+    await store.writePaymentsPage([makePaymentRow({ payment_id: uuid(1, 'b') })], cp('payments:wallet:a', 1));
     expect(await store.knownPaymentIds(ORG, [uuid(1, 'b'), uuid(2, 'b')])).toEqual(new Set([uuid(1, 'b')]));
-    await store.writePaymentsPage([paymentRow({ payment_id: uuid(2, 'b') })], cp('payments:wallet:a', 2));
+    await store.writePaymentsPage([makePaymentRow({ payment_id: uuid(2, 'b') })], cp('payments:wallet:a', 2));
     expect(await store.knownPaymentIds(ORG, [uuid(1, 'b'), uuid(2, 'b')])).toEqual(new Set([uuid(1, 'b'), uuid(2, 'b')]));
   });
 
@@ -61,7 +61,7 @@ describe('SpoolStore checkpoints', () => {
     const store = new SpoolStore(dir);
     await store.beginRun(run('r1'));
     // multi-byte text: the saved length in bytes is larger than the text's length in characters
-    await store.writePaymentsPage([paymentRow({ payment_id: uuid(1, 'b'), description: 'ＦＵＬＬ－ＷＩＤＴＨ ＝１＋１ ✓✓✓' })], cp('payments:wallet:a', 1));
+    await store.writePaymentsPage([makePaymentRow({ payment_id: uuid(1, 'b'), description: 'ＦＵＬＬ－ＷＩＤＴＨ ＝１＋１ ✓✓✓' })], cp('payments:wallet:a', 1));
     const file = readdirSync(join(dir, 'streams'))[0]!;
     appendFileSync(join(dir, 'streams', file), '{"payment_id":"in-flight","me');
     expect(await store.knownPaymentIds(ORG, [uuid(1, 'b'), 'in-flight'])).toEqual(new Set([uuid(1, 'b')]));

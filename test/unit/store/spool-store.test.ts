@@ -6,7 +6,7 @@ import { SpoolStore } from '../../../src/store/spool/spool-store.js';
 import { decodeRow, encodeRow } from '../../../src/store/spool/row-codec.js';
 import type { Checkpoint, RunInfo } from '../../../src/model/ports.js';
 import type { Window } from '../../../src/model/window.js';
-import { ORG, ledgerRow, paymentRow, uuid, walletRow } from '../../fixtures/rows.js';
+import { ORG, makeLedgerRow, makePaymentRow, uuid, makeWalletRow } from '../../support/rows/builders.js';
 
 const window: Window = { from: '2026-10-01T00:00:00.000000Z', to: '2026-11-01T00:00:00.000000Z', tz: 'UTC' };
 const run = (run_id: string): RunInfo => ({ run_id, run_key: 'export:2026-10', command: 'export', organization_id: ORG, window, parameters: {}, started_at: '2026-11-22T00:00:00.000000Z' });
@@ -30,9 +30,9 @@ describe('SpoolStore', () => {
     const store = new SpoolStore(mkdtempSync(join(tmpdir(), 'spool-')));
     await store.beginRun(run('r1'));
     const w = uuid(1, 'c');
-    const late = paymentRow({ payment_id: uuid(2, 'b'), created_at: '2026-10-20T00:00:00.000000Z' });
-    const early = paymentRow({ payment_id: uuid(3, 'b'), created_at: '2026-10-02T00:00:00.000000Z' });
-    const outside = paymentRow({ payment_id: uuid(4, 'b'), created_at: '2026-11-01T00:00:00.000000Z' });
+    const late = makePaymentRow({ payment_id: uuid(2, 'b'), created_at: '2026-10-20T00:00:00.000000Z' });
+    const early = makePaymentRow({ payment_id: uuid(3, 'b'), created_at: '2026-10-02T00:00:00.000000Z' });
+    const outside = makePaymentRow({ payment_id: uuid(4, 'b'), created_at: '2026-11-01T00:00:00.000000Z' });
     await store.writePaymentsPage([late, outside], cp(`payments:wallet:${w}`, 'c1', 1));
     const updated = { ...late, status: 'failed', status_class: 'failed' as const };
     await store.writePaymentsPage([early, updated], cp(`payments:wallet:${w}`, 'c2', 2));
@@ -48,10 +48,10 @@ describe('SpoolStore', () => {
     const w = uuid(1, 'c');
     const first = new SpoolStore(dir);
     await first.beginRun(run('r1'));
-    await first.writeLedgerPage([ledgerRow({ entry_id: uuid(1, 'd') })], cp(`ledger:wallet:${w}`, '100', 1));
+    await first.writeLedgerPage([makeLedgerRow({ entry_id: uuid(1, 'd') })], cp(`ledger:wallet:${w}`, '100', 1));
     // The process dies after appending page 2 but before its checkpoint is saved.
     const file = readdirSync(join(dir, 'streams'))[0]!;
-    appendFileSync(join(dir, 'streams', file), encodeRow(ledgerRow({ entry_id: uuid(2, 'd') })) + '\n');
+    appendFileSync(join(dir, 'streams', file), encodeRow(makeLedgerRow({ entry_id: uuid(2, 'd') })) + '\n');
 
     const resumed = new SpoolStore(dir);
     const checkpoints = await resumed.beginRun(run('r2'));
@@ -63,7 +63,7 @@ describe('SpoolStore', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spool-'));
     const first = new SpoolStore(dir);
     await first.beginRun(run('r1'));
-    await first.writeLedgerPage([ledgerRow({ entry_id: uuid(1, 'd') })], cp(`ledger:wallet:${uuid(1, 'c')}`, '100', 1));
+    await first.writeLedgerPage([makeLedgerRow({ entry_id: uuid(1, 'd') })], cp(`ledger:wallet:${uuid(1, 'c')}`, '100', 1));
     // a summary's rows reached its file, the process died before the journal recorded the checkpoint
     appendFileSync(join(dir, 'streams', 'summary-wallet-orphan.00000000.jsonl'), encodeRow({ scope: 'wallet' }) + '\n');
 
@@ -77,7 +77,7 @@ describe('SpoolStore', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spool-'));
     const store = new SpoolStore(dir);
     await store.beginRun(run('r1'));
-    await store.writePaymentsPage([paymentRow()], cp('payments:wallet:x', 'c', 1));
+    await store.writePaymentsPage([makePaymentRow()], cp('payments:wallet:x', 'c', 1));
     await store.finishRun('r1', 'succeeded', {});
     expect(await new SpoolStore(dir).beginRun(run('r2'))).toEqual([]);
   });
@@ -86,16 +86,16 @@ describe('SpoolStore', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spool-'));
     const store = new SpoolStore(dir);
     await store.beginRun(run('r1'));
-    await store.writePaymentsPage([paymentRow()], cp('payments:wallet:x', 'c', 1));
+    await store.writePaymentsPage([makePaymentRow()], cp('payments:wallet:x', 'c', 1));
     await store.finishRun('r1', 'failed', {});
     expect(await new SpoolStore(dir).beginRun(run('r2'))).toEqual([cp('payments:wallet:x', 'c', 1)]);
   });
 
   it('upserts wallets by id and counts changes', async () => {
     const store = new SpoolStore(mkdtempSync(join(tmpdir(), 'spool-')));
-    expect(await store.upsertWallets([walletRow()])).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
-    expect(await store.upsertWallets([walletRow()])).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
-    expect(await store.upsertWallets([walletRow({ name: 'Ops' })])).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+    expect(await store.upsertWallets([makeWalletRow()])).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+    expect(await store.upsertWallets([makeWalletRow()])).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+    expect(await store.upsertWallets([makeWalletRow({ name: 'Ops' })])).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
     expect((await store.wallets(ORG)).map((w) => w.name)).toEqual(['Ops']);
   });
 });

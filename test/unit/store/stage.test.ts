@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { copyLine } from '../../../src/store/copy-text.js';
 import { dedupeByKey, encodeStored, encodeStoredLine, lineChunks } from '../../../src/store/stage.js';
 import { LEDGER, PAYMENTS } from '../../../src/store/tables.js';
-import { hostilePayment, ledgerRow, paymentRow } from '../../fixtures/store/rows.js';
+import { hostilePayment, ledgerRow, paymentRow } from '../../support/store/rows.js';
 
 describe('stored row encoding', () => {
   it('gives the COPY path and the unnest path the same row hash', () => {

@@ -1,8 +1,8 @@
 /** An ApiClient wired for tests: instant recorded sleeps, fixed jitter, a memory logger, a planted key. */
 import pLimit, { type LimitFunction } from 'p-limit';
-import { ApiClient, type ApiClientOptions } from '../../src/api/client.js';
-import { createMemoryLogger, type MemoryLogger } from '../../src/util/log.js';
-import { SecretScrubber } from '../../src/util/secret-scrubber.js';
+import { ApiClient, type ApiClientOptions } from '../../../src/api/client.js';
+import { createMemoryLogger, type MemoryLogger } from '../../../src/util/log.js';
+import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
 
 export const PLANTED_KEY = 'vltg_CANARY_3f9a1c0d5e7b44a2b6c8d0e1f2a3b4c5';
 

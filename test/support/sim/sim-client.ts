@@ -1,5 +1,5 @@
-import { parseJsonLossless } from '../../src/sim/core/json.js';
-import type { SimHandle } from '../../src/sim/start-simulator.js';
+import { parseJsonLossless } from '../../../src/sim/core/json.js';
+import type { SimHandle } from '../../../src/sim/start-simulator.js';
 
 /** A minimal HTTP client for simulator tests: raw status/headers/text plus a lossless JSON parse. */
 

@@ -3,9 +3,9 @@
  * Postgres server when DATABASE_URL is set (a schema of its own per run, dropped after the file).
  */
 import { afterAll } from 'vitest';
-import { openPostgres } from '../../src/store/pg-db.js';
-import { dropSchema, probePostgres, uniqueSchemaName } from '../integration/store/engines.js';
-import type { RunOptions } from './run-pipeline.js';
+import { openPostgres } from '../../../src/store/pg-db.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from './engines.js';
+import type { RunOptions } from '../pipeline/run-pipeline.js';
 
 export interface SnapshotEngine {
   label: string;

@@ -15,7 +15,7 @@ export type OpenApi = {
 };
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const SPEC_FILE = `${here}../../spec/voltage-openapi.json`;
+const SPEC_FILE = `${here}../../../spec/voltage-openapi.json`;
 
 export function loadOpenApi(): OpenApi {
   if (!existsSync(SPEC_FILE)) throw new Error(`voltage-openapi.json not found at ${SPEC_FILE}`);

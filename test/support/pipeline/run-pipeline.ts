@@ -7,13 +7,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { loadConfig, type LoadInput } from '../../src/config/load.js';
-import type { JobEnv } from '../../src/jobs/job-env.js';
-import { runPipeline, type PipelineOutcome, type PipelineSpec } from '../../src/jobs/pipeline.js';
-import { silentProgress } from '../../src/jobs/progress.js';
-import type { SimHandle } from '../../src/sim/index.js';
-import { createLogger } from '../../src/util/log.js';
-import { SecretScrubber } from '../../src/util/secret-scrubber.js';
+import { loadConfig, type LoadInput } from '../../../src/config/load.js';
+import type { JobEnv } from '../../../src/jobs/job-env.js';
+import { runPipeline, type PipelineOutcome, type PipelineSpec } from '../../../src/jobs/pipeline.js';
+import { silentProgress } from '../../../src/jobs/progress.js';
+import type { SimHandle } from '../../../src/sim/index.js';
+import { createLogger } from '../../../src/util/log.js';
+import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
 
 export interface PipelineRun {
   outcome: PipelineOutcome;

@@ -6,10 +6,10 @@
  * with normalize/ or reconcile/.
  */
 import { createHash } from 'node:crypto';
-import type { Dataset } from '../../src/sim/index.js';
-import { DIR_SEND, STATUS_NAMES } from '../../src/sim/dataset/codes.js';
-import type { Window } from '../../src/model/window.js';
-import { minusOneMicrosecond } from '../../src/api/date-bounds.js';
+import type { Dataset } from '../../../src/sim/index.js';
+import { DIR_SEND, STATUS_NAMES } from '../../../src/sim/dataset/codes.js';
+import type { Window } from '../../../src/model/window.js';
+import { minusOneMicrosecond } from '../../../src/api/date-bounds.js';
 
 export interface TruthTotals {
   payments: number;
