@@ -31,9 +31,9 @@ import type { Checkpoint, SnapshotWriter, WriteStats } from '../src/model/ports.
 import type { Window } from '../src/model/window.js';
 import { windowContains } from '../src/model/window.js';
 import { SpoolStore } from '../src/store/spool/spool-store.js';
-import { createStore, type Store } from '../src/store/store.js';
-import { openPostgres } from '../src/store/pg-db.js';
-import { quoteIdent } from '../src/store/schema.js';
+import { createStore, type Store } from '../src/store/database-snapshot.js';
+import { openPostgres } from '../src/store/db/pg-db.js';
+import { quoteIdent } from '../src/store/db/schema.js';
 import { createLogger, type Logger } from '../src/util/log.js';
 import { SecretScrubber } from '../src/util/secret-scrubber.js';
 import { ROOT, startSimChild, stopChild, type SimInfo } from './e2e/sim-child.js';

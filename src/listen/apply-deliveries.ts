@@ -8,13 +8,13 @@
 import { parseJson } from '../api/json.js';
 import { normalizePayment } from '../normalize/payment.js';
 import type { PaymentRow } from '../model/rows.js';
-import { instantText } from '../store/columns.js';
-import type { Db, Queryable } from '../store/db.js';
-import { loadRows } from '../store/load-rows.js';
-import type { StoreSchema } from '../store/schema.js';
+import { instantText } from '../store/encoding/columns.js';
+import type { Db, Queryable } from '../store/db/db.js';
+import { loadRows } from '../store/sql/load-rows.js';
+import type { StoreSchema } from '../store/db/schema.js';
 import { PAYMENT_HISTORY } from '../store/snapshot-writer.js';
-import { PAYMENTS } from '../store/tables.js';
-import { escapeText, unescapeText } from '../store/text-escape.js';
+import { PAYMENTS } from '../store/sql/tables.js';
+import { escapeText, unescapeText } from '../store/encoding/text-escape.js';
 import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 import { claimDeliveries, markFailed, markProcessed, type ClaimedDelivery } from './inbox.js';
 

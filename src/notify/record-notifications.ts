@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { insertNotifications } from '../store/notifications.js';
-import { openStore } from '../store/store.js';
+import { insertNotifications } from '../store/sql/notifications.js';
+import { openStore } from '../store/database-snapshot.js';
 import type { Logger } from '../util/log.js';
 import type { DeliveryResult } from './delivery-result.js';
 

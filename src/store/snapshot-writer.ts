@@ -1,19 +1,19 @@
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../model/rows.js';
-import { BILL_HISTORY, BILL_LINE_ITEMS, BILL_SUMMARY_COLUMNS, BILLS } from './bill-tables.js';
+import { BILL_HISTORY, BILL_LINE_ITEMS, BILL_SUMMARY_COLUMNS, BILLS } from './sql/bill-tables.js';
 import type { Finding } from '../model/results.js';
 import { AppError } from '../util/errors.js';
 import { faultPoint } from '../util/fault-points.js';
-import { loadCheckpoints, saveCheckpoint } from './checkpoints.js';
-import type { Db, Queryable } from './db.js';
-import { insertRows } from './insert-rows.js';
-import { isUniqueViolation, loadRows, type LoadOptions } from './load-rows.js';
+import { loadCheckpoints, saveCheckpoint } from './sql/checkpoints.js';
+import type { Db, Queryable } from './db/db.js';
+import { insertRows } from './sql/insert-rows.js';
+import { isUniqueViolation, loadRows, type LoadOptions } from './sql/load-rows.js';
 import type { Checkpoint, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../model/ports.js';
-import { finishRun, insertRun } from './runs.js';
-import type { StoreSchema } from './schema.js';
-import { dedupeByKey, stageRows, stageTable } from './stage.js';
-import { ASSETS, BALANCES, FINDING_COLUMNS, LEDGER, PAYMENT_HISTORY_FIELDS, PAYMENTS, SUMMARY_COLUMNS, WALLETS, type StoredBalance, type StoredWallet, type TableSpec } from './tables.js';
-import { escapeText } from './text-escape.js';
-import { summarySource, summarySourceSql } from './summary-source.js';
+import { finishRun, insertRun } from './sql/runs.js';
+import type { StoreSchema } from './db/schema.js';
+import { dedupeByKey, stageRows, stageTable } from './sql/stage.js';
+import { ASSETS, BALANCES, FINDING_COLUMNS, LEDGER, PAYMENT_HISTORY_FIELDS, PAYMENTS, SUMMARY_COLUMNS, WALLETS, type StoredBalance, type StoredWallet, type TableSpec } from './sql/tables.js';
+import { escapeText } from './encoding/text-escape.js';
+import { summarySource, summarySourceSql } from './sql/summary-source.js';
 
 /**
  * The Postgres snapshot behind model/ports.ts `SnapshotWriter`: one writer per run (it remembers the

@@ -13,7 +13,7 @@ import { runPipeline, type PipelineOutcome, type PipelineSpec } from '../../../s
 import { silentProgress } from '../../../src/jobs/progress.js';
 import { newRunId } from '../../../src/jobs/run-key.js';
 import type { SimHandle } from '../../../src/sim/index.js';
-import { openStore, type Store } from '../../../src/store/store.js';
+import { openStore, type Store } from '../../../src/store/database-snapshot.js';
 import { createMemoryLogger, type MemoryLogger } from '../../../src/util/log.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
 import { dayPeriod, rangePeriod } from '../../../src/model/period.js';

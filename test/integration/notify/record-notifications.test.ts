@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import type { DeliveryResult } from '../../../src/notify/delivery-result.js';
 import { recordNotifications } from '../../../src/notify/record-notifications.js';
-import { openStore } from '../../../src/store/store.js';
+import { openStore } from '../../../src/store/database-snapshot.js';
 import { createMemoryLogger } from '../../../src/util/log.js';
 
 /**

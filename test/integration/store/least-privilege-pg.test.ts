@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../../src/store/db.js';
-import { openPostgres } from '../../../src/store/pg-db.js';
-import { createStore } from '../../../src/store/store.js';
+import type { Db } from '../../../src/store/db/db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
+import { createStore } from '../../../src/store/database-snapshot.js';
 import { paymentRow } from '../../fixtures/store/rows.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from './engines.js';
 

@@ -1,4 +1,4 @@
-import { openPostgres } from '../../../src/store/pg-db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
 import { probePostgres } from './engines.js';
 import { defineSnapshotSuite } from './snapshot-suite.js';
 import { describe } from 'vitest';

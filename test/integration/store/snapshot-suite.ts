@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentRow, SummaryBucketRow } from '../../../src/model/rows.js';
-import type { Db, Queryable } from '../../../src/store/db.js';
-import { loadMigrations, migrate } from '../../../src/store/migrate.js';
+import type { Db, Queryable } from '../../../src/store/db/db.js';
+import { loadMigrations, migrate } from '../../../src/store/db/migrate.js';
 import type { Checkpoint, RunInfo } from '../../../src/model/ports.js';
 import type { Window } from '../../../src/model/window.js';
 import { windowContains } from '../../../src/model/window.js';
-import { createStore, type Store } from '../../../src/store/store.js';
-import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from '../../../src/store/bill-tables.js';
-import { SQL_TYPE, type ColumnKind } from '../../../src/store/columns.js';
-import { LEDGER_COLUMNS, PAYMENT_COLUMNS, WALLET_COLUMNS } from '../../../src/store/tables.js';
-import { unescapeText } from '../../../src/store/text-escape.js';
+import { createStore, type Store } from '../../../src/store/database-snapshot.js';
+import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from '../../../src/store/sql/bill-tables.js';
+import { SQL_TYPE, type ColumnKind } from '../../../src/store/encoding/columns.js';
+import { LEDGER_COLUMNS, PAYMENT_COLUMNS, WALLET_COLUMNS } from '../../../src/store/sql/tables.js';
+import { unescapeText } from '../../../src/store/encoding/text-escape.js';
 import { AppError } from '../../../src/util/errors.js';
 import {
   ASSET,
