@@ -42,13 +42,13 @@ function migrateCommand(ctx: CliContext): CommandModule<object, DbArgs> {
       const loaded = loadCliConfig(ctx, args);
       const { config, secrets } = loaded;
       const dataDir = resolve(ctx.cwd, config.dataDir);
-      const { openStore } = await import('../../store/database-snapshot.js');
-      const store = await openStore({ schema: config.dbSchema, ...(secrets.databaseUrl ? { databaseUrl: secrets.databaseUrl } : { dataDir }) });
+      const { openDatabaseSnapshot } = await import('../../store/database-snapshot.js');
+      const snapshot = await openDatabaseSnapshot({ schema: config.dbSchema, ...(secrets.databaseUrl ? { databaseUrl: secrets.databaseUrl } : { dataDir }) });
       try {
-        const result = await store.migrate();
+        const result = await snapshot.migrate();
         ctx.stdout.write(`schema ${config.dbSchema} on ${secrets.databaseUrl ? redactDatabaseUrl(secrets.databaseUrl) : dataDir}: ${JSON.stringify(result)}\n`);
       } finally {
-        await store.close();
+        await snapshot.close();
       }
     },
   };

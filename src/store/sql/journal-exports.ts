@@ -1,9 +1,8 @@
 /**
- * journal-exports.ts: the snapshot's record of exported journal entries (migration 005), the
- * ports.ts-style implementation of src/journal/export-ledger.ts over the Db port.
+ * The snapshot's record of exported journal entries (migration 005): src/model/journal-record.ts
+ * `JournalExports` over the Db port.
  */
-import type { JournalExports, ExportedEntry } from '../../journal/export-ledger.js';
-import type { LineComponent, Side } from '../../journal/model.js';
+import type { ExportedEntry, JournalExports, LineComponent, Side } from '../../model/journal-record.js';
 import { instantText } from '../encoding/columns.js';
 import type { Db } from '../db/db.js';
 import type { StoreSchema } from '../db/schema.js';

@@ -1,7 +1,7 @@
 import type { UtcInstant } from '../../model/rows.js';
 import { instantText } from '../encoding/columns.js';
 import type { Queryable } from '../db/db.js';
-import type { Window } from '../../model/window.js';
+import type { ClosePeriodInput } from '../../model/ports.js';
 import type { StoreSchema } from '../db/schema.js';
 import { escapeText, unescapeText } from '../encoding/text-escape.js';
 
@@ -20,26 +20,18 @@ export interface ClosedPeriod {
   note: string | null;
 }
 
-export interface ClosePeriodInput {
-  organization_id: string;
-  period: string;
-  window: Window;
-  run_id?: string | null;
-  note?: string | null;
-}
-
 /** Records the close; returns false when the period was already closed (the original record stays). */
 export async function closePeriod(db: Queryable, schema: StoreSchema, input: ClosePeriodInput): Promise<boolean> {
   const { rowCount } = await db.query(
     `INSERT INTO ${schema.table('closed_periods')} (organization_id, period, tz, window_from, window_to, run_id, closed_at, note)
      VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz, $6, now(), $7) ON CONFLICT (organization_id, period) DO NOTHING`,
     [
-      escapeText(input.organization_id),
+      escapeText(input.organizationId),
       escapeText(input.period),
       escapeText(input.window.tz),
       input.window.from,
       input.window.to,
-      input.run_id == null ? null : escapeText(input.run_id),
+      input.runId == null ? null : escapeText(input.runId),
       input.note == null ? null : escapeText(input.note),
     ],
   );

@@ -14,7 +14,7 @@ import { openPostgres } from '../../../src/store/db/pg-db.js';
 import type { Checkpoint, ReportSource, RunInfo, SnapshotWriter } from '../../../src/model/ports.js';
 import type { Window } from '../../../src/model/window.js';
 import { SpoolStore } from '../../../src/store/spool/spool-store.js';
-import { createStore } from '../../../src/store/database-snapshot.js';
+import { databaseSnapshot } from '../../../src/store/database-snapshot.js';
 import { btc } from '../../fixtures/wire-examples.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from './engines.js';
 
@@ -91,7 +91,7 @@ describe.skipIf(pg.url === null)(`bills on PostgreSQL${pg.skipReason === null ? 
     const schema = uniqueSchemaName('bills_store');
     schemas.push(schema);
     try {
-      const store = createStore(db, { schema });
+      const store = databaseSnapshot(db, { schema });
       await store.migrate();
       const writer = store.writer();
       const info = run();

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveEmbeddedForPsql } from '../../../../src/store/db/db-shell.js';
 import { openEmbedded } from '../../../../src/store/db/pglite-db.js';
-import { createStore } from '../../../../src/store/database-snapshot.js';
+import { databaseSnapshot } from '../../../../src/store/database-snapshot.js';
 import { paymentRow } from '../../../fixtures/store/rows.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'payexport-embedded-'));
@@ -17,7 +17,7 @@ afterAll(async () => {
 describe('embedded engine on a data folder', () => {
   it('persists across reopen, admits one process at a time, and serves psql over one connection', async () => {
     const db = await openEmbedded({ dataDir: dir });
-    const store = createStore(db);
+    const store = databaseSnapshot(db);
     await store.migrate();
     const writer = store.writer();
     await writer.beginRun({ run_id: 'r1', run_key: 'k', command: 'export', organization_id: paymentRow(1).organization_id, window: null, parameters: {}, started_at: '2026-11-22T00:00:00.000000Z' });
@@ -47,7 +47,7 @@ describe('embedded engine on a data folder', () => {
 
     const reopened = await openEmbedded({ dataDir: dir });
     try {
-      expect(await createStore(reopened).source.knownPaymentIds(paymentRow(1).organization_id, [paymentRow(1).payment_id])).toEqual(new Set([paymentRow(1).payment_id]));
+      expect(await databaseSnapshot(reopened).source.knownPaymentIds(paymentRow(1).organization_id, [paymentRow(1).payment_id])).toEqual(new Set([paymentRow(1).payment_id]));
     } finally {
       await reopened.close();
     }

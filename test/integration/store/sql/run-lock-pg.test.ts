@@ -3,7 +3,7 @@ import type { Db } from '../../../../src/store/db/db.js';
 import { openPostgres } from '../../../../src/store/db/pg-db.js';
 import { acquireRunLock } from '../../../../src/store/sql/run-lock.js';
 import { storeSchema } from '../../../../src/store/db/schema.js';
-import { createStore } from '../../../../src/store/database-snapshot.js';
+import { databaseSnapshot } from '../../../../src/store/database-snapshot.js';
 import { AppError } from '../../../../src/util/errors.js';
 import { HOLD_RUN_LOCK, eventually, killHard, startChild } from '../../../fixtures/store/child.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../engines.js';
@@ -19,7 +19,7 @@ describe.skipIf(url === null)(`run lock on a PostgreSQL server${pg.skipReason ==
 
   beforeAll(async () => {
     db = await openPostgres({ url: url ?? '' });
-    await createStore(db, { schema: schemaName }).migrate();
+    await databaseSnapshot(db, { schema: schemaName }).migrate();
   });
 
   afterAll(async () => {
