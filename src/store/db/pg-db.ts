@@ -5,7 +5,7 @@ import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import type { Db, QueryResult, Queryable, Session, SqlParam } from './db.js';
 import { classifyDbError } from './db-errors.js';
-import { redactDatabaseUrl } from '../redact-url.js';
+import { redactDatabaseUrl } from '../../config/secrets.js';
 
 export interface PostgresOptions {
   /** Postgres URL; its password never appears in messages */

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyDbError } from '../../../../src/store/db/db-errors.js';
 import { openPostgres } from '../../../../src/store/db/pg-db.js';
-import { redactDatabaseUrl } from '../../../../src/store/redact-url.js';
 import { AppError } from '../../../../src/util/errors.js';
-
-describe('redactDatabaseUrl', () => {
-  it.each([
-    ['postgres://app:s3cret@db.example:5432/books', 'postgres://app:***@db.example:5432/books'],
-    ['postgres://app@db.example/books', 'postgres://app@db.example/books'],
-    ['postgres://db.example/books?password=s3cret&sslmode=require', 'postgres://db.example/books?password=***&sslmode=require'],
-    ['not a url s3cret', '<unparseable database URL>'],
-  ])('%s', (url, expected) => {
-    expect(redactDatabaseUrl(url)).toBe(expected);
-  });
-});
 
 describe('openPostgres on an unreachable server', () => {
   it('fails with exit 75 and never shows the password', async () => {
