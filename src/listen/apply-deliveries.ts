@@ -1,7 +1,7 @@
 /**
  * One step of the inbox worker: claim a batch of pending deliveries, turn each into a payment row
  * with the snapshot's own normalization, and upsert them with the snapshot's own write path
- * (load-rows.ts: history row per change, and the `updated_at` guard of merge-sql.ts so an older
+ * (store/sql/load-rows.ts: history row per change, and the `updated_at` guard of store/sql/merge-sql.ts so an older
  * change arriving late never overwrites a newer one) — in ONE transaction with marking the rows
  * processed. A payload that lacks what a row needs is re-read by id from the API.
  */

@@ -18,7 +18,7 @@ import { summarySource, summarySourceSql } from './sql/summary-source.js';
 /**
  * The Postgres snapshot behind model/ports.ts `SnapshotWriter`: one writer per run (it remembers the
  * run started by `beginRun`). Each page is one transaction holding its rows and the stream's
- * checkpoint (load-rows.ts: new rows COPied in, changed rows staged and upserted with a history
+ * checkpoint (sql/load-rows.ts: new rows COPied in, changed rows staged and upserted with a history
  * row per change of a payment's status, amounts or fees, unchanged rows left alone). Re-reading a
  * window that did not change writes nothing but the checkpoint.
  */

@@ -24,7 +24,7 @@ export interface Queryable {
   /** Several statements without parameters (a migration file), via the simple query protocol. */
   execScript(sql: string): Promise<void>;
   /**
-   * Bulk load: `COPY target (columns) FROM …` in PostgreSQL text format (`copy-text.ts`), the
+   * Bulk load: `COPY target (columns) FROM …` in PostgreSQL text format (`../encoding/copy-text.ts`), the
    * text given as chunks of whole lines. Chunks are produced lazily, so a server parses one chunk
    * while the next is encoded. Absent where the engine cannot COPY; callers fall back to batched
    * `unnest` inserts. Returns the rows loaded.

@@ -13,7 +13,7 @@ import type { StoreSchema } from '../db/schema.js';
  * - Real server: a session-level `pg_try_advisory_lock` on a connection of its own. A killed
  *   holder's session ends and the server frees the lock (docs/reliability.md#run-locks: session locks
  *   never go stale; taken before any work; incompatible with PgBouncer transaction pooling).
- * - Embedded engine: a lock file in the data folder (lock-file.ts), stale-pid aware.
+ * - Embedded engine: a lock file in the data folder (../db/lock-file.ts), stale-pid aware.
  */
 export interface RunLock {
   readonly organization_id: string;
