@@ -31,9 +31,9 @@ import type { Checkpoint, SnapshotWriter, WriteStats } from '../src/model/ports.
 import type { Window } from '../src/model/window.js';
 import { windowContains } from '../src/model/window.js';
 import { SpoolStore } from '../src/store/spool/spool-store.js';
-import { createStore, type Store } from '../src/store/store.js';
-import { openPostgres } from '../src/store/pg-db.js';
-import { quoteIdent } from '../src/store/schema.js';
+import { databaseSnapshot, type DatabaseSnapshot } from '../src/store/database-snapshot.js';
+import { openPostgres } from '../src/store/db/pg-db.js';
+import { quoteIdent } from '../src/store/db/schema.js';
 import { createLogger, type Logger } from '../src/util/log.js';
 import { SecretScrubber } from '../src/util/secret-scrubber.js';
 import { ROOT, startSimChild, stopChild, type SimInfo } from './e2e/sim-child.js';
@@ -257,11 +257,11 @@ async function openTarget(kind: ExtractionBenchOptions['store'], work: string, w
     const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
     const schema = `payexport_bench_${randomBytes(4).toString('hex')}`;
     const db = await openPostgres({ url });
-    const store: Store = createStore(db, { schema });
+    const store: DatabaseSnapshot = databaseSnapshot(db, { schema });
     await store.migrate();
     return {
       writer: store.writer(),
-      orphanPaymentIds: (org, wallet, window) => store.orphanPaymentIds(org, wallet.wallet_id, window),
+      orphanPaymentIds: (org, wallet, window) => store.orphanPaymentIds(org, wallet, window),
       close: async () => {
         await db.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
         await store.close();

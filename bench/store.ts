@@ -17,15 +17,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PaymentRow } from '../src/model/rows.js';
-import { columnNames, encodeRow, SQL_TYPE, type ColumnKind } from '../src/store/columns.js';
-import { copyLine } from '../src/store/copy-text.js';
-import type { Db } from '../src/store/db.js';
-import { openPostgres } from '../src/store/pg-db.js';
-import { openEmbedded } from '../src/store/pglite-db.js';
+import { columnNames, encodeRow, SQL_TYPE, type ColumnKind } from '../src/store/encoding/columns.js';
+import { copyLine } from '../src/store/encoding/copy-text.js';
+import type { Db } from '../src/store/db/db.js';
+import { openPostgres } from '../src/store/db/pg-db.js';
+import { openEmbedded } from '../src/store/db/pglite-db.js';
 import type { Checkpoint } from '../src/model/ports.js';
-import { quoteIdent } from '../src/store/schema.js';
-import { createStore, type Store } from '../src/store/store.js';
-import { PAYMENT_COLUMNS } from '../src/store/tables.js';
+import { quoteIdent } from '../src/store/db/schema.js';
+import { databaseSnapshot, type DatabaseSnapshot } from '../src/store/database-snapshot.js';
+import { PAYMENT_COLUMNS } from '../src/store/sql/tables.js';
 import { ORG, payment } from './payment-rows.js';
 
 const ROWS = Number((process.argv[2] === '--embedded' ? process.argv[5] : process.argv.slice(2).find((arg) => /^\d+$/.test(arg))) ?? 100_000) || 100_000;
@@ -49,7 +49,7 @@ async function timed(rows: number, fn: () => Promise<void>): Promise<Timing> {
   return { seconds: Math.round(seconds * 1000) / 1000, rowsPerSecond: Math.round(rows / seconds) };
 }
 
-async function loadPages(store: Store, rows: readonly PaymentRow[], pageRows: number): Promise<Timing> {
+async function loadPages(store: DatabaseSnapshot, rows: readonly PaymentRow[], pageRows: number): Promise<Timing> {
   const writer = store.writer();
   await writer.beginRun({ run_id: `bench-${randomBytes(4).toString('hex')}`, run_key: 'bench', command: 'bench', organization_id: ORG, window: null, parameters: {}, started_at: '2026-11-22T00:00:00.000000Z' });
   return timed(rows.length, async () => {
@@ -60,7 +60,7 @@ async function loadPages(store: Store, rows: readonly PaymentRow[], pageRows: nu
 }
 
 /** `streams` writers in parallel, each loading its share of the pages (the job loads wallets concurrently). */
-async function loadConcurrently(store: Store, rows: readonly PaymentRow[], pageRows: number, streams: number): Promise<Timing> {
+async function loadConcurrently(store: DatabaseSnapshot, rows: readonly PaymentRow[], pageRows: number, streams: number): Promise<Timing> {
   const shares = Array.from({ length: streams }, (_, stream) => rows.filter((_, index) => Math.floor(index / pageRows) % streams === stream));
   const writers = await Promise.all(
     shares.map(async (_, stream) => {
@@ -80,7 +80,7 @@ async function loadConcurrently(store: Store, rows: readonly PaymentRow[], pageR
   });
 }
 
-async function resetPayments(db: Db, store: Store): Promise<void> {
+async function resetPayments(db: Db, store: DatabaseSnapshot): Promise<void> {
   await db.query(`TRUNCATE ${store.schema.table('payments')}, ${store.schema.table('payment_history')}, ${store.schema.table('checkpoints')}`);
   await db.query(`VACUUM ANALYZE ${store.schema.table('payments')}`).catch(() => undefined);
 }
@@ -92,7 +92,7 @@ function withoutCopy(db: Db): Db {
 export async function serverBench(url: string, rows: PaymentRow[]): Promise<Record<string, unknown>> {
   const db = await openPostgres({ url });
   const schemaName = `bench_store_${randomBytes(3).toString('hex')}`;
-  const store = createStore(db, { schema: schemaName });
+  const store = databaseSnapshot(db, { schema: schemaName });
   await store.migrate();
   try {
     const plain = store.schema.table('plain_copy');
@@ -145,7 +145,7 @@ export async function serverBench(url: string, rows: PaymentRow[]): Promise<Reco
     await resetPayments(db, store);
     const concurrent2 = await loadConcurrently(store, rows, 1000, 2);
     await resetPayments(db, store);
-    const fallbackStore = createStore(withoutCopy(db), { schema: schemaName });
+    const fallbackStore = databaseSnapshot(withoutCopy(db), { schema: schemaName });
     const fallback1000 = await loadPages(fallbackStore, rows, 1000);
     const { rows: [sizes] } = await db.query<{ payments: string; history: string }>(
       `SELECT pg_size_pretty(pg_total_relation_size('${store.schema.table('payments')}')) AS payments, pg_size_pretty(pg_total_relation_size('${store.schema.table('payment_history')}')) AS history`,
@@ -184,7 +184,7 @@ async function embeddedChild(scenario: string, dir: string): Promise<void> {
   const startupSeconds = Number(process.hrtime.bigint() - start) / 1e9;
   const rssAfterStart = process.memoryUsage().rss;
   const result: Record<string, unknown> = { scenario, startup_s: Math.round(startupSeconds * 100) / 100, rss_before_mb: rssBefore >> 20, rss_after_start_mb: rssAfterStart >> 20 };
-  const store = createStore(db);
+  const store = databaseSnapshot(db);
   await store.migrate();
   if (scenario !== 'reopen') {
     const rows = Array.from({ length: ROWS }, (_, index) => payment(index));

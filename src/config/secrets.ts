@@ -46,15 +46,23 @@ export function secretFromEnv(env: Readonly<Record<string, string | undefined>>,
   return trimmed === '' ? undefined : trimmed;
 }
 
-/** `postgres://user:secret@host/db` → `postgres://user:***@host/db` (for messages and --print-config). */
+/**
+ * A database URL safe to print (messages, --print-config, the snapshot's target): the password
+ * (and any `password=`-like query parameter) replaced by `***`, so secrets never reach logs or
+ * errors. Unparseable input is not echoed at all, because it may be all secret.
+ */
 export function redactDatabaseUrl(url: string): string {
+  let parsed: URL;
   try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
+    parsed = new URL(url);
   } catch {
-    return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+    return '<unparseable database URL>';
   }
+  if (parsed.password !== '') parsed.password = '***';
+  for (const key of [...parsed.searchParams.keys()]) {
+    if (/pass|secret|sslkey/i.test(key)) parsed.searchParams.set(key, '***');
+  }
+  return parsed.toString();
 }
 
 /** The password part of a database URL, if any (so it can be registered for scrubbing). */

@@ -29,7 +29,7 @@ import type { JobEnv } from './job-env.js';
 import { bindNormalizers } from './normalizers.js';
 import { withPageFaultPoint } from './page-fault-point.js';
 import { runKey } from './run-key.js';
-import { openSnapshot, peekSnapshot, type Snapshot } from './snapshot.js';
+import { openSnapshot, peekSnapshot, type Snapshot } from '../store/snapshot.js';
 import type { Checkpoint, RunStatus, SnapshotWriter } from '../model/ports.js';
 
 export type JobName = 'export' | 'nightly' | 'month-end';

@@ -4,20 +4,11 @@
  * (base units of the wallet's currency: msats, cents, asset base units) and, once valued, integer
  * minor units of the books' currency. Sides carry the sign: every amount is ≥ 0.
  */
+import type { EntryKind, JournalLine } from '../model/journal-record.js';
 import type { UtcInstant } from '../model/rows.js';
 
-export type Side = 'debit' | 'credit';
-
-/** What a line stands for: the wallet leg, the principal's counter leg, a fee, or an adjustment. */
-export type LineComponent = 'wallet' | 'principal' | 'network_fee' | 'processing_fee' | 'rounding' | 'remeasurement';
-
-export interface SourceAmount {
-  /** ≥ 0, in `unit` of `currency` */
-  amount: bigint;
-  /** btc | usd | asset:<hex> */
-  currency: string;
-  unit: string;
-}
+/** The line and its parts are the snapshot's record too, so they live with that port in model/. */
+export type { EntryKind, JournalLine, LineComponent, Side, SourceAmount } from '../model/journal-record.js';
 
 /** How an entry's source amounts became books-currency minor units. */
 export interface Valuation {
@@ -30,19 +21,6 @@ export interface Valuation {
   /** the rate as an accountant reads it, e.g. `86552.00 USD/BTC` */
   text: string;
 }
-
-export interface JournalLine {
-  account: string;
-  side: Side;
-  component: LineComponent;
-  /** null on lines that have no source-currency amount (a remeasurement) */
-  source: SourceAmount | null;
-  /** books minor units; null until valued (and for an entry that needs a price) */
-  amount: bigint | null;
-  memo: string;
-}
-
-export type EntryKind = 'movement' | 'remeasurement';
 
 export interface JournalEntry {
   /** short, stable, ≤ 21 characters: derived from the posting unit (payment + ledger entry) */

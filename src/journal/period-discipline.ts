@@ -10,14 +10,15 @@
  * Only a month-end run (which closes or amends its period) posts corrections and late entries,
  * and records them; an export or nightly run over a closed period leaves them to it.
  *
- * "Figures" are the content hash (export-ledger.ts). A run that closes or amends a period stages
+ * "Figures" are the content hash (content-hash.ts). A run that closes or amends a period stages
  * what it posts; the pipeline confirms it once the folder is published and the period closed, so
  * a failed run leaves nothing recorded.
  */
 import type { UtcInstant } from '../model/rows.js';
 import type { ZonedClock } from '../sinks/zoned-time.js';
 import { localDate } from './build-movement.js';
-import { contentHash, type JournalExports } from './export-ledger.js';
+import type { JournalExports } from '../model/journal-record.js';
+import { contentHash } from './content-hash.js';
 import { isValued, type JournalEntry } from './model.js';
 
 export interface DisciplineOptions {

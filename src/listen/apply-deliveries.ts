@@ -1,20 +1,20 @@
 /**
  * One step of the inbox worker: claim a batch of pending deliveries, turn each into a payment row
  * with the snapshot's own normalization, and upsert them with the snapshot's own write path
- * (load-rows.ts: history row per change, and the `updated_at` guard of merge-sql.ts so an older
+ * (store/sql/load-rows.ts: history row per change, and the `updated_at` guard of store/sql/merge-sql.ts so an older
  * change arriving late never overwrites a newer one) — in ONE transaction with marking the rows
  * processed. A payload that lacks what a row needs is re-read by id from the API.
  */
 import { parseJson } from '../api/json.js';
 import { normalizePayment } from '../normalize/payment.js';
 import type { PaymentRow } from '../model/rows.js';
-import { instantText } from '../store/columns.js';
-import type { Db, Queryable } from '../store/db.js';
-import { loadRows } from '../store/load-rows.js';
-import type { StoreSchema } from '../store/schema.js';
+import { instantText } from '../store/encoding/columns.js';
+import type { Db, Queryable } from '../store/db/db.js';
+import { loadRows } from '../store/sql/load-rows.js';
+import type { StoreSchema } from '../store/db/schema.js';
 import { PAYMENT_HISTORY } from '../store/snapshot-writer.js';
-import { PAYMENTS } from '../store/tables.js';
-import { escapeText, unescapeText } from '../store/text-escape.js';
+import { PAYMENTS } from '../store/sql/tables.js';
+import { escapeText, unescapeText } from '../store/encoding/text-escape.js';
 import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 import { claimDeliveries, markFailed, markProcessed, type ClaimedDelivery } from './inbox.js';
 

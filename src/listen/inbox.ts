@@ -6,9 +6,9 @@
  * unprocessed row (done again) or a processed one with its upsert committed — never a lost change.
  */
 import { createHash } from 'node:crypto';
-import type { Db, Queryable } from '../store/db.js';
-import type { StoreSchema } from '../store/schema.js';
-import { escapeText } from '../store/text-escape.js';
+import type { Db, Queryable } from '../store/db/db.js';
+import type { StoreSchema } from '../store/db/schema.js';
+import { escapeText } from '../store/encoding/text-escape.js';
 import type { VerifiedDelivery } from './verify-delivery.js';
 
 export interface InboxFacts {

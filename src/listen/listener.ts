@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { getPayment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { ListenConfig } from '../config/listen-schema.js';
-import { finishRun, insertRun } from '../store/runs.js';
+import { finishRun, insertRun } from '../store/sql/runs.js';
 import { toUtcInstant } from '../model/instant.js';
 import type { Logger } from '../util/log.js';
 import { applyDeliveries } from './apply-deliveries.js';

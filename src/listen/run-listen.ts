@@ -12,8 +12,8 @@ import type { LoadedConfig } from '../config/load.js';
 import { listenSchema, type ListenConfig } from '../config/listen-schema.js';
 import { createApiSet } from '../jobs/api-clients.js';
 import { newRunId } from '../jobs/run-key.js';
-import { openPostgres } from '../store/pg-db.js';
-import { createStore } from '../store/store.js';
+import { openPostgres } from '../store/db/pg-db.js';
+import { databaseSnapshot } from '../store/database-snapshot.js';
 import { configError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
@@ -59,12 +59,12 @@ export async function runListen(options: RunListenOptions): Promise<RunningListe
     throw error;
   }
   try {
-    const store = createStore(db, { schema: config.dbSchema });
-    await store.migrate();
+    const snapshot = databaseSnapshot(db, { schema: config.dbSchema });
+    await snapshot.migrate();
     const runId = newRunId(new Date());
     const listener = await startListener({
       db,
-      schema: store.schema,
+      schema: snapshot.schema,
       organizationId,
       environmentIds: config.environments.map((e) => e.id.toLowerCase()),
       apiFor: (environmentId) => (environmentId === undefined ? (apis.readers[0]?.api ?? apis.apiFor('')) : apis.apiFor(environmentId)),

@@ -4,9 +4,13 @@
  *   extract ──pages──► SnapshotWriter  (Postgres snapshot, or a spool under the output folder with --no-db)
  *   ReportSource ──rows──► reconcile + sinks  (the same snapshot, read back in a stable order)
  *
+ * and `Snapshot`, the one face a job holds: both seams plus the run lock, the incremental reads,
+ * closed periods and the journal's record. src/store/snapshot.ts opens one (database or spool).
+ *
  * A live `export` pulls into the snapshot and then reports from it, so `payexport report` over the
  * same window rebuilds byte-identical files by construction.
  */
+import type { JournalExports } from './journal-record.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from './rows.js';
 import type { Finding } from './results.js';
 import type { Window } from './window.js';
@@ -102,4 +106,34 @@ export interface ReportSource {
   billSummaries(organization_id: string, window: Window): Promise<BillSummaryRow[]>;
   /** Which of these payment ids the snapshot holds at all (any window): for "ledger entry of an unknown payment". */
   knownPaymentIds(organization_id: string, payment_ids: readonly string[]): Promise<Set<string>>;
+}
+
+export interface ClosePeriodInput {
+  organizationId: string;
+  /** e.g. `2026-10` */
+  period: string;
+  window: Window;
+  runId: string | null;
+  note?: string | null;
+}
+
+/** Where a run keeps its snapshot, behind one face: a Postgres server, the embedded engine, or the `--no-db` spool. */
+export interface Snapshot {
+  readonly kind: 'postgres' | 'embedded' | 'spool';
+  /** where it lives, safe to print (password redacted) */
+  readonly target: string;
+  writer(): SnapshotWriter;
+  readonly source: ReportSource;
+  /** one run at a time per (organization, job); exit 75 when held */
+  lock(organizationId: string, job: string): Promise<{ release(): Promise<void> }>;
+  /** the ledger read's start for a wallet: the stored high-water mark minus the look-back, or null */
+  ledgerStart(organizationId: string, wallet: WalletRow, lookbackDays: number): Promise<string | null>;
+  orphanPaymentIds(organizationId: string, wallet: WalletRow, window: Window): Promise<string[]>;
+  openPaymentIds(organizationId: string, wallet: WalletRow): Promise<string[]>;
+  isPeriodClosed(organizationId: string, period: string): Promise<boolean>;
+  /** false when the period was already closed (the first close is kept) */
+  closePeriod(input: ClosePeriodInput): Promise<boolean>;
+  /** what was exported of closed periods' journals (null on the spool: no record) */
+  readonly journalExports: JournalExports | null;
+  close(): Promise<void>;
 }

@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { insertNotifications } from '../store/notifications.js';
-import { openStore } from '../store/store.js';
+import { insertNotifications } from '../store/sql/notifications.js';
+import { openDatabaseSnapshot } from '../store/database-snapshot.js';
 import type { Logger } from '../util/log.js';
 import type { DeliveryResult } from './delivery-result.js';
 
@@ -18,16 +18,16 @@ export async function recordNotifications(loaded: LoadedConfig, cwd: string, run
   const dataDir = resolve(cwd, config.dataDir);
   if (secrets.databaseUrl === undefined && !existsSync(dataDir)) return false;
   try {
-    const store = await openStore({ schema: config.dbSchema, ...(secrets.databaseUrl ? { databaseUrl: secrets.databaseUrl } : { dataDir }) });
+    const snapshot = await openDatabaseSnapshot({ schema: config.dbSchema, ...(secrets.databaseUrl ? { databaseUrl: secrets.databaseUrl } : { dataDir }) });
     try {
       await insertNotifications(
-        store.db,
-        store.schema,
+        snapshot.db,
+        snapshot.schema,
         results.map((r) => ({ run_id: runId, destination: r.destination, kind: r.kind, event: r.event, outcome: r.outcome, attempts: r.attempts, detail: r.detail, duration_ms: r.duration_ms })),
       );
       return true;
     } finally {
-      await store.close();
+      await snapshot.close();
     }
   } catch (error) {
     log.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not record the notifications in the database');

@@ -1,13 +1,13 @@
 import type { AssetRow, BillLineItemRow, BillRecord, BillRow, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletBalanceRow, WalletRow } from '../model/rows.js';
-import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from './bill-tables.js';
-import { decodeRow, selectList } from './columns.js';
-import type { Queryable } from './db.js';
+import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from './sql/bill-tables.js';
+import { decodeRow, selectList } from './encoding/columns.js';
+import type { Queryable } from './db/db.js';
 import type { LedgerQuery, PaymentQuery, ReportSource } from '../model/ports.js';
 import type { Window } from '../model/window.js';
-import type { StoreSchema } from './schema.js';
-import { ASSET_COLUMNS, BALANCE_COLUMNS, LEDGER_COLUMNS, PAYMENT_COLUMNS, SUMMARY_COLUMNS, WALLET_COLUMNS, type StoredBalance, type StoredWallet } from './tables.js';
-import { summarySourceSql } from './summary-source.js';
-import { escapeText } from './text-escape.js';
+import type { StoreSchema } from './db/schema.js';
+import { ASSET_COLUMNS, BALANCE_COLUMNS, LEDGER_COLUMNS, PAYMENT_COLUMNS, SUMMARY_COLUMNS, WALLET_COLUMNS, type StoredBalance, type StoredWallet } from './sql/tables.js';
+import { summarySourceSql } from './sql/summary-source.js';
+import { escapeText } from './encoding/text-escape.js';
 
 /**
  * model/ports.ts `ReportSource` over the Postgres snapshot. Payments and ledger entries stream in

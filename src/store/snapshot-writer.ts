@@ -1,24 +1,24 @@
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../model/rows.js';
-import { BILL_HISTORY, BILL_LINE_ITEMS, BILL_SUMMARY_COLUMNS, BILLS } from './bill-tables.js';
+import { BILL_HISTORY, BILL_LINE_ITEMS, BILL_SUMMARY_COLUMNS, BILLS } from './sql/bill-tables.js';
 import type { Finding } from '../model/results.js';
 import { AppError } from '../util/errors.js';
 import { faultPoint } from '../util/fault-points.js';
-import { loadCheckpoints, saveCheckpoint } from './checkpoints.js';
-import type { Db, Queryable } from './db.js';
-import { insertRows } from './insert-rows.js';
-import { isUniqueViolation, loadRows, type LoadOptions } from './load-rows.js';
+import { loadCheckpoints, saveCheckpoint } from './sql/checkpoints.js';
+import type { Db, Queryable } from './db/db.js';
+import { insertRows } from './sql/insert-rows.js';
+import { isUniqueViolation, loadRows, type LoadOptions } from './sql/load-rows.js';
 import type { Checkpoint, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../model/ports.js';
-import { finishRun, insertRun } from './runs.js';
-import type { StoreSchema } from './schema.js';
-import { dedupeByKey, stageRows, stageTable } from './stage.js';
-import { ASSETS, BALANCES, FINDING_COLUMNS, LEDGER, PAYMENT_HISTORY_FIELDS, PAYMENTS, SUMMARY_COLUMNS, WALLETS, type StoredBalance, type StoredWallet, type TableSpec } from './tables.js';
-import { escapeText } from './text-escape.js';
-import { summarySource, summarySourceSql } from './summary-source.js';
+import { finishRun, insertRun } from './sql/runs.js';
+import type { StoreSchema } from './db/schema.js';
+import { dedupeByKey, stageRows, stageTable } from './sql/stage.js';
+import { ASSETS, BALANCES, FINDING_COLUMNS, LEDGER, PAYMENT_HISTORY_FIELDS, PAYMENTS, SUMMARY_COLUMNS, WALLETS, type StoredBalance, type StoredWallet, type TableSpec } from './sql/tables.js';
+import { escapeText } from './encoding/text-escape.js';
+import { summarySource, summarySourceSql } from './sql/summary-source.js';
 
 /**
  * The Postgres snapshot behind model/ports.ts `SnapshotWriter`: one writer per run (it remembers the
  * run started by `beginRun`). Each page is one transaction holding its rows and the stream's
- * checkpoint (load-rows.ts: new rows COPied in, changed rows staged and upserted with a history
+ * checkpoint (sql/load-rows.ts: new rows COPied in, changed rows staged and upserted with a history
  * row per change of a payment's status, amounts or fees, unchanged rows left alone). Re-reading a
  * window that did not change writes nothing but the checkpoint.
  */

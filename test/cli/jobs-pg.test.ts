@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireRunLock } from '../../src/store/run-lock.js';
-import { storeSchema } from '../../src/store/schema.js';
+import { acquireRunLock } from '../../src/store/sql/run-lock.js';
+import { storeSchema } from '../../src/store/db/schema.js';
 import { assertBuilt, describeRun, runCli, splitStderr } from '../support/cli/cli.js';
 import { dropSchemas, probePostgres, schemaText, uniqueSchemaName, urlWithPassword, withDb } from '../support/cli/pg.js';
 import { expectNoSecrets } from '../support/cli/secrets.js';

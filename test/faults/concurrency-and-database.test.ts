@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quoteIdent } from '../../src/store/schema.js';
+import { quoteIdent } from '../../src/store/db/schema.js';
 import { assertBuilt, describeRun, runCli, splitStderr, startCli, type CliResult, type RunningCli } from '../support/cli/cli.js';
 import { dropSchemas, probePostgres, uniqueSchemaName, urlWithPassword, withDb } from '../support/cli/pg.js';
 import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';

@@ -42,13 +42,13 @@ function migrateCommand(ctx: CliContext): CommandModule<object, DbArgs> {
       const loaded = loadCliConfig(ctx, args);
       const { config, secrets } = loaded;
       const dataDir = resolve(ctx.cwd, config.dataDir);
-      const { openStore } = await import('../../store/store.js');
-      const store = await openStore({ schema: config.dbSchema, ...(secrets.databaseUrl ? { databaseUrl: secrets.databaseUrl } : { dataDir }) });
+      const { openDatabaseSnapshot } = await import('../../store/database-snapshot.js');
+      const snapshot = await openDatabaseSnapshot({ schema: config.dbSchema, ...(secrets.databaseUrl ? { databaseUrl: secrets.databaseUrl } : { dataDir }) });
       try {
-        const result = await store.migrate();
+        const result = await snapshot.migrate();
         ctx.stdout.write(`schema ${config.dbSchema} on ${secrets.databaseUrl ? redactDatabaseUrl(secrets.databaseUrl) : dataDir}: ${JSON.stringify(result)}\n`);
       } finally {
-        await store.close();
+        await snapshot.close();
       }
     },
   };
@@ -69,7 +69,7 @@ function shellCommand(ctx: CliContext): CommandModule<object, DbArgs> {
       const { config, secrets } = loaded;
       const dataDir = resolve(ctx.cwd, config.dataDir);
       if (secrets.databaseUrl) throw usageError('shell_needs_embedded', 'db shell serves the embedded database; with a server, use psql on your DATABASE_URL directly');
-      const { serveEmbeddedForPsql } = await import('../../store/db-shell.js');
+      const { serveEmbeddedForPsql } = await import('../../store/db/db-shell.js');
       const shell = await serveEmbeddedForPsql(dataDir, args.port ?? 5433);
       ctx.stdout.write(`embedded database ${dataDir} on 127.0.0.1:${args.port ?? 5433} (one connection at a time)\n  ${shell.psqlCommand}\nSet search_path to ${config.dbSchema}. Ctrl-C to stop.\n`);
       await new Promise<void>((done) => {

@@ -198,7 +198,7 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     return new Set(payment_ids.filter((id) => this.knownIds!.has(id)));
   }
 
-  // --- what the pull asks (see ledger-queries.ts for the database versions) -------------------
+  // --- what the pull asks (see ../sql/ledger-queries.ts for the database versions) -------------------
 
   /** In-window ledger entries of the wallet that name a payment the spool does not hold. */
   async orphanPaymentIds(organization_id: string, wallet_id: string, window: Window): Promise<string[]> {

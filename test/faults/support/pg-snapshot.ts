@@ -4,7 +4,7 @@
  * what the checkpoints say was committed (only whole batches).
  */
 import { expect } from 'vitest';
-import { quoteIdent } from '../../../src/store/schema.js';
+import { quoteIdent } from '../../../src/store/db/schema.js';
 import { withDb } from '../../support/cli/pg.js';
 import { compareIds } from './invariants.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimHandle } from '../../../src/sim/index.js';
-import { quoteIdent } from '../../../src/store/schema.js';
+import { quoteIdent } from '../../../src/store/db/schema.js';
 import { AppError } from '../../../src/util/errors.js';
 import { minusOneMicrosecond } from '../../../src/api/date-bounds.js';
 import { call } from '../../support/sim/sim-client.js';

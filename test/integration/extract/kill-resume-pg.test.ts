@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimHandle } from '../../../src/sim/index.js';
-import type { Db } from '../../../src/store/db.js';
-import { openPostgres } from '../../../src/store/pg-db.js';
-import { quoteIdent } from '../../../src/store/schema.js';
+import type { Db } from '../../../src/store/db/db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
+import { quoteIdent } from '../../../src/store/db/schema.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 import { startSim } from '../../support/extract/harness.js';
 import { cleanRun, killedThenResumed, type ScenarioOptions } from '../../support/extract/kill-resume.js';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimHandle } from '../../../src/sim/index.js';
-import { quoteIdent } from '../../../src/store/schema.js';
+import { quoteIdent } from '../../../src/store/db/schema.js';
 import { call, envPath } from '../../support/sim/sim-client.js';
 import { uniqueSchemaName } from '../../support/store/engines.js';
 import { startSim } from '../../support/extract/harness.js';

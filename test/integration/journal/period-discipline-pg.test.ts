@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalConfig } from '../../../src/config/journal-schema.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
-import { openPostgres } from '../../../src/store/pg-db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
 import { monthPeriod } from '../../../src/model/period.js';
 import { beanCheck, hledgerCheck, ledgerToolsMissing } from '../../support/journal/ledger-tools.js';
 import { readCsvWithPython, readersMissing } from '../../support/readers/readers.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../../src/store/pg-db.js';
-import type { Db } from '../../../src/store/db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
+import type { Db } from '../../../src/store/db/db.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { signPayload } from '../../../src/util/webhook-signature.js';
 import { call, envPath } from '../../support/sim/sim-client.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runListenLoad } from '../../../bench/listen-load.js';
-import { openPostgres } from '../../../src/store/pg-db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import type { DeliveryResult } from '../../../src/notify/delivery-result.js';
 import { recordNotifications } from '../../../src/notify/record-notifications.js';
-import { openStore } from '../../../src/store/store.js';
+import { openDatabaseSnapshot } from '../../../src/store/database-snapshot.js';
 import { createMemoryLogger } from '../../../src/util/log.js';
 
 /**
@@ -31,7 +31,7 @@ describe('recordNotifications, embedded database', () => {
     expect(await recordNotifications(loaded, cwd, 'run-1', results, log.log)).toBe(true);
     expect(await recordNotifications(loaded, cwd, 'run-1', [{ ...results[1]!, attempts: 2 }], log.log)).toBe(true);
     expect(log.records().filter((r) => r.level === 'warn' || r.level === 40)).toEqual([]);
-    const store = await openStore({ schema: loaded.config.dbSchema, dataDir: join(cwd, 'data') });
+    const store = await openDatabaseSnapshot({ schema: loaded.config.dbSchema, dataDir: join(cwd, 'data') });
     try {
       const { rows } = await store.db.query<{ destination: string; event: string; outcome: string; attempts: number; detail: string }>(
         `SELECT destination, event, outcome, attempts, detail FROM ${store.schema.table('notifications')} WHERE run_id = $1 ORDER BY destination`,

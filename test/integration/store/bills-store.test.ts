@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { normalizeBill, normalizeBillSummary } from '../../../src/normalize/bill.js';
 import type { BillRecord } from '../../../src/model/rows.js';
-import { openPostgres } from '../../../src/store/pg-db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
 import type { Checkpoint, ReportSource, RunInfo, SnapshotWriter } from '../../../src/model/ports.js';
 import type { Window } from '../../../src/model/window.js';
 import { SpoolStore } from '../../../src/store/spool/spool-store.js';
-import { createStore } from '../../../src/store/store.js';
+import { databaseSnapshot } from '../../../src/store/database-snapshot.js';
 import { btc } from '../../support/wire/examples.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 
@@ -91,7 +91,7 @@ describe.skipIf(pg.url === null)(`bills on PostgreSQL${pg.skipReason === null ? 
     const schema = uniqueSchemaName('bills_store');
     schemas.push(schema);
     try {
-      const store = createStore(db, { schema });
+      const store = databaseSnapshot(db, { schema });
       await store.migrate();
       const writer = store.writer();
       const info = run();

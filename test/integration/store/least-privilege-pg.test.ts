@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../../src/store/db.js';
-import { openPostgres } from '../../../src/store/pg-db.js';
-import { createStore } from '../../../src/store/store.js';
+import type { Db } from '../../../src/store/db/db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
+import { databaseSnapshot } from '../../../src/store/database-snapshot.js';
 import { paymentRow } from '../../support/store/rows.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 
@@ -17,7 +17,7 @@ describe.skipIf(url === null)(`a job role without CREATE${pg.skipReason === null
 
   beforeAll(async () => {
     owner = await openPostgres({ url: url ?? '' });
-    await createStore(owner, { schema: schemaName }).migrate();
+    await databaseSnapshot(owner, { schema: schemaName }).migrate();
     await owner.query(`CREATE ROLE ${role} LOGIN`);
     await owner.query(`GRANT USAGE ON SCHEMA ${schemaName} TO ${role}`);
     await owner.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schemaName} TO ${role}`);
@@ -35,7 +35,7 @@ describe.skipIf(url === null)(`a job role without CREATE${pg.skipReason === null
     target.username = role;
     const db = await openPostgres({ url: target.toString() });
     try {
-      const store = createStore(db, { schema: schemaName });
+      const store = databaseSnapshot(db, { schema: schemaName });
       expect((await store.migrate()).applied).toEqual([]);
       const writer = store.writer();
       await writer.beginRun({ run_id: 'r', run_key: 'k', command: 'export', organization_id: paymentRow(1).organization_id, window: null, parameters: {}, started_at: '2026-11-22T00:00:00.000000Z' });

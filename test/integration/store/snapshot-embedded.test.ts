@@ -1,4 +1,4 @@
-import { openEmbedded } from '../../../src/store/pglite-db.js';
+import { openEmbedded } from '../../../src/store/db/pglite-db.js';
 import { defineSnapshotSuite } from './snapshot-suite.js';
 
 // One in-memory engine for the whole file: starting one takes ~5 s (initdb runs in WebAssembly).

@@ -1,4 +1,4 @@
-import { openPostgres } from '../../../src/store/pg-db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
 import { probePostgres } from '../../support/store/engines.js';
 import { defineSnapshotSuite } from './snapshot-suite.js';
 import { describe } from 'vitest';

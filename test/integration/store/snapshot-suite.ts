@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentRow, SummaryBucketRow } from '../../../src/model/rows.js';
-import type { Db, Queryable } from '../../../src/store/db.js';
-import { loadMigrations, migrate } from '../../../src/store/migrate.js';
+import type { Db, Queryable } from '../../../src/store/db/db.js';
+import { loadMigrations, migrate } from '../../../src/store/db/migrate.js';
 import type { Checkpoint, RunInfo } from '../../../src/model/ports.js';
 import type { Window } from '../../../src/model/window.js';
 import { windowContains } from '../../../src/model/window.js';
-import { createStore, type Store } from '../../../src/store/store.js';
-import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from '../../../src/store/bill-tables.js';
-import { SQL_TYPE, type ColumnKind } from '../../../src/store/columns.js';
-import { LEDGER_COLUMNS, PAYMENT_COLUMNS, WALLET_COLUMNS } from '../../../src/store/tables.js';
-import { unescapeText } from '../../../src/store/text-escape.js';
+import { databaseSnapshot, type DatabaseSnapshot } from '../../../src/store/database-snapshot.js';
+import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from '../../../src/store/sql/bill-tables.js';
+import { SQL_TYPE, type ColumnKind } from '../../../src/store/encoding/columns.js';
+import { LEDGER_COLUMNS, PAYMENT_COLUMNS, WALLET_COLUMNS } from '../../../src/store/sql/tables.js';
+import { unescapeText } from '../../../src/store/encoding/text-escape.js';
 import { AppError } from '../../../src/util/errors.js';
 import {
   ASSET,
@@ -89,13 +89,13 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
   describe(`snapshot store on ${engine.label}`, () => {
     let db: Db;
     let release: () => Promise<void>;
-    let store: Store;
+    let store: DatabaseSnapshot;
     const schemaName = uniqueSchemaName(engine.label.replace(/\W+/g, '_').toLowerCase());
     const t = (table: string): string => store.schema.table(table);
 
     beforeAll(async () => {
       ({ db, release } = await engine.connect());
-      store = createStore(db, { schema: schemaName, batchRows: 7 });
+      store = databaseSnapshot(db, { schema: schemaName, batchRows: 7 });
       await store.migrate();
     });
 
@@ -270,7 +270,7 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
             }),
           ),
       };
-      const writer = createStore(failing, { schema: schemaName }).writer();
+      const writer = databaseSnapshot(failing, { schema: schemaName }).writer();
       await writer.beginRun(runInfo('rollback2'));
       await expect(writer.writePaymentsPage([paymentRow(410)], checkpoint('payments:rollback2', 1))).rejects.toThrow('injected');
       expect(await store.source.knownPaymentIds(ORG, [paymentRow(410).payment_id])).toEqual(new Set());
@@ -304,7 +304,7 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
             }),
           ),
       };
-      const writer = createStore(racing, { schema: schemaName }).writer();
+      const writer = databaseSnapshot(racing, { schema: schemaName }).writer();
       await writer.beginRun(runInfo('race'));
       const stats = await writer.writePaymentsPage([paymentRow(420), paymentRow(421)], checkpoint('payments:race', 1));
       expect(fastCopies).toBe(1);
@@ -493,14 +493,14 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
 
     it('closes a period once and reports it closed', async () => {
       expect(await store.isPeriodClosed(ORG, '2026-10')).toBe(false);
-      expect(await store.closePeriod({ organization_id: ORG, period: '2026-10', window: WINDOW, run_id: 'run-x', note: 'closed by test' })).toBe(true);
-      expect(await store.closePeriod({ organization_id: ORG, period: '2026-10', window: WINDOW, run_id: 'run-y' })).toBe(false);
+      expect(await store.closePeriod({ organizationId: ORG, period: '2026-10', window: WINDOW, runId: 'run-x', note: 'closed by test' })).toBe(true);
+      expect(await store.closePeriod({ organizationId: ORG, period: '2026-10', window: WINDOW, runId: 'run-y' })).toBe(false);
       expect(await store.isPeriodClosed(ORG, '2026-10')).toBe(true);
       expect(await store.getClosedPeriod(ORG, '2026-10')).toMatchObject({ run_id: 'run-x', window: { from: WINDOW.from, to: WINDOW.to }, tz: 'UTC', note: 'closed by test' });
     });
 
     it('writes through the unnest fallback (no COPY) with the same results', async () => {
-      const fallback = createStore(withoutCopy(db), { schema: schemaName, batchRows: 1000 });
+      const fallback = databaseSnapshot(withoutCopy(db), { schema: schemaName, batchRows: 1000 });
       const writer = fallback.writer();
       await writer.beginRun(runInfo('fallback'));
       const wallet = 'wallet-fallback';

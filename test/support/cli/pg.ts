@@ -3,9 +3,9 @@
  * it, and fail under PAYEXPORT_REQUIRE_PG=1), a unique schema per test, dropped afterwards, and
  * a way to search every table of a schema for a secret.
  */
-import type { Db } from '../../../src/store/db.js';
-import { openPostgres } from '../../../src/store/pg-db.js';
-import { quoteIdent } from '../../../src/store/schema.js';
+import type { Db } from '../../../src/store/db/db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
+import { quoteIdent } from '../../../src/store/db/schema.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../store/engines.js';
 
 export { probePostgres, uniqueSchemaName };

@@ -9,7 +9,7 @@ import { loadConfig } from '../../../src/config/load.js';
 import type { ListenConfig } from '../../../src/config/listen-schema.js';
 import { runListen, type RunningListener } from '../../../src/listen/run-listen.js';
 import type { SimHandle } from '../../../src/sim/index.js';
-import type { Db } from '../../../src/store/db.js';
+import type { Db } from '../../../src/store/db/db.js';
 import { createMemoryLogger } from '../../../src/util/log.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
 import { call, envPath } from '../sim/sim-client.js';

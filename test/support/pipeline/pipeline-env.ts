@@ -13,7 +13,7 @@ import { runPipeline, type PipelineOutcome, type PipelineSpec } from '../../../s
 import { silentProgress } from '../../../src/jobs/progress.js';
 import { newRunId } from '../../../src/jobs/run-key.js';
 import type { SimHandle } from '../../../src/sim/index.js';
-import { openStore, type Store } from '../../../src/store/store.js';
+import { openDatabaseSnapshot, type DatabaseSnapshot } from '../../../src/store/database-snapshot.js';
 import { createMemoryLogger, type MemoryLogger } from '../../../src/util/log.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
 import { dayPeriod, rangePeriod } from '../../../src/model/period.js';
@@ -66,6 +66,6 @@ export async function runJobInProcess(
 }
 
 /** The target's snapshot, opened for assertions (close it before the next run on the embedded engine). */
-export function openTargetStore(target: PipelineTarget): Promise<Store> {
-  return openStore({ schema: target.schema, ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : { dataDir: join(target.cwd, 'data') }) });
+export function openTargetStore(target: PipelineTarget): Promise<DatabaseSnapshot> {
+  return openDatabaseSnapshot({ schema: target.schema, ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : { dataDir: join(target.cwd, 'data') }) });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../../src/store/db.js';
-import { openPostgres } from '../../../src/store/pg-db.js';
-import { quoteIdent } from '../../../src/store/schema.js';
+import type { Db } from '../../../src/store/db/db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
+import { quoteIdent } from '../../../src/store/db/schema.js';
 
 /**
  * Which engines the store tests run on. The real server comes from DATABASE_URL; when it is unset

@@ -3,7 +3,7 @@
  * Postgres server when DATABASE_URL is set (a schema of its own per run, dropped after the file).
  */
 import { afterAll } from 'vitest';
-import { openPostgres } from '../../../src/store/pg-db.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from './engines.js';
 import type { RunOptions } from '../pipeline/run-pipeline.js';
 

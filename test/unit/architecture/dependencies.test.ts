@@ -56,7 +56,7 @@ describe('the checker itself', () => {
 
   it('catches an upward import and names its edge', () => {
     const graph: ImportEdge[] = [
-      { from: 'src/store/db.ts', to: 'src/model/rows.ts' },
+      { from: 'src/store/db/db.ts', to: 'src/model/rows.ts' },
       { from: 'src/util/time.ts', to: 'src/model/rows.ts' },
       { from: 'src/model/rows.ts', to: 'src/model/window.ts' },
     ];

@@ -1,0 +1,101 @@
+import { mkdtempSync, readdirSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SpoolStore } from '../../../../src/store/spool/spool-store.js';
+import { decodeRow, encodeRow } from '../../../../src/store/spool/row-codec.js';
+import type { Checkpoint, RunInfo } from '../../../../src/model/ports.js';
+import type { Window } from '../../../../src/model/window.js';
+import { ORG, makeLedgerRow, makePaymentRow, uuid, makeWalletRow } from '../../../support/rows/builders.js';
+
+const window: Window = { from: '2026-10-01T00:00:00.000000Z', to: '2026-11-01T00:00:00.000000Z', tz: 'UTC' };
+const run = (run_id: string): RunInfo => ({ run_id, run_key: 'export:2026-10', command: 'export', organization_id: ORG, window, parameters: {}, started_at: '2026-11-22T00:00:00.000000Z' });
+const cp = (stream: string, position: string, pages: number): Checkpoint => ({ run_key: 'export:2026-10', stream, position, pages, rows: pages, done: false });
+
+async function collect<T>(it: AsyncIterable<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const batch of it) out.push(...batch);
+  return out;
+}
+
+describe('row codec', () => {
+  it('round-trips bigints and strings that look like the marker', () => {
+    const row = { a: 2n ** 70n, b: '#n5', c: '##', d: ['#x', -1n], e: { '#k': 'v' } };
+    expect(decodeRow(encodeRow(row))).toEqual(row);
+  });
+});
+
+describe('SpoolStore', () => {
+  it('reads back rows per wallet, sorted, de-duplicated, window-filtered', async () => {
+    const store = new SpoolStore(mkdtempSync(join(tmpdir(), 'spool-')));
+    await store.beginRun(run('r1'));
+    const w = uuid(1, 'c');
+    const late = makePaymentRow({ payment_id: uuid(2, 'b'), created_at: '2026-10-20T00:00:00.000000Z' });
+    const early = makePaymentRow({ payment_id: uuid(3, 'b'), created_at: '2026-10-02T00:00:00.000000Z' });
+    const outside = makePaymentRow({ payment_id: uuid(4, 'b'), created_at: '2026-11-01T00:00:00.000000Z' });
+    await store.writePaymentsPage([late, outside], cp(`payments:wallet:${w}`, 'c1', 1));
+    const updated = { ...late, status: 'failed', status_class: 'failed' as const };
+    await store.writePaymentsPage([early, updated], cp(`payments:wallet:${w}`, 'c2', 2));
+    const rows = await collect(store.payments({ organization_id: ORG, wallet_id: w, window }));
+    expect(rows.map((r) => r.payment_id)).toEqual([uuid(3, 'b'), uuid(2, 'b')]);
+    expect(rows[1]!.status).toBe('failed');
+    expect(rows[0]).toEqual(early);
+    expect(await store.knownPaymentIds(ORG, [uuid(4, 'b'), uuid(9, 'b')])).toEqual(new Set([uuid(4, 'b')]));
+  });
+
+  it('resumes a killed run from its checkpoint and drops rows written after it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spool-'));
+    const w = uuid(1, 'c');
+    const first = new SpoolStore(dir);
+    await first.beginRun(run('r1'));
+    await first.writeLedgerPage([makeLedgerRow({ entry_id: uuid(1, 'd') })], cp(`ledger:wallet:${w}`, '100', 1));
+    // The process dies after appending page 2 but before its checkpoint is saved.
+    const file = readdirSync(join(dir, 'streams'))[0]!;
+    appendFileSync(join(dir, 'streams', file), encodeRow(makeLedgerRow({ entry_id: uuid(2, 'd') })) + '\n');
+
+    const resumed = new SpoolStore(dir);
+    const checkpoints = await resumed.beginRun(run('r2'));
+    expect(checkpoints).toEqual([cp(`ledger:wallet:${w}`, '100', 1)]);
+    expect((await collect(resumed.ledger(ORG, w))).map((r) => r.entry_id)).toEqual([uuid(1, 'd')]);
+  });
+
+  it('forgets a stream killed before its first checkpoint (its summary would otherwise count twice)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spool-'));
+    const first = new SpoolStore(dir);
+    await first.beginRun(run('r1'));
+    await first.writeLedgerPage([makeLedgerRow({ entry_id: uuid(1, 'd') })], cp(`ledger:wallet:${uuid(1, 'c')}`, '100', 1));
+    // a summary's rows reached its file, the process died before the journal recorded the checkpoint
+    appendFileSync(join(dir, 'streams', 'summary-wallet-orphan.00000000.jsonl'), encodeRow({ scope: 'wallet' }) + '\n');
+
+    const resumed = new SpoolStore(dir);
+    await resumed.beginRun(run('r2'));
+    expect(readdirSync(join(dir, 'streams'))).toHaveLength(1);
+    expect(await resumed.summaries(ORG, window)).toEqual([]);
+  });
+
+  it('a finished run leaves nothing to resume', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spool-'));
+    const store = new SpoolStore(dir);
+    await store.beginRun(run('r1'));
+    await store.writePaymentsPage([makePaymentRow()], cp('payments:wallet:x', 'c', 1));
+    await store.finishRun('r1', 'succeeded', {});
+    expect(await new SpoolStore(dir).beginRun(run('r2'))).toEqual([]);
+  });
+
+  it('a failed run resumes from its checkpoints, like a killed one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spool-'));
+    const store = new SpoolStore(dir);
+    await store.beginRun(run('r1'));
+    await store.writePaymentsPage([makePaymentRow()], cp('payments:wallet:x', 'c', 1));
+    await store.finishRun('r1', 'failed', {});
+    expect(await new SpoolStore(dir).beginRun(run('r2'))).toEqual([cp('payments:wallet:x', 'c', 1)]);
+  });
+
+  it('upserts wallets by id and counts changes', async () => {
+    const store = new SpoolStore(mkdtempSync(join(tmpdir(), 'spool-')));
+    expect(await store.upsertWallets([makeWalletRow()])).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+    expect(await store.upsertWallets([makeWalletRow()])).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+    expect(await store.upsertWallets([makeWalletRow({ name: 'Ops' })])).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+    expect((await store.wallets(ORG)).map((w) => w.name)).toEqual(['Ops']);
+  });
+});
