@@ -278,7 +278,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     ledgerStart: (wallet: WalletRow) => snapshot.ledgerStart(organizationId, wallet, config.lookbackDays),
     orphanPaymentIds: (wallet: WalletRow) => snapshot.orphanPaymentIds(organizationId, wallet, window),
     ...(spec.incremental ? { openPaymentIds: (wallet: WalletRow) => snapshot.openPaymentIds(organizationId, wallet) } : {}),
-    width: Math.max(2, config.concurrency * 2),
+    concurrency: config.concurrency,
     // ledger time slices reach up to the run's clock
     now: instantFromDate(env.clock()),
   });

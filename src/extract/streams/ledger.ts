@@ -9,16 +9,19 @@
  * rest of the time up to now is cut into slices of their own. No summary counts ledger entries, so
  * the first page is the cheapest place to learn the size.
  */
-import { ledgerEventKey, ledgerPages } from '../api/endpoints.js';
-import { SweepDeduper } from '../api/paginate.js';
-import type { WireLedgerEvent } from '../api/wire.js';
-import type { WalletRow } from '../model/rows.js';
-import { toUtcInstant } from '../model/instant.js';
-import type { ExtractContext, StreamProgress } from './context.js';
-import { decodePosition, encodePosition, streamName, type LedgerPosition, type LedgerSlice, type LedgerSlicePosition } from './streams.js';
-import { nextWholeSecond, rangeFilters, splitRange } from './time-slices.js';
-import { acceptPage, writePageBehind } from './stream-page.js';
-import { WriteBehind } from './write-behind.js';
+import { ledgerEventKey, ledgerPages } from '../../api/endpoints.js';
+import { SweepDeduper } from '../../api/paginate.js';
+import type { WireLedgerEvent } from '../../api/wire.js';
+import type { WalletRow } from '../../model/rows.js';
+import { toUtcInstant } from '../../model/instant.js';
+import { LEDGER_ENTRIES_PER_PAYMENT } from '../chain-budget.js';
+import type { ExtractContext, StreamProgress } from '../context.js';
+import { expectedPayments, type PullScope } from '../pull-plan.js';
+import type { ReadOutcome, WalletStream } from '../stream.js';
+import { decodePosition, encodePosition, streamName, type LedgerPosition, type LedgerSlice, type LedgerSlicePosition } from '../positions.js';
+import { nextWholeSecond, rangeFilters, splitRange } from '../time-slices.js';
+import { acceptPage, writePageBehind } from '../stream-page.js';
+import { WriteBehind } from '../write-behind.js';
 
 export interface LedgerStreamOptions {
   wallet: WalletRow;
@@ -147,6 +150,32 @@ export async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): 
   }
   progress.done = true;
   return progress;
+}
+
+/** What the ledger stream schedules: a wallet's whole ledger (which may split after its first page), or one slice of it. */
+export type LedgerUnit = { wallet: WalletRow; chain?: undefined } | { chain: LedgerChain; wallet?: undefined };
+
+/**
+ * The stream: one chain per wallet, sized from the wallet's payments until its first page tells the
+ * ledger's size; a split ledger's slices are each sized at the chain budget.
+ */
+export const ledgerStream: WalletStream<LedgerUnit> = {
+  name: 'ledger',
+  stage: 'wallet',
+  slices: async (ctx, scope, wallet) => ({ slices: [{ slice: { wallet }, size: Math.ceil(((expectedPayments(scope, wallet) ?? 0) * LEDGER_ENTRIES_PER_PAYMENT) / ctx.pageSize) + 1 }] }),
+  read: readLedger,
+};
+
+async function readLedger(ctx: ExtractContext, scope: PullScope, unit: LedgerUnit): Promise<ReadOutcome<LedgerUnit>> {
+  if (unit.chain) return { progress: [await pullLedgerChain(ctx, unit.chain)] };
+  const { wallet } = unit;
+  const outcome = await pullWalletLedger(ctx, { wallet, startDate: await scope.plan.ledgerStart(wallet), maxChainItems: scope.maxChainItems, now: scope.now });
+  if (outcome.slices === null) return { progress: [outcome.progress] };
+  const { slices, startDate, progress } = outcome;
+  return {
+    progress: [],
+    split: { slices: slices.map((chain) => ({ slice: { chain }, size: scope.budgetPages })), finish: () => finishSlicedLedger(ctx, progress, slices, startDate) },
+  };
 }
 
 function effectiveTimeOf(event: WireLedgerEvent): string | null {

@@ -7,16 +7,18 @@
  * A huge wallet is swept as several chains over disjoint creation-time slices (planPayments); the
  * plan is saved under the wallet's stream before any slice starts, so a resumed run reuses it.
  */
-import { paymentPages, paymentKey } from '../api/endpoints.js';
-import { SweepDeduper, type SweepPosition } from '../api/paginate.js';
-import { ApiError } from '../api/errors.js';
-import type { WalletRow } from '../model/rows.js';
-import type { Window } from '../model/window.js';
-import type { ExtractContext, StreamProgress } from './context.js';
-import { decodePosition, encodePosition, streamName, type PaymentsPosition, type PaymentsSlicePosition } from './streams.js';
-import { rangeFilters, splitRange, type TimeRange } from './time-slices.js';
-import { acceptPage, writePageBehind } from './stream-page.js';
-import { WriteBehind } from './write-behind.js';
+import { paymentPages, paymentKey } from '../../api/endpoints.js';
+import { SweepDeduper, type SweepPosition } from '../../api/paginate.js';
+import { ApiError } from '../../api/errors.js';
+import type { WalletRow } from '../../model/rows.js';
+import type { Window } from '../../model/window.js';
+import { expectedPayments, type PullScope } from '../pull-plan.js';
+import type { SliceSet, WalletStream } from '../stream.js';
+import type { ExtractContext, StreamProgress } from '../context.js';
+import { decodePosition, encodePosition, streamName, type PaymentsPosition, type PaymentsSlicePosition } from '../positions.js';
+import { rangeFilters, splitRange, type TimeRange } from '../time-slices.js';
+import { acceptPage, writePageBehind } from '../stream-page.js';
+import { WriteBehind } from '../write-behind.js';
 
 /** One sequential chain of payment pages: a wallet's whole window, or one slice of it. */
 export interface PaymentsChain {
@@ -25,18 +27,6 @@ export interface PaymentsChain {
   range: TimeRange;
   /** a slice saves its range with its position */
   slice: boolean;
-}
-
-export interface PaymentsStreamOptions {
-  wallet: WalletRow;
-  /** payments CREATED in this window (nightly widens it by the look-back) */
-  window: Window;
-}
-
-/** The wallet's whole window as one chain (no slicing). */
-export async function pullWalletPayments(ctx: ExtractContext, options: PaymentsStreamOptions): Promise<StreamProgress> {
-  const range = { from: options.window.from, to: options.window.to };
-  return pullPaymentsChain(ctx, { wallet: options.wallet, stream: streamName.payments(options.wallet.wallet_id), range, slice: false });
 }
 
 export interface PaymentsPlanInput {
@@ -129,6 +119,33 @@ export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChai
       throw error;
     }
   }
+}
+
+/**
+ * The stream: per wallet, its chains (one, or its time slices), each sized by the pages it is
+ * expected to hold; a split wallet's stream is marked done when its last slice is.
+ */
+export const paymentsStream: WalletStream<PaymentsChain> = {
+  name: 'payments',
+  stage: 'wallet',
+  slices: planWalletPayments,
+  read: async (ctx, _scope, chain) => ({ progress: [await pullPaymentsChain(ctx, chain)] }),
+};
+
+async function planWalletPayments(ctx: ExtractContext, scope: PullScope, wallet: WalletRow): Promise<SliceSet<PaymentsChain>> {
+  const { plan } = scope;
+  const count = scope.counts.get(wallet.wallet_id) ?? null;
+  const expected = expectedPayments(scope, wallet);
+  // the summary's span is of the report window: it only places slices of that same window
+  const sameWindow = plan.paymentWindow.from === plan.window.from && plan.paymentWindow.to === plan.window.to;
+  const span = sameWindow && count?.oldest && count.newest ? { from: count.oldest, to: count.newest } : null;
+  const planned = await planPayments(ctx, { wallet, window: plan.paymentWindow, expected, span, maxChainItems: scope.maxChainItems });
+  const sliced = planned.chains.length > 1 || (planned.chains[0]?.slice ?? false);
+  const pagesEach = Math.ceil((expected ?? ctx.pageSize) / Math.max(1, planned.chains.length) / ctx.pageSize);
+  return {
+    slices: planned.chains.map((chain) => ({ slice: chain, size: pagesEach + 1 })),
+    ...(sliced ? { finish: () => finishSlicedPayments(ctx, planned.parent, planned.chains.map((c) => c.range)) } : {}),
+  };
 }
 
 function maxOf(a: string, b: string): string {
