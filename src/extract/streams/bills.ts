@@ -36,7 +36,7 @@ export const billsStream: RunStream<LineOfCredit> = {
   read: async (ctx, _scope, loc) => ({ progress: await pullBills(ctx, loc) }),
 };
 
-export async function pullBills(ctx: ExtractContext, loc: LineOfCredit): Promise<StreamProgress[]> {
+async function pullBills(ctx: ExtractContext, loc: LineOfCredit): Promise<StreamProgress[]> {
   const chain = await pullBillsChain(ctx, loc);
   return [chain.progress, await pullBillSummary(ctx, loc, chain.listed)];
 }

@@ -18,7 +18,7 @@ export const environmentSummaryStream: RunStream<string> = {
   read: async (ctx, { plan }, environmentId) => ({ progress: [await pullEnvironmentSummary(ctx, environmentId, plan.window)] }),
 };
 
-export async function pullEnvironmentSummary(ctx: ExtractContext, environmentId: string, window: Window): Promise<StreamProgress> {
+async function pullEnvironmentSummary(ctx: ExtractContext, environmentId: string, window: Window): Promise<StreamProgress> {
   const stream = streamName.environmentSummary(environmentId);
   if (ctx.resume.get(stream)?.done) return { stream, pages: 1, rows: 0, duplicates: 0, done: true };
   const bounds = apiDateBounds(window);

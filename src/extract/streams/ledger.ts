@@ -23,7 +23,7 @@ import { nextWholeSecond, rangeFilters, splitRange } from '../time-slices.js';
 import { acceptPage, writePageBehind } from '../stream-page.js';
 import { WriteBehind } from '../write-behind.js';
 
-export interface LedgerStreamOptions {
+interface LedgerStreamOptions {
   wallet: WalletRow;
   /** inclusive lower bound on effective time; null = the whole history */
   startDate: string | null;
@@ -41,9 +41,9 @@ export interface LedgerChain {
 }
 
 /** The stream's outcome: done, or split into slices that the caller runs as chains of their own. */
-export type LedgerOutcome = { progress: StreamProgress; slices: null } | { progress: StreamProgress; slices: LedgerChain[]; startDate: string | null };
+type LedgerOutcome = { progress: StreamProgress; slices: null } | { progress: StreamProgress; slices: LedgerChain[]; startDate: string | null };
 
-export async function pullWalletLedger(ctx: ExtractContext, options: LedgerStreamOptions): Promise<LedgerOutcome> {
+async function pullWalletLedger(ctx: ExtractContext, options: LedgerStreamOptions): Promise<LedgerOutcome> {
   const { wallet } = options;
   const stream = streamName.ledger(wallet.wallet_id);
   const saved = ctx.resume.get(stream);
@@ -112,7 +112,7 @@ function ledgerChains(wallet: WalletRow, parent: string, slices: readonly Ledger
  * Marks a split ledger stream done once every slice is (its own rows: the first page; the slices
  * count theirs). The plan stays in the position, so the checkpoint still explains the slices.
  */
-export async function finishSlicedLedger(ctx: ExtractContext, own: StreamProgress, slices: readonly LedgerChain[], startDate: string | null): Promise<StreamProgress> {
+async function finishSlicedLedger(ctx: ExtractContext, own: StreamProgress, slices: readonly LedgerChain[], startDate: string | null): Promise<StreamProgress> {
   const progress = { ...own, done: true };
   const position = encodePosition({ slices: slices.map((c) => c.slice), startDate } satisfies LedgerPosition);
   await ctx.writer.writeLedgerPage([], { run_key: ctx.runKey, stream: own.stream, position, pages: own.pages, rows: own.rows, done: true });
@@ -120,7 +120,7 @@ export async function finishSlicedLedger(ctx: ExtractContext, own: StreamProgres
   return progress;
 }
 
-export async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): Promise<StreamProgress> {
+async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): Promise<StreamProgress> {
   const { wallet, stream, slice } = chain;
   const saved = ctx.resume.get(stream);
   const progress: StreamProgress = { stream, pages: saved?.pages ?? 0, rows: saved?.rows ?? 0, duplicates: 0, done: saved?.done ?? false };

@@ -43,7 +43,7 @@ async function readById(ctx: ExtractContext, scope: PullScope, wallet: WalletRow
 /** Reads in flight per chunk are still bounded by the run's one request limiter. */
 const CHUNK = 32;
 
-export async function pullPaymentsById(
+async function pullPaymentsById(
   ctx: ExtractContext,
   wallet: WalletRow,
   ids: readonly string[],

@@ -29,7 +29,7 @@ export interface PaymentsChain {
   slice: boolean;
 }
 
-export interface PaymentsPlanInput {
+interface PaymentsPlanInput {
   wallet: WalletRow;
   window: Window;
   /** payments expected in the window (the wallet summary), null = unknown */
@@ -45,7 +45,7 @@ export interface PaymentsPlanInput {
  * when the wallet holds more than `maxChainItems` (the plan is saved first: a resume must sweep the
  * same slices, or pages saved for one slice would be resumed under another's filters).
  */
-export async function planPayments(ctx: ExtractContext, input: PaymentsPlanInput): Promise<{ parent: string; chains: PaymentsChain[] }> {
+async function planPayments(ctx: ExtractContext, input: PaymentsPlanInput): Promise<{ parent: string; chains: PaymentsChain[] }> {
   const { wallet, window } = input;
   const parent = streamName.payments(wallet.wallet_id);
   const whole: PaymentsChain = { wallet, stream: parent, range: { from: window.from, to: window.to }, slice: false };
@@ -69,14 +69,14 @@ function sliceChains(wallet: WalletRow, parent: string, slices: readonly TimeRan
 }
 
 /** Marks a sliced wallet's stream done once every slice is (the slices count the rows; the plan stays). */
-export async function finishSlicedPayments(ctx: ExtractContext, parent: string, slices: readonly TimeRange[]): Promise<StreamProgress> {
+async function finishSlicedPayments(ctx: ExtractContext, parent: string, slices: readonly TimeRange[]): Promise<StreamProgress> {
   const progress = { stream: parent, pages: 0, rows: 0, duplicates: 0, done: true };
   await ctx.writer.writePaymentsPage([], { run_key: ctx.runKey, stream: parent, position: encodePosition({ slices: [...slices] } satisfies PaymentsPosition), pages: 0, rows: 0, done: true });
   ctx.onProgress?.(progress);
   return progress;
 }
 
-export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChain): Promise<StreamProgress> {
+async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChain): Promise<StreamProgress> {
   const { wallet, stream, range } = chain;
   const saved = ctx.resume.get(stream);
   const progress: StreamProgress = { stream, pages: saved?.pages ?? 0, rows: saved?.rows ?? 0, duplicates: 0, done: saved?.done ?? false };

@@ -26,7 +26,7 @@ export const walletSummaryStream: RunStream<WalletRow> = {
   },
 };
 
-export async function pullWalletSummary(ctx: ExtractContext, wallet: WalletRow, window: Window): Promise<StreamProgress & { count: WalletCount }> {
+async function pullWalletSummary(ctx: ExtractContext, wallet: WalletRow, window: Window): Promise<StreamProgress & { count: WalletCount }> {
   const stream = streamName.walletSummary(wallet.wallet_id);
   const saved = ctx.resume.get(stream);
   if (saved?.done) {
