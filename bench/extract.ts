@@ -194,7 +194,7 @@ async function pullOnce(options: ExtractionBenchOptions, info: SimInfo, api: Api
     paymentWindow: window,
     ledgerStart: async () => null,
     orphanPaymentIds: (wallet) => target.orphanPaymentIds(info.organizationId, wallet, window),
-    width: Math.max(2, options.concurrency * 2),
+    concurrency: options.concurrency,
     ...(options.maxChainPages !== undefined ? { maxChainPages: options.maxChainPages } : {}),
   });
   const finished = performance.now();

@@ -15,7 +15,7 @@ import type {
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../model/rows.js';
 import type { SnapshotWriter } from '../model/ports.js';
 import type { Logger } from '../util/log.js';
-import type { ResumeMap } from './streams.js';
+import type { ResumeMap } from './positions.js';
 
 /** The pure normalizers, bound to the run's context (assets, wallets) by the job. */
 export interface Normalizers {

@@ -7,32 +7,32 @@
  * then an unwritable output folder (74), missing credentials (77) and a staging/production mix-up
  * (78) — all before any request or database write; then the database (75) and the lock (75).
  */
-import { access, rm, writeFile, constants } from 'node:fs/promises';
-import { ensureFolder } from '../util/ensure-folder.js';
-import { join, resolve } from 'node:path';
-import { discover, type Discovery } from '../extract/wallets.js';
+import { resolve } from 'node:path';
+import type { Discovery } from '../extract/wallets.js';
 import { pull, type PullResult } from '../extract/pull.js';
 import type { ExtractContext } from '../extract/context.js';
-import { walletSummary } from '../api/endpoints.js';
 import type { WalletRow } from '../model/rows.js';
 import type { ReportStageResult, runReportStage as RunReportStage } from './report-stage.js';
 import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
-import { AppError, configError } from '../util/errors.js';
+import { configError } from '../util/errors.js';
 import { instantFromDate } from '../model/instant.js';
 import { parseShard, type Shard } from '../util/shard.js';
-import { apiDateBounds } from '../api/date-bounds.js';
-import { lookbackWindow, type Period } from '../model/period.js';
-import { runPool } from '../util/pool.js';
+import { lookbackWindow } from '../model/period.js';
 import { outputError } from '../sinks/output-file.js';
 import { createApiSet, type ApiSet } from './api-clients.js';
+import { discoverScope } from './discover-scope.js';
 import type { JobEnv } from './job-env.js';
 import { bindNormalizers } from './normalizers.js';
+import { assertWritable } from './output-folder.js';
 import { withPageFaultPoint } from './page-fault-point.js';
+import type { PipelineSpec } from './pipeline-spec.js';
+import { dryRun, type Plan } from './plan.js';
 import { runKey } from './run-key.js';
-import { openSnapshot, peekSnapshot, type Snapshot } from '../store/snapshot.js';
+import { openSnapshot, type Snapshot } from '../store/snapshot.js';
 import type { Checkpoint, RunStatus, SnapshotWriter } from '../model/ports.js';
 
-export type JobName = 'export' | 'nightly' | 'month-end';
+export type { JobName, PipelineSpec } from './pipeline-spec.js';
+export type { Plan } from './plan.js';
 
 /**
  * The report stage (the reconciler, the sinks, exceljs: about a third of a second to load) is loaded
@@ -41,22 +41,6 @@ export type JobName = 'export' | 'nightly' | 'month-end';
  */
 let reportStage: Promise<{ runReportStage: typeof RunReportStage }> | undefined;
 const loadReportStage = (): Promise<{ runReportStage: typeof RunReportStage }> => (reportStage ??= import('./report-stage.js'));
-
-export interface PipelineSpec {
-  /** the command line's command, for the run record and the manifest */
-  command: 'export' | 'nightly' | 'month-end' | 'report';
-  /** the report folder's first level */
-  job: JobName;
-  period: Period;
-  /** read the API into the snapshot (false for `report`) */
-  pull: boolean;
-  /** nightly: widen the payments sweep by the look-back and re-read open payments */
-  incremental: boolean;
-  /** month-end: record the period as closed (refused while items are open unless allowOpen) */
-  closePeriod: boolean;
-  allowOpen: boolean;
-  dryRun: boolean;
-}
 
 export interface PipelineOutcome {
   exitCode: 0 | 65;
@@ -68,20 +52,6 @@ export interface PipelineOutcome {
   /** why the month was not closed, when it was not */
   notClosed: string | null;
   plan: Plan | null;
-}
-
-export interface Plan {
-  organizationId: string;
-  environments: string[];
-  wallets: number;
-  walletsInShard: number;
-  window: Period['window'];
-  paymentWindow: Period['window'];
-  streams: number;
-  estimatedRequests: number;
-  snapshot: string;
-  /** the wallets in scope; `payments` = the service's count in the payments window (null: not asked) */
-  walletList: Array<{ wallet_id: string; environment_id: string; name: string; active: boolean; payments: number | null }>;
 }
 
 export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<PipelineOutcome> {
@@ -99,7 +69,7 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
 
   const apis = spec.pull ? createApiSet({ loaded: env.loaded, scrubber: env.scrubber, log, signal: env.signal }) : null;
   try {
-    if (spec.dryRun) return await dryRun(env, spec, apis, organizationId, shard, runId);
+    if (spec.dryRun) return { exitCode: 0, runId, dir: null, report: null, pull: null, notClosed: null, plan: await dryRun(env, spec, apis, organizationId, shard) };
     const snapshot = await openSnapshot({ loaded: env.loaded, cwd: env.cwd, job: spec.job, period: spec.period.label });
     try {
       const lockJob = shard === undefined ? spec.job : `${spec.job}#shard-${shard.index}-of-${shard.count}`;
@@ -236,19 +206,6 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
   }
 }
 
-async function discoverScope(env: JobEnv, apis: ApiSet, organizationId: string, shard: Shard | undefined): Promise<Discovery> {
-  const { config } = env.loaded;
-  return discover({
-    organizationId,
-    readers: apis.readers,
-    // configured environments already restrict discovery: each has its own reader
-    environmentIds: [],
-    walletIds: config.wallets,
-    shard,
-    normalize: bindNormalizers(organizationId),
-  });
-}
-
 async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discovery: Discovery, key: string, resumed: Checkpoint[]): Promise<PullResult> {
   const { config } = env.loaded;
   const { snapshot, organizationId, log, apis } = deps;
@@ -278,107 +235,13 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     ledgerStart: (wallet: WalletRow) => snapshot.ledgerStart(organizationId, wallet, config.lookbackDays),
     orphanPaymentIds: (wallet: WalletRow) => snapshot.orphanPaymentIds(organizationId, wallet, window),
     ...(spec.incremental ? { openPaymentIds: (wallet: WalletRow) => snapshot.openPaymentIds(organizationId, wallet) } : {}),
-    width: Math.max(2, config.concurrency * 2),
+    concurrency: config.concurrency,
     // ledger time slices reach up to the run's clock
     now: instantFromDate(env.clock()),
   });
-}
-
-async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | null, organizationId: string, shard: Shard | undefined, runId: string): Promise<PipelineOutcome> {
-  const { config } = env.loaded;
-  const window = spec.period.window;
-  const paymentWindow = spec.incremental ? lookbackWindow(window, config.lookbackDays) : window;
-  let discovery: Discovery | null = null;
-  let estimatedRequests = 0;
-  const counts = new Map<string, number>();
-  if (apis) {
-    discovery = await discoverScope(env, apis, organizationId, shard);
-    const bounds = apiDateBounds(paymentWindow);
-    let pages = 0;
-    await runPool(discovery.wallets, config.concurrency, async (wallet) => {
-      const summary = await walletSummary(apis.apiFor(wallet.environment_id), {
-        organizationId,
-        walletId: wallet.wallet_id,
-        filters: { includeInactive: true, startDate: bounds.start_date, endDate: bounds.end_date },
-      });
-      const count = Number(summary.total_count);
-      counts.set(wallet.wallet_id, Number.isFinite(count) ? count : 0);
-      pages += Math.max(1, Math.ceil((Number.isFinite(count) ? count : 0) / config.pageSize));
-    });
-    // payments pages + a ledger estimate of two events per payment + one summary per wallet and environment
-    estimatedRequests = 1 + 1 + pages * 3 + discovery.wallets.length + discovery.environments.length;
-  }
-  const snapshotWhere = !config.db ? 'none (--no-db: a spool under the output folder)' : env.loaded.secrets.databaseUrl ? `postgres, schema ${config.dbSchema}` : `embedded (${resolve(env.cwd, config.dataDir)})`;
-  let snapshot = snapshotWhere;
-  let rebuild: { wallets: WalletRow[] | null; summaries: number } | null = null;
-  if (!apis) {
-    // `report`: the scope is whatever the snapshot holds (read without migrating or creating anything)
-    rebuild = await peekSnapshot({ loaded: env.loaded, cwd: env.cwd, organizationId, walletIds: config.wallets, window });
-    const environmentIds = new Set(config.environments.map((e) => e.id.toLowerCase()));
-    if (rebuild.wallets && environmentIds.size > 0) rebuild.wallets = rebuild.wallets.filter((w) => environmentIds.has(w.environment_id.toLowerCase()));
-    snapshot = rebuild.wallets === null ? `${snapshotWhere}: EMPTY (nothing pulled yet; the report would fail)` : `${snapshotWhere}: ${rebuild.summaries} summary bucket(s) stored for this window`;
-  }
-  const wallets = discovery?.wallets ?? rebuild?.wallets ?? [];
-  const plan: Plan = {
-    organizationId,
-    environments: discovery?.environments ?? [...new Set(wallets.map((w) => w.environment_id))].sort(),
-    wallets: discovery?.allWallets.length ?? wallets.length,
-    walletsInShard: wallets.length,
-    window,
-    paymentWindow,
-    streams: apis ? wallets.length * 3 + (discovery?.environments.length ?? 0) : 0,
-    estimatedRequests,
-    snapshot,
-    walletList: wallets.map((w) => ({ wallet_id: w.wallet_id, environment_id: w.environment_id, name: w.name, active: w.active, payments: counts.get(w.wallet_id) ?? null })),
-  };
-  env.print(formatPlan(spec, plan, shard, resolve(env.cwd, config.out), config.formats));
-  return { exitCode: 0, runId, dir: null, report: null, pull: null, notClosed: null, plan };
-}
-
-function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined, outRoot: string, formats: readonly string[]): string {
-  return [
-    `plan for ${spec.command} ${spec.period.label} (dry run: ${spec.pull ? 'nothing is read beyond the wallet list and summaries' : 'no API calls; the snapshot is only read'}, nothing is written)`,
-    `  organization   ${plan.organizationId}`,
-    `  window         [${plan.window.from}, ${plan.window.to}) in ${plan.window.tz}`,
-    ...(plan.paymentWindow.from !== plan.window.from ? [`  payments sweep [${plan.paymentWindow.from}, ${plan.paymentWindow.to}) (look-back)`] : []),
-    `  environments   ${plan.environments.length} ${plan.environments.join(', ')}`,
-    `  wallets        ${plan.walletsInShard}${shard ? ` of ${plan.wallets} (shard ${shard.index}/${shard.count})` : ''}`,
-    `  streams        ${plan.streams} (payments, ledger and summary per wallet; summary per environment)`,
-    `  requests       ~${plan.estimatedRequests} (estimate)`,
-    `  snapshot       ${plan.snapshot}`,
-    `  report         ${shard ? 'none: a shard only pulls; `payexport report` builds the files' : `${join(outRoot, spec.job, spec.period.label)} (${formats.join(', ')})`}`,
-    ...(spec.closePeriod && !shard ? [`  closes         ${spec.period.label}${spec.allowOpen ? ' (even with open items: --allow-open)' : ' (unless payments of it are still open; --allow-open closes anyway)'}`] : []),
-    ...walletLines(plan.walletList),
-  ].join('\n');
-}
-
-const MAX_LISTED_WALLETS = 50;
-
-function walletLines(wallets: Plan['walletList']): string[] {
-  if (wallets.length === 0) return [];
-  const shown = wallets.slice(0, MAX_LISTED_WALLETS).map(
-    (w) => `    ${w.wallet_id}  env ${w.environment_id.slice(0, 8)}  ${w.payments === null ? '' : `${String(w.payments).padStart(7)} payments  `}${w.active ? '' : '(inactive) '}${w.name}`,
-  );
-  const more = wallets.length > MAX_LISTED_WALLETS ? [`    … and ${wallets.length - MAX_LISTED_WALLETS} more`] : [];
-  return ['  wallets in scope', ...shown, ...more];
 }
 
 function reportHint(spec: PipelineSpec): string {
   return spec.period.kind === 'month' ? `--month ${spec.period.label} --job ${spec.job}` : `--from ${spec.period.firstDay} --to ${spec.period.lastDay} --job ${spec.job}`;
 }
 
-/** Exit 74 before any request when the output folder cannot be written (PROC-09). */
-async function assertWritable(outRoot: string): Promise<void> {
-  const probe = join(outRoot, `.payexport-write-test-${process.pid}`);
-  try {
-    await ensureFolder(outRoot);
-    await access(outRoot, constants.W_OK);
-    await writeFile(probe, '');
-    await rm(probe, { force: true });
-  } catch (error) {
-    const { code = 'unknown', syscall, path } = error as NodeJS.ErrnoException;
-    // which step failed, on which path: ENOENT from mkdir under /proc reads oddly without it
-    const step = syscall !== undefined && path !== undefined ? `: ${syscall} '${path}' failed` : '';
-    throw new AppError('cantCreate', 'output_not_writable', `cannot write to the output folder '${outRoot}' (${code})${step}`, { cause: error });
-  }
-}

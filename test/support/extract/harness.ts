@@ -6,7 +6,8 @@
 import pLimit from 'p-limit';
 import { ApiClient, type ApiClientOptions } from '../../../src/api/client.js';
 import type { ExtractContext, StreamProgress } from '../../../src/extract/context.js';
-import { pull, type PullPlan, type PullResult } from '../../../src/extract/pull.js';
+import { pull, type PullResult } from '../../../src/extract/pull.js';
+import type { PullPlan } from '../../../src/extract/pull-plan.js';
 import { discover, type Discovery } from '../../../src/extract/wallets.js';
 import { bindNormalizers } from '../../../src/jobs/normalizers.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../../src/model/rows.js';
@@ -172,7 +173,7 @@ export async function pullHarness(sim: SimHandle, options: HarnessOptions = {}):
         paymentWindow: window,
         ledgerStart: async () => null,
         orphanPaymentIds: async (wallet) => writer.orphans(wallet.wallet_id, window),
-        width: Math.max(2, (options.concurrency ?? 4) * 2),
+        concurrency: options.concurrency ?? 4,
         ...plan,
       }),
     close: () => api.close(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chainBudgetPages, MIN_CHAIN_PAGES } from '../../../src/extract/pull.js';
-import type { WalletCount } from '../../../src/extract/summaries.js';
+import { chainBudgetPages, MIN_CHAIN_PAGES } from '../../../src/extract/chain-budget.js';
+import type { WalletCount } from '../../../src/extract/pull-plan.js';
 import type { WalletRow } from '../../../src/model/rows.js';
 
 const wallets = (n: number): WalletRow[] => Array.from({ length: n }, (_v, i) => ({ wallet_id: `w${i}` }) as WalletRow);

@@ -9,18 +9,21 @@
  * rest of the time up to now is cut into slices of their own. No summary counts ledger entries, so
  * the first page is the cheapest place to learn the size.
  */
-import { ledgerEventKey, ledgerPages } from '../api/endpoints.js';
-import { SweepDeduper } from '../api/paginate.js';
-import type { WireLedgerEvent } from '../api/wire.js';
-import type { WalletRow } from '../model/rows.js';
-import { toUtcInstant } from '../model/instant.js';
-import type { ExtractContext, StreamProgress } from './context.js';
-import { decodePosition, encodePosition, streamName, type LedgerPosition, type LedgerSlice, type LedgerSlicePosition } from './streams.js';
-import { nextWholeSecond, rangeFilters, splitRange } from './time-slices.js';
-import { acceptPage, writePageBehind } from './stream-page.js';
-import { WriteBehind } from './write-behind.js';
+import { ledgerEventKey, ledgerPages } from '../../api/endpoints.js';
+import { SweepDeduper } from '../../api/paginate.js';
+import type { WireLedgerEvent } from '../../api/wire.js';
+import type { WalletRow } from '../../model/rows.js';
+import { toUtcInstant } from '../../model/instant.js';
+import { LEDGER_ENTRIES_PER_PAYMENT } from '../chain-budget.js';
+import type { ExtractContext, StreamProgress } from '../context.js';
+import { expectedPayments, type PullScope } from '../pull-plan.js';
+import type { ReadOutcome, WalletStream } from '../stream.js';
+import { decodePosition, encodePosition, streamName, type LedgerPosition, type LedgerSlice, type LedgerSlicePosition } from '../positions.js';
+import { nextWholeSecond, rangeFilters, splitRange } from '../time-slices.js';
+import { acceptPage, writePageBehind } from '../stream-page.js';
+import { WriteBehind } from '../write-behind.js';
 
-export interface LedgerStreamOptions {
+interface LedgerStreamOptions {
   wallet: WalletRow;
   /** inclusive lower bound on effective time; null = the whole history */
   startDate: string | null;
@@ -38,9 +41,9 @@ export interface LedgerChain {
 }
 
 /** The stream's outcome: done, or split into slices that the caller runs as chains of their own. */
-export type LedgerOutcome = { progress: StreamProgress; slices: null } | { progress: StreamProgress; slices: LedgerChain[]; startDate: string | null };
+type LedgerOutcome = { progress: StreamProgress; slices: null } | { progress: StreamProgress; slices: LedgerChain[]; startDate: string | null };
 
-export async function pullWalletLedger(ctx: ExtractContext, options: LedgerStreamOptions): Promise<LedgerOutcome> {
+async function pullWalletLedger(ctx: ExtractContext, options: LedgerStreamOptions): Promise<LedgerOutcome> {
   const { wallet } = options;
   const stream = streamName.ledger(wallet.wallet_id);
   const saved = ctx.resume.get(stream);
@@ -109,7 +112,7 @@ function ledgerChains(wallet: WalletRow, parent: string, slices: readonly Ledger
  * Marks a split ledger stream done once every slice is (its own rows: the first page; the slices
  * count theirs). The plan stays in the position, so the checkpoint still explains the slices.
  */
-export async function finishSlicedLedger(ctx: ExtractContext, own: StreamProgress, slices: readonly LedgerChain[], startDate: string | null): Promise<StreamProgress> {
+async function finishSlicedLedger(ctx: ExtractContext, own: StreamProgress, slices: readonly LedgerChain[], startDate: string | null): Promise<StreamProgress> {
   const progress = { ...own, done: true };
   const position = encodePosition({ slices: slices.map((c) => c.slice), startDate } satisfies LedgerPosition);
   await ctx.writer.writeLedgerPage([], { run_key: ctx.runKey, stream: own.stream, position, pages: own.pages, rows: own.rows, done: true });
@@ -117,7 +120,7 @@ export async function finishSlicedLedger(ctx: ExtractContext, own: StreamProgres
   return progress;
 }
 
-export async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): Promise<StreamProgress> {
+async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): Promise<StreamProgress> {
   const { wallet, stream, slice } = chain;
   const saved = ctx.resume.get(stream);
   const progress: StreamProgress = { stream, pages: saved?.pages ?? 0, rows: saved?.rows ?? 0, duplicates: 0, done: saved?.done ?? false };
@@ -147,6 +150,32 @@ export async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): 
   }
   progress.done = true;
   return progress;
+}
+
+/** What the ledger stream schedules: a wallet's whole ledger (which may split after its first page), or one slice of it. */
+export type LedgerUnit = { wallet: WalletRow; chain?: undefined } | { chain: LedgerChain; wallet?: undefined };
+
+/**
+ * The stream: one chain per wallet, sized from the wallet's payments until its first page tells the
+ * ledger's size; a split ledger's slices are each sized at the chain budget.
+ */
+export const ledgerStream: WalletStream<LedgerUnit> = {
+  name: 'ledger',
+  stage: 'wallet',
+  slices: async (ctx, scope, wallet) => ({ slices: [{ slice: { wallet }, size: Math.ceil(((expectedPayments(scope, wallet) ?? 0) * LEDGER_ENTRIES_PER_PAYMENT) / ctx.pageSize) + 1 }] }),
+  read: readLedger,
+};
+
+async function readLedger(ctx: ExtractContext, scope: PullScope, unit: LedgerUnit): Promise<ReadOutcome<LedgerUnit>> {
+  if (unit.chain) return { progress: [await pullLedgerChain(ctx, unit.chain)] };
+  const { wallet } = unit;
+  const outcome = await pullWalletLedger(ctx, { wallet, startDate: await scope.plan.ledgerStart(wallet), maxChainItems: scope.maxChainItems, now: scope.now });
+  if (outcome.slices === null) return { progress: [outcome.progress] };
+  const { slices, startDate, progress } = outcome;
+  return {
+    progress: [],
+    split: { slices: slices.map((chain) => ({ slice: { chain }, size: scope.budgetPages })), finish: () => finishSlicedLedger(ctx, progress, slices, startDate) },
+  };
 }
 
 function effectiveTimeOf(event: WireLedgerEvent): string | null {

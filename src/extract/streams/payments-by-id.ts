@@ -6,16 +6,44 @@
  * No position is saved inside this stream: the caller derives the ids from the snapshot, so after a
  * kill the ids already fetched are no longer orphans (or no longer open) and simply drop out.
  */
-import { getPayment } from '../api/endpoints.js';
-import { ApiError } from '../api/errors.js';
-import type { PaymentRow, WalletRow } from '../model/rows.js';
-import type { ExtractContext, StreamProgress } from './context.js';
-import { streamName } from './streams.js';
+import { getPayment } from '../../api/endpoints.js';
+import { ApiError } from '../../api/errors.js';
+import type { PaymentRow, WalletRow } from '../../model/rows.js';
+import type { ExtractContext, StreamProgress } from '../context.js';
+import { streamName } from '../positions.js';
+import type { PullScope } from '../pull-plan.js';
+import type { ReadOutcome, WalletStream } from '../stream.js';
+
+/**
+ * By-id reads go first once a wallet is ready: they are short, and the run's end should not wait on
+ * them. One slice per wallet: its orphans, then (nightly) its open payments.
+ */
+export const paymentsByIdStream: WalletStream<WalletRow> = {
+  name: 'payments-by-id',
+  stage: 'wallet-done',
+  slices: async (_ctx, _scope, wallet) => ({ slices: [{ slice: wallet, size: Number.MAX_SAFE_INTEGER }] }),
+  read: readById,
+};
+
+async function readById(ctx: ExtractContext, scope: PullScope, wallet: WalletRow): Promise<ReadOutcome<WalletRow>> {
+  const outcome = { progress: [] as StreamProgress[], missingPaymentIds: [] as string[] };
+  const orphans = await scope.plan.orphanPaymentIds(wallet);
+  if (orphans.length > 0) {
+    const result = await pullPaymentsById(ctx, wallet, orphans, 'orphans');
+    outcome.progress.push(result);
+    outcome.missingPaymentIds.push(...result.missing);
+  }
+  if (scope.plan.openPaymentIds) {
+    const open = await scope.plan.openPaymentIds(wallet);
+    if (open.length > 0) outcome.progress.push(await pullPaymentsById(ctx, wallet, open, 'open'));
+  }
+  return outcome;
+}
 
 /** Reads in flight per chunk are still bounded by the run's one request limiter. */
 const CHUNK = 32;
 
-export async function pullPaymentsById(
+async function pullPaymentsById(
   ctx: ExtractContext,
   wallet: WalletRow,
   ids: readonly string[],

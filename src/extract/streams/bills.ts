@@ -5,13 +5,14 @@
  * Same discipline as every stream: pages de-duplicated, normalized losslessly, each written with
  * its checkpoint in one step; a resumed run continues after the last saved cursor.
  */
-import { billKey, billPages, billSummary } from '../api/endpoints.js';
-import { ApiError } from '../api/errors.js';
-import { SweepDeduper } from '../api/paginate.js';
-import type { ExtractContext, StreamProgress } from './context.js';
-import { acceptPage, writePageBehind } from './stream-page.js';
-import { decodePosition, encodePosition, streamName, type BillsPosition } from './streams.js';
-import { WriteBehind } from './write-behind.js';
+import { billKey, billPages, billSummary } from '../../api/endpoints.js';
+import { ApiError } from '../../api/errors.js';
+import { SweepDeduper } from '../../api/paginate.js';
+import type { ExtractContext, StreamProgress } from '../context.js';
+import { acceptPage, writePageBehind } from '../stream-page.js';
+import { decodePosition, encodePosition, streamName, type BillsPosition } from '../positions.js';
+import { WriteBehind } from '../write-behind.js';
+import type { RunStream } from '../stream.js';
 
 export interface LineOfCredit {
   lineOfCreditId: string;
@@ -19,7 +20,23 @@ export interface LineOfCredit {
   environmentId: string;
 }
 
-export async function pullBills(ctx: ExtractContext, loc: LineOfCredit): Promise<StreamProgress[]> {
+/**
+ * The stream: read by whoever reads the environment summaries (an unsharded run or shard 0), one
+ * slice per line of credit of the wallets in scope, in id order; the list then its summary.
+ */
+export const billsStream: RunStream<LineOfCredit> = {
+  name: 'bills',
+  stage: 'sizing',
+  slices: async (_ctx, { plan }) => {
+    if (plan.summaryEnvironments.length === 0) return { slices: [] };
+    const lines = new Map<string, string>();
+    for (const w of plan.billWallets ?? plan.wallets) if (w.line_of_credit_id !== null && !lines.has(w.line_of_credit_id)) lines.set(w.line_of_credit_id, w.environment_id);
+    return { slices: [...lines].sort(([a], [b]) => (a < b ? -1 : 1)).map(([lineOfCreditId, environmentId]) => ({ slice: { lineOfCreditId, environmentId }, size: 0 })) };
+  },
+  read: async (ctx, _scope, loc) => ({ progress: await pullBills(ctx, loc) }),
+};
+
+async function pullBills(ctx: ExtractContext, loc: LineOfCredit): Promise<StreamProgress[]> {
   const chain = await pullBillsChain(ctx, loc);
   return [chain.progress, await pullBillSummary(ctx, loc, chain.listed)];
 }

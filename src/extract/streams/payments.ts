@@ -7,16 +7,18 @@
  * A huge wallet is swept as several chains over disjoint creation-time slices (planPayments); the
  * plan is saved under the wallet's stream before any slice starts, so a resumed run reuses it.
  */
-import { paymentPages, paymentKey } from '../api/endpoints.js';
-import { SweepDeduper, type SweepPosition } from '../api/paginate.js';
-import { ApiError } from '../api/errors.js';
-import type { WalletRow } from '../model/rows.js';
-import type { Window } from '../model/window.js';
-import type { ExtractContext, StreamProgress } from './context.js';
-import { decodePosition, encodePosition, streamName, type PaymentsPosition, type PaymentsSlicePosition } from './streams.js';
-import { rangeFilters, splitRange, type TimeRange } from './time-slices.js';
-import { acceptPage, writePageBehind } from './stream-page.js';
-import { WriteBehind } from './write-behind.js';
+import { paymentPages, paymentKey } from '../../api/endpoints.js';
+import { SweepDeduper, type SweepPosition } from '../../api/paginate.js';
+import { ApiError } from '../../api/errors.js';
+import type { WalletRow } from '../../model/rows.js';
+import type { Window } from '../../model/window.js';
+import { expectedPayments, type PullScope } from '../pull-plan.js';
+import type { SliceSet, WalletStream } from '../stream.js';
+import type { ExtractContext, StreamProgress } from '../context.js';
+import { decodePosition, encodePosition, streamName, type PaymentsPosition, type PaymentsSlicePosition } from '../positions.js';
+import { rangeFilters, splitRange, type TimeRange } from '../time-slices.js';
+import { acceptPage, writePageBehind } from '../stream-page.js';
+import { WriteBehind } from '../write-behind.js';
 
 /** One sequential chain of payment pages: a wallet's whole window, or one slice of it. */
 export interface PaymentsChain {
@@ -27,19 +29,7 @@ export interface PaymentsChain {
   slice: boolean;
 }
 
-export interface PaymentsStreamOptions {
-  wallet: WalletRow;
-  /** payments CREATED in this window (nightly widens it by the look-back) */
-  window: Window;
-}
-
-/** The wallet's whole window as one chain (no slicing). */
-export async function pullWalletPayments(ctx: ExtractContext, options: PaymentsStreamOptions): Promise<StreamProgress> {
-  const range = { from: options.window.from, to: options.window.to };
-  return pullPaymentsChain(ctx, { wallet: options.wallet, stream: streamName.payments(options.wallet.wallet_id), range, slice: false });
-}
-
-export interface PaymentsPlanInput {
+interface PaymentsPlanInput {
   wallet: WalletRow;
   window: Window;
   /** payments expected in the window (the wallet summary), null = unknown */
@@ -55,7 +45,7 @@ export interface PaymentsPlanInput {
  * when the wallet holds more than `maxChainItems` (the plan is saved first: a resume must sweep the
  * same slices, or pages saved for one slice would be resumed under another's filters).
  */
-export async function planPayments(ctx: ExtractContext, input: PaymentsPlanInput): Promise<{ parent: string; chains: PaymentsChain[] }> {
+async function planPayments(ctx: ExtractContext, input: PaymentsPlanInput): Promise<{ parent: string; chains: PaymentsChain[] }> {
   const { wallet, window } = input;
   const parent = streamName.payments(wallet.wallet_id);
   const whole: PaymentsChain = { wallet, stream: parent, range: { from: window.from, to: window.to }, slice: false };
@@ -79,14 +69,14 @@ function sliceChains(wallet: WalletRow, parent: string, slices: readonly TimeRan
 }
 
 /** Marks a sliced wallet's stream done once every slice is (the slices count the rows; the plan stays). */
-export async function finishSlicedPayments(ctx: ExtractContext, parent: string, slices: readonly TimeRange[]): Promise<StreamProgress> {
+async function finishSlicedPayments(ctx: ExtractContext, parent: string, slices: readonly TimeRange[]): Promise<StreamProgress> {
   const progress = { stream: parent, pages: 0, rows: 0, duplicates: 0, done: true };
   await ctx.writer.writePaymentsPage([], { run_key: ctx.runKey, stream: parent, position: encodePosition({ slices: [...slices] } satisfies PaymentsPosition), pages: 0, rows: 0, done: true });
   ctx.onProgress?.(progress);
   return progress;
 }
 
-export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChain): Promise<StreamProgress> {
+async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChain): Promise<StreamProgress> {
   const { wallet, stream, range } = chain;
   const saved = ctx.resume.get(stream);
   const progress: StreamProgress = { stream, pages: saved?.pages ?? 0, rows: saved?.rows ?? 0, duplicates: 0, done: saved?.done ?? false };
@@ -129,6 +119,33 @@ export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChai
       throw error;
     }
   }
+}
+
+/**
+ * The stream: per wallet, its chains (one, or its time slices), each sized by the pages it is
+ * expected to hold; a split wallet's stream is marked done when its last slice is.
+ */
+export const paymentsStream: WalletStream<PaymentsChain> = {
+  name: 'payments',
+  stage: 'wallet',
+  slices: planWalletPayments,
+  read: async (ctx, _scope, chain) => ({ progress: [await pullPaymentsChain(ctx, chain)] }),
+};
+
+async function planWalletPayments(ctx: ExtractContext, scope: PullScope, wallet: WalletRow): Promise<SliceSet<PaymentsChain>> {
+  const { plan } = scope;
+  const count = scope.counts.get(wallet.wallet_id) ?? null;
+  const expected = expectedPayments(scope, wallet);
+  // the summary's span is of the report window: it only places slices of that same window
+  const sameWindow = plan.paymentWindow.from === plan.window.from && plan.paymentWindow.to === plan.window.to;
+  const span = sameWindow && count?.oldest && count.newest ? { from: count.oldest, to: count.newest } : null;
+  const planned = await planPayments(ctx, { wallet, window: plan.paymentWindow, expected, span, maxChainItems: scope.maxChainItems });
+  const sliced = planned.chains.length > 1 || (planned.chains[0]?.slice ?? false);
+  const pagesEach = Math.ceil((expected ?? ctx.pageSize) / Math.max(1, planned.chains.length) / ctx.pageSize);
+  return {
+    slices: planned.chains.map((chain) => ({ slice: chain, size: pagesEach + 1 })),
+    ...(sliced ? { finish: () => finishSlicedPayments(ctx, planned.parent, planned.chains.map((c) => c.range)) } : {}),
+  };
 }
 
 function maxOf(a: string, b: string): string {

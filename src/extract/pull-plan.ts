@@ -1,0 +1,70 @@
+/**
+ * What a job asks the pull for (`PullPlan`), and what every stream sees while it plans its slices
+ * (`PullScope`): the plan, the wallets' counts the sizing streams learned, the chain budget.
+ */
+import type { UtcInstant, WalletRow } from '../model/rows.js';
+import type { Window } from '../model/window.js';
+
+export interface PullPlan {
+  wallets: readonly WalletRow[];
+  /** the wallets whose lines of credit's bills are read (every wallet in scope, all shards; default `wallets`) */
+  billWallets?: readonly WalletRow[];
+  /** environments whose summary is read (only an unsharded run or shard 0 reads them) */
+  summaryEnvironments: readonly string[];
+  /** the report window: summaries are asked for exactly this */
+  window: Window;
+  /** the payments sweep: the window, widened by the look-back for the nightly */
+  paymentWindow: Window;
+  /** the ledger's start per wallet (null = whole history) */
+  ledgerStart(wallet: WalletRow): Promise<string | null>;
+  /** payment ids named by ledger entries of the window that the snapshot does not hold */
+  orphanPaymentIds(wallet: WalletRow): Promise<string[]>;
+  /** still-open payments of the snapshot to re-read (nightly); undefined = no refresh */
+  openPaymentIds?: (wallet: WalletRow) => Promise<string[]>;
+  /** `--concurrency`: requests in flight at the service (the run's one limiter, inside the API client) */
+  concurrency: number;
+  /** chains open at once; default derived from `concurrency` (chain-budget.ts `chainWidth`) */
+  width?: number;
+  /**
+   * The longest chain, in pages, before a wallet's payments or ledger are split into time slices.
+   * Default: adaptive — 1/(2·width) of the run's estimated pages, at least MIN_CHAIN_PAGES. 0 = never split.
+   */
+  maxChainPages?: number;
+  /** the run's clock: ledger slices are spread up to it (default: the system clock) */
+  now?: UtcInstant;
+}
+
+/** What a wallet summary tells the planner: how many payments the window holds, and when. */
+export interface WalletCount {
+  /** null when unknown (a resumed run whose summary was saved without it) */
+  totalCount: number | null;
+  oldest: string | null;
+  newest: string | null;
+}
+
+export interface PullScope {
+  readonly plan: PullPlan;
+  /** the wallet summaries' counts by wallet id: filled by the sizing streams, read by those after them */
+  readonly counts: Map<string, WalletCount>;
+  /** the longest chain in pages before a split (chain-budget.ts); known once the sizing streams are done */
+  readonly budgetPages: number;
+  /** `budgetPages` in items: a chain expected to hold more is split */
+  readonly maxChainItems: number;
+  /** the run's clock */
+  readonly now: UtcInstant;
+}
+
+/**
+ * Payments a wallet is expected to hold in the payments sweep: the summary counts the report
+ * window, so a widened sweep (the nightly's look-back) scales it by duration. Null = unknown.
+ */
+export function expectedPayments(scope: PullScope, wallet: WalletRow): number | null {
+  const { plan } = scope;
+  const scale = durationOf(plan.paymentWindow) / Math.max(1, durationOf(plan.window));
+  const count = scope.counts.get(wallet.wallet_id) ?? null;
+  return count?.totalCount == null ? null : Math.ceil(count.totalCount * scale);
+}
+
+function durationOf(window: Window): number {
+  return Date.parse(`${window.to.slice(0, 19)}Z`) - Date.parse(`${window.from.slice(0, 19)}Z`);
+}

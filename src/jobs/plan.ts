@@ -1,0 +1,101 @@
+/**
+ * The dry run: the plan of a job — its scope, window, streams and an estimate of its requests —
+ * printed without writing anything. A pulling job discovers its wallets and asks one summary per
+ * wallet (through the extract layer's own pool); `report` only peeks at the snapshot.
+ */
+import { join, resolve } from 'node:path';
+import type { Discovery } from '../extract/wallets.js';
+import { countPayments } from '../extract/payment-counts.js';
+import type { WalletRow } from '../model/rows.js';
+import { lookbackWindow, type Period } from '../model/period.js';
+import type { Shard } from '../util/shard.js';
+import type { ApiSet } from './api-clients.js';
+import { discoverScope } from './discover-scope.js';
+import type { JobEnv } from './job-env.js';
+import type { PipelineSpec } from './pipeline-spec.js';
+import { peekSnapshot } from '../store/snapshot.js';
+
+export interface Plan {
+  organizationId: string;
+  environments: string[];
+  wallets: number;
+  walletsInShard: number;
+  window: Period['window'];
+  paymentWindow: Period['window'];
+  streams: number;
+  estimatedRequests: number;
+  snapshot: string;
+  /** the wallets in scope; `payments` = the service's count in the payments window (null: not asked) */
+  walletList: Array<{ wallet_id: string; environment_id: string; name: string; active: boolean; payments: number | null }>;
+}
+
+/** Prints the plan of `spec` and returns it; nothing is written. */
+export async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | null, organizationId: string, shard: Shard | undefined): Promise<Plan> {
+  const { config } = env.loaded;
+  const window = spec.period.window;
+  const paymentWindow = spec.incremental ? lookbackWindow(window, config.lookbackDays) : window;
+  let discovery: Discovery | null = null;
+  let estimatedRequests = 0;
+  let counts = new Map<string, number>();
+  if (apis) {
+    discovery = await discoverScope(env, apis, organizationId, shard);
+    counts = await countPayments({ organizationId, apiFor: (environmentId) => apis.apiFor(environmentId), wallets: discovery.wallets, window: paymentWindow, concurrency: config.concurrency });
+    let pages = 0;
+    for (const wallet of discovery.wallets) pages += Math.max(1, Math.ceil((counts.get(wallet.wallet_id) ?? 0) / config.pageSize));
+    // payments pages + a ledger estimate of two events per payment + one summary per wallet and environment
+    estimatedRequests = 1 + 1 + pages * 3 + discovery.wallets.length + discovery.environments.length;
+  }
+  const snapshotWhere = !config.db ? 'none (--no-db: a spool under the output folder)' : env.loaded.secrets.databaseUrl ? `postgres, schema ${config.dbSchema}` : `embedded (${resolve(env.cwd, config.dataDir)})`;
+  let snapshot = snapshotWhere;
+  let rebuild: { wallets: WalletRow[] | null; summaries: number } | null = null;
+  if (!apis) {
+    // `report`: the scope is whatever the snapshot holds (read without migrating or creating anything)
+    rebuild = await peekSnapshot({ loaded: env.loaded, cwd: env.cwd, organizationId, walletIds: config.wallets, window });
+    const environmentIds = new Set(config.environments.map((e) => e.id.toLowerCase()));
+    if (rebuild.wallets && environmentIds.size > 0) rebuild.wallets = rebuild.wallets.filter((w) => environmentIds.has(w.environment_id.toLowerCase()));
+    snapshot = rebuild.wallets === null ? `${snapshotWhere}: EMPTY (nothing pulled yet; the report would fail)` : `${snapshotWhere}: ${rebuild.summaries} summary bucket(s) stored for this window`;
+  }
+  const wallets = discovery?.wallets ?? rebuild?.wallets ?? [];
+  const plan: Plan = {
+    organizationId,
+    environments: discovery?.environments ?? [...new Set(wallets.map((w) => w.environment_id))].sort(),
+    wallets: discovery?.allWallets.length ?? wallets.length,
+    walletsInShard: wallets.length,
+    window,
+    paymentWindow,
+    streams: apis ? wallets.length * 3 + (discovery?.environments.length ?? 0) : 0,
+    estimatedRequests,
+    snapshot,
+    walletList: wallets.map((w) => ({ wallet_id: w.wallet_id, environment_id: w.environment_id, name: w.name, active: w.active, payments: counts.get(w.wallet_id) ?? null })),
+  };
+  env.print(formatPlan(spec, plan, shard, resolve(env.cwd, config.out), config.formats));
+  return plan;
+}
+
+function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined, outRoot: string, formats: readonly string[]): string {
+  return [
+    `plan for ${spec.command} ${spec.period.label} (dry run: ${spec.pull ? 'nothing is read beyond the wallet list and summaries' : 'no API calls; the snapshot is only read'}, nothing is written)`,
+    `  organization   ${plan.organizationId}`,
+    `  window         [${plan.window.from}, ${plan.window.to}) in ${plan.window.tz}`,
+    ...(plan.paymentWindow.from !== plan.window.from ? [`  payments sweep [${plan.paymentWindow.from}, ${plan.paymentWindow.to}) (look-back)`] : []),
+    `  environments   ${plan.environments.length} ${plan.environments.join(', ')}`,
+    `  wallets        ${plan.walletsInShard}${shard ? ` of ${plan.wallets} (shard ${shard.index}/${shard.count})` : ''}`,
+    `  streams        ${plan.streams} (payments, ledger and summary per wallet; summary per environment)`,
+    `  requests       ~${plan.estimatedRequests} (estimate)`,
+    `  snapshot       ${plan.snapshot}`,
+    `  report         ${shard ? 'none: a shard only pulls; `payexport report` builds the files' : `${join(outRoot, spec.job, spec.period.label)} (${formats.join(', ')})`}`,
+    ...(spec.closePeriod && !shard ? [`  closes         ${spec.period.label}${spec.allowOpen ? ' (even with open items: --allow-open)' : ' (unless payments of it are still open; --allow-open closes anyway)'}`] : []),
+    ...walletLines(plan.walletList),
+  ].join('\n');
+}
+
+const MAX_LISTED_WALLETS = 50;
+
+function walletLines(wallets: Plan['walletList']): string[] {
+  if (wallets.length === 0) return [];
+  const shown = wallets.slice(0, MAX_LISTED_WALLETS).map(
+    (w) => `    ${w.wallet_id}  env ${w.environment_id.slice(0, 8)}  ${w.payments === null ? '' : `${String(w.payments).padStart(7)} payments  `}${w.active ? '' : '(inactive) '}${w.name}`,
+  );
+  const more = wallets.length > MAX_LISTED_WALLETS ? [`    … and ${wallets.length - MAX_LISTED_WALLETS} more`] : [];
+  return ['  wallets in scope', ...shown, ...more];
+}
