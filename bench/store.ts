@@ -16,8 +16,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PaymentRow } from '../src/model/rows.js';
-import { columnNames, encodeRow, SQL_TYPE, type ColumnKind } from '../src/store/encoding/columns.js';
+import { PAYMENT_COLUMNS, type PaymentRow } from '../src/model/rows.js';
+import { columnKinds, columnNames, encodeRow, SQL_TYPE } from '../src/store/encoding/columns.js';
 import { copyLine } from '../src/store/encoding/copy-text.js';
 import type { Db } from '../src/store/db/db.js';
 import { openPostgres } from '../src/store/db/pg-db.js';
@@ -25,7 +25,6 @@ import { openEmbedded } from '../src/store/db/pglite-db.js';
 import type { Checkpoint } from '../src/model/ports.js';
 import { quoteIdent } from '../src/store/db/schema.js';
 import { databaseSnapshot, type DatabaseSnapshot } from '../src/store/database-snapshot.js';
-import { PAYMENT_COLUMNS } from '../src/store/sql/tables.js';
 import { ORG, payment } from './payment-rows.js';
 
 const ROWS = Number((process.argv[2] === '--embedded' ? process.argv[5] : process.argv.slice(2).find((arg) => /^\d+$/.test(arg))) ?? 100_000) || 100_000;
@@ -96,7 +95,7 @@ export async function serverBench(url: string, rows: PaymentRow[]): Promise<Reco
   await store.migrate();
   try {
     const plain = store.schema.table('plain_copy');
-    const columns = Object.entries<ColumnKind>(PAYMENT_COLUMNS).map(([name, kind]) => `${quoteIdent(name)} ${SQL_TYPE[kind]}`);
+    const columns = columnKinds(PAYMENT_COLUMNS).map(([name, kind]) => `${quoteIdent(name)} ${SQL_TYPE[kind]}`);
     await db.query(`CREATE TABLE ${plain} (${columns.join(', ')}, PRIMARY KEY (organization_id, payment_id))`);
     const names = columnNames(PAYMENT_COLUMNS);
     // 10k-row chunks: 1M rows of ~1.6 KB are more than one JS string may hold (512 MB)

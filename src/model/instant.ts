@@ -1,4 +1,5 @@
-import type { UtcInstant } from './rows.js';
+/** `YYYY-MM-DDTHH:MM:SS.ffffffZ`: RFC 3339 in UTC with exactly six fraction digits (see rows.ts). */
+export type UtcInstant = string;
 
 /**
  * RFC 3339 → canonical UtcInstant (`YYYY-MM-DDTHH:MM:SS.ffffffZ`), exact to the microsecond.

@@ -3,7 +3,8 @@
  * comparison and control totals. Sinks and the store consume these; field names are column names.
  * Amounts are bigint base units; `null` = unknown.
  */
-import type { StatusClass, UtcInstant } from './rows.js';
+import { col, nullable, type RowOf } from './columns.js';
+import type { PaymentRow, SummaryBucketRow, UtcInstant } from './rows.js';
 
 /** fee-rates.csv: one period of one processing-fee rate of one wallet and direction. */
 export interface FeeRateRow {
@@ -27,20 +28,22 @@ export type Severity = 'error' | 'warning' | 'info';
 /** What a finding is about. */
 export type SubjectKind = 'payment' | 'ledger_entry' | 'wallet' | 'summary_bucket' | 'environment' | 'run' | 'bill' | 'bill_line_item';
 
-/** One exception row (docs/contracts.md#required-columns, `exceptions.csv`). */
-export interface Finding {
-  check_id: string;
-  severity: Severity;
-  subject_kind: SubjectKind;
-  subject_id: string;
-  wallet_id: string | null;
-  currency: string | null;
+/** One exception row (docs/contracts.md#required-columns, `exceptions.csv`), stored per run in `findings`. */
+export const FINDING_COLUMNS = {
+  check_id: col.text(),
+  severity: col.text<Severity>(),
+  subject_kind: col.text<SubjectKind>(),
+  subject_id: col.text(),
+  wallet_id: nullable(col.id()),
+  currency: nullable(col.text()),
   /** the figures compared, as exact decimal strings of base units (or counts) */
-  expected: string | null;
-  actual: string | null;
-  difference: string | null;
-  message: string;
-}
+  expected: nullable(col.text()),
+  actual: nullable(col.text()),
+  difference: nullable(col.text()),
+  message: col.text(),
+} as const;
+
+export type Finding = RowOf<typeof FINDING_COLUMNS>;
 
 /** A check's outcome for the Overview sheet and the manifest. */
 export interface CheckResult {
@@ -118,14 +121,8 @@ export interface BalanceRow {
 }
 
 /** summary-check.csv: one summary bucket, API count vs count of listed payments. */
-export interface SummaryCheckRow {
-  scope: 'environment' | 'line_of_credit' | 'wallet';
-  scope_id: string;
-  environment_id: string;
-  direction: string | null;
-  status: string | null;
-  currency: string | null;
-  kind: string | null;
+export interface SummaryCheckRow extends Pick<SummaryBucketRow, 'scope' | 'scope_id' | 'environment_id' | 'direction' | 'status' | 'currency' | 'kind'> {
+  /** null when the service's count was not available */
   api_count: bigint | null;
   computed_count: bigint;
   difference: bigint;
@@ -162,21 +159,8 @@ export interface CurrencyControlTotals {
 export type ControlTotals = Record<string, CurrencyControlTotals>;
 
 /** open-items.csv: a payment created in the window that is not terminal (status_class open or unknown). */
-export interface OpenItemRow {
-  payment_id: string;
-  environment_id: string;
-  wallet_id: string;
-  direction: string;
-  kind: string;
-  category: string;
-  status: string;
-  status_class: StatusClass;
-  created_at: UtcInstant;
-  updated_at: UtcInstant;
-  currency: string;
-  unit: string;
-  principal_base: bigint | null;
-  total_base: bigint | null;
+export interface OpenItemRow
+  extends Pick<PaymentRow, 'payment_id' | 'environment_id' | 'wallet_id' | 'direction' | 'kind' | 'category' | 'status' | 'status_class' | 'created_at' | 'updated_at' | 'currency' | 'unit' | 'principal_base' | 'total_base'> {
   /** whole seconds from created_at to the run's `now` */
   age_seconds: number;
 }

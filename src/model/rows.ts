@@ -11,10 +11,16 @@
  * - Currencies are lowercase (`btc`, `usd`, `asset:<hex>`); the raw spelling survives in `raw`.
  * - `flags` records every quirk met while normalizing (legacy field used, unknown enum value,
  *   unknown field, ...). A flag never stops the run; reconcile/ turns some of them into findings.
+ *
+ * Each stored row is declared once as its columns (`*_COLUMNS`: field, storage kind, nullability;
+ * columns.ts) and its type is derived from that declaration, so the store's column lists cannot
+ * drift from the row. The declaration's order is the stored column order (and the order of the
+ * row hash's fields: never reorder a hashed table's columns).
  */
+import { col, nullable, type RowOf } from './columns.js';
 
 /** `YYYY-MM-DDTHH:MM:SS.ffffffZ` — see file comment. */
-export type UtcInstant = string;
+export type { UtcInstant } from './instant.js';
 
 /** The three sources a processing fee can come from (docs/contracts.md#required-columns, `processing_fee_source`). */
 export type ProcessingFeeSource = 'settled' | 'terms' | 'none';
@@ -26,236 +32,255 @@ export type ProcessingFeeSource = 'settled' | 'terms' | 'none';
  */
 export type StatusClass = 'completed' | 'failed' | 'open' | 'unknown';
 
-export interface PaymentRow {
-  payment_id: string;
-  organization_id: string;
-  environment_id: string;
-  wallet_id: string;
+export const PAYMENT_COLUMNS = {
+  payment_id: col.id(),
+  organization_id: col.id(),
+  environment_id: col.id(),
+  wallet_id: col.id(),
   /** `send` | `receive` (or an unknown value, flagged) */
-  direction: string;
+  direction: col.text(),
   /** the wire `type`: bolt11 | onchain | bip21 | taprootasset | usdbatch */
-  kind: string;
+  kind: col.text(),
   /** standard | treasury (absent on old records → `standard`, flagged) */
-  category: string;
+  category: col.text(),
   /** sends: direct | swap; receives: null */
-  route: string | null;
-  status: string;
-  status_class: StatusClass;
-  created_at: UtcInstant;
-  updated_at: UtcInstant;
+  route: nullable(col.text()),
+  status: col.text(),
+  status_class: col.text<StatusClass>(),
+  created_at: col.instant(),
+  updated_at: col.instant(),
   /** the wallet-side currency of the amounts below */
-  currency: string;
+  currency: col.text(),
   /** msats | cents | base units */
-  unit: string;
+  unit: col.text(),
 
   // --- the fee breakdown (all in `currency` base units) -------------------------------------
-  principal_base: bigint | null;
-  network_fee_base: bigint | null;
-  processing_fee_base: bigint | null;
-  processing_fee_source: ProcessingFeeSource;
+  principal_base: nullable(col.bigint()),
+  network_fee_base: nullable(col.bigint()),
+  processing_fee_base: nullable(col.bigint()),
+  processing_fee_source: col.text<ProcessingFeeSource>(),
   /** basis points of the terms (100 = 1 %), when known */
-  processing_fee_bps: number | null;
-  processing_fee_terms_base: bigint | null;
-  processing_fee_settled_base: bigint | null;
+  processing_fee_bps: nullable(col.number()),
+  processing_fee_terms_base: nullable(col.bigint()),
+  processing_fee_settled_base: nullable(col.bigint()),
   /** settled − terms, when both are known */
-  processing_fee_diff_base: bigint | null;
+  processing_fee_diff_base: nullable(col.bigint()),
   /** what the wallet was debited (send: principal + network + processing) or credited (receive) */
-  total_base: bigint | null;
+  total_base: nullable(col.bigint()),
   /** network/provider fee ceiling of a send */
-  max_fee_base: bigint | null;
+  max_fee_base: nullable(col.bigint()),
   /** data.fees: total actual fee the service reports (network + processing on sends) */
-  reported_fees_base: bigint | null;
+  reported_fees_base: nullable(col.bigint()),
 
   // --- cross-currency (USD wallets paying or receiving over BTC rails) ----------------------
   /** `<coefficient>e<scale>` base units of `quote_to` per 1 BTC, verbatim */
-  quote_rate: string | null;
-  quote_from: string | null;
-  quote_to: string | null;
+  quote_rate: nullable(col.text()),
+  quote_from: nullable(col.text()),
+  quote_to: nullable(col.text()),
   /** the BTC-rail amounts (msats) from the deprecated msat/sat fields or the exchanges */
-  rail_currency: string | null;
-  rail_amount_base: bigint | null;
-  rail_fee_base: bigint | null;
+  rail_currency: nullable(col.text()),
+  rail_amount_base: nullable(col.bigint()),
+  rail_fee_base: nullable(col.bigint()),
 
   // --- references (joins and audit trail) ----------------------------------------------------
   /** receipts'/outflows'/exchanges' ledger_id: joins to ledger hold_id / credit_id */
-  ledger_ids: string[];
-  tx_ids: string[];
-  payment_hashes: string[];
+  ledger_ids: col.textList(),
+  tx_ids: col.textList(),
+  payment_hashes: col.textList(),
   /** swap steps in the order reported */
-  swap_steps: string[];
-  offset_payment_ids: string[];
+  swap_steps: col.textList(),
+  offset_payment_ids: col.textList(),
 
-  error_type: string | null;
-  error_code: string | null;
-  error_detail: string | null;
+  error_type: nullable(col.text()),
+  error_code: nullable(col.text()),
+  error_detail: nullable(col.text()),
 
   // --- requested amount and quote (cross-currency) -------------------------------------------
   /** receives: `requested_amount` in `currency` base units */
-  requested_amount_base: bigint | null;
+  requested_amount_base: nullable(col.bigint()),
   /** the quote id of the payment's exchanges (market quotes only; peer quotes have none) */
-  quote_id: string | null;
+  quote_id: nullable(col.id()),
   /** rail_amount_base converted at quote_rate into `currency` (half-even), to set beside principal_base */
-  quote_principal_base: bigint | null;
+  quote_principal_base: nullable(col.bigint()),
 
   /** memo / label / description: free text from the payer or payee (hostile until escaped) */
-  description: string | null;
-  metadata: Record<string, string> | null;
-  flags: string[];
+  description: nullable(col.text()),
+  metadata: nullable(col.json<Record<string, string>>()),
+  flags: col.textList(),
   /** the wire object exactly as received (bigints intact), for the snapshot's jsonb column */
-  raw: unknown;
-}
+  raw: nullable(col.json<unknown>()),
+} as const;
+
+export type PaymentRow = RowOf<typeof PAYMENT_COLUMNS>;
 
 /** Which way a ledger event moves the wallet's total balance. Holds and releases only touch `available`. */
 export type LedgerEffect = 'credit' | 'debit' | 'memo';
 
-export interface LedgerRow {
+export const LEDGER_COLUMNS = {
   /** the event's own id: credit_id | hold_id | deposit_id | withdraw_id */
-  entry_id: string;
+  entry_id: col.id(),
   /** credited | captured | held | released | deposited | withdrawn (or unknown, flagged) */
-  entry_type: string;
-  wallet_id: string;
-  environment_id: string;
-  organization_id: string;
-  payment_id: string | null;
-  effective_time: UtcInstant;
-  currency: string;
-  unit: string;
+  entry_type: col.id(),
+  wallet_id: col.id(),
+  environment_id: col.id(),
+  organization_id: col.id(),
+  payment_id: nullable(col.id()),
+  effective_time: col.instant(),
+  currency: col.text(),
+  unit: col.text(),
   /** the amount as the ledger states it (negative only when the API says `negative: true`); null for `released` */
-  amount_base: bigint | null;
-  effect: LedgerEffect;
+  amount_base: nullable(col.bigint()),
+  effect: col.text<LedgerEffect>(),
   /** signed effect on the total balance: +credit, −debit, 0 for memo entries */
-  balance_effect_base: bigint;
+  balance_effect_base: col.bigint(),
   /** from the event's payment_breakdown when present */
-  principal_base: bigint | null;
-  network_fee_base: bigint | null;
-  processing_fee_base: bigint | null;
-  processing_fee_bps: number | null;
-  flags: string[];
-  raw: unknown;
-}
+  principal_base: nullable(col.bigint()),
+  network_fee_base: nullable(col.bigint()),
+  processing_fee_base: nullable(col.bigint()),
+  processing_fee_bps: nullable(col.number()),
+  flags: col.textList(),
+  raw: nullable(col.json<unknown>()),
+} as const;
 
-export interface WalletBalanceRow {
-  currency: string;
-  unit: string;
-  available_base: bigint;
-  total_base: bigint;
-  effective_time: UtcInstant;
-}
+export type LedgerRow = RowOf<typeof LEDGER_COLUMNS>;
 
-export interface WalletRow {
-  wallet_id: string;
-  organization_id: string;
-  environment_id: string;
-  name: string;
-  active: boolean;
-  network: string;
-  line_of_credit_id: string | null;
-  limit_base: bigint | null;
-  created_at: UtcInstant;
-  updated_at: UtcInstant;
-  deleted_at: UtcInstant | null;
-  metadata: Record<string, string> | null;
+/** A wallet's balance in one currency (stored one row per currency, keyed by it). */
+export const WALLET_BALANCE_COLUMNS = {
+  currency: col.id(),
+  unit: col.text(),
+  available_base: col.bigint(),
+  total_base: col.bigint(),
+  effective_time: col.instant(),
+} as const;
+
+export type WalletBalanceRow = RowOf<typeof WALLET_BALANCE_COLUMNS>;
+
+/** A wallet's own columns; its balances live in their own table. */
+export const WALLET_COLUMNS = {
+  wallet_id: col.id(),
+  organization_id: col.id(),
+  environment_id: col.id(),
+  name: col.text(),
+  active: col.bool(),
+  network: col.text(),
+  line_of_credit_id: nullable(col.id()),
+  limit_base: nullable(col.bigint()),
+  created_at: col.instant(),
+  updated_at: col.instant(),
+  deleted_at: nullable(col.instant()),
+  metadata: nullable(col.json<Record<string, string>>()),
+  flags: col.textList(),
+  raw: nullable(col.json<unknown>()),
+} as const;
+
+export interface WalletRow extends RowOf<typeof WALLET_COLUMNS> {
   balances: WalletBalanceRow[];
-  flags: string[];
-  raw: unknown;
 }
 
-export interface AssetRow {
+export const ASSET_COLUMNS = {
   /** `asset:<hex>` lowercase, the currency spelling used on amounts */
-  currency: string;
-  asset_id: string;
-  name: string;
-  network: string;
-  decimal_display: number;
+  currency: col.id(),
+  asset_id: col.text(),
+  name: col.text(),
+  network: col.text(),
+  decimal_display: col.int(),
   /** quirks met while normalizing */
-  flags: string[];
-}
+  flags: col.textList(),
+} as const;
+
+export type AssetRow = RowOf<typeof ASSET_COLUMNS>;
 
 /** Where a summary count comes from. */
 export type SummaryScope = 'environment' | 'line_of_credit' | 'wallet';
 
 /** One bucket of a payment summary endpoint (counts, not money), or a scope's total (bucket fields null). */
-export interface SummaryBucketRow {
-  scope: SummaryScope;
-  scope_id: string;
-  environment_id: string;
+export const SUMMARY_BUCKET_COLUMNS = {
+  scope: col.text<SummaryScope>(),
+  scope_id: col.id(),
+  environment_id: col.id(),
   /** null on a scope-total row */
-  direction: string | null;
-  status: string | null;
-  currency: string | null;
-  kind: string | null;
-  api_count: bigint;
-  oldest_created_at: UtcInstant | null;
-  newest_created_at: UtcInstant | null;
+  direction: nullable(col.text()),
+  status: nullable(col.text()),
+  currency: nullable(col.text()),
+  kind: nullable(col.text()),
+  api_count: col.bigint(),
+  oldest_created_at: nullable(col.instant()),
+  newest_created_at: nullable(col.instant()),
   /** quirks met while normalizing, e.g. `malformed_value:total_count` (then api_count is 0 and not to be trusted) */
-  flags: string[];
-}
+  flags: col.textList(),
+} as const;
+
+export type SummaryBucketRow = RowOf<typeof SUMMARY_BUCKET_COLUMNS>;
 
 /**
  * One bill of the service (OpenAPI `BillRead`): a line of credit's invoice for [start_time, end_time).
  * Amounts in the bill's currency base units; `amt_due_base` is the unsigned magnitude whose direction
  * `settlement_type` gives (Collection = the customer owes).
  */
-export interface BillRow {
-  bill_id: string;
-  organization_id: string;
-  line_of_credit_id: string;
-  start_time: UtcInstant;
-  end_time: UtcInstant;
-  period_length: string;
-  status: string;
-  settlement_type: string;
+export const BILL_COLUMNS = {
+  bill_id: col.id(),
+  organization_id: col.id(),
+  line_of_credit_id: col.id(),
+  start_time: col.instant(),
+  end_time: col.instant(),
+  period_length: col.text(),
+  status: col.text(),
+  settlement_type: col.text(),
   /** the currency of amt_due (every line item of a line of credit shares it) */
-  currency: string;
-  unit: string;
-  amt_due_base: bigint | null;
-  amt_paid_base: bigint | null;
-  service_fee_base: bigint | null;
-  settlement_fee_base: bigint | null;
-  wallet_ids: string[];
-  created_at: UtcInstant;
-  updated_at: UtcInstant;
-  due_date: UtcInstant | null;
-  flags: string[];
-  raw: unknown;
-}
+  currency: col.text(),
+  unit: col.text(),
+  amt_due_base: nullable(col.bigint()),
+  amt_paid_base: nullable(col.bigint()),
+  service_fee_base: nullable(col.bigint()),
+  settlement_fee_base: nullable(col.bigint()),
+  wallet_ids: col.textList(),
+  created_at: col.instant(),
+  updated_at: col.instant(),
+  due_date: nullable(col.instant()),
+  flags: col.textList(),
+  raw: nullable(col.json<unknown>()),
+} as const;
+
+export type BillRow = RowOf<typeof BILL_COLUMNS>;
 
 /** One line item of a bill: a wallet's billed activity. `null` = absent on the wire (historical invoices) or unreadable. */
-export interface BillLineItemRow {
-  organization_id: string;
-  bill_id: string;
+export const BILL_LINE_ITEM_COLUMNS = {
+  organization_id: col.id(),
+  bill_id: col.id(),
   /** index in the invoice's line_items */
-  position: number;
-  wallet_id: string;
-  currency: string;
-  unit: string;
+  position: col.int(),
+  wallet_id: col.id(),
+  currency: col.text(),
+  unit: col.text(),
   /** signed (SignedAmount.negative applied) */
-  starting_balance_base: bigint | null;
-  amount_total_base: bigint | null;
-  settlement_type: string;
-  transactions_sent: bigint | null;
-  amount_sent_base: bigint | null;
-  transactions_received: bigint | null;
-  amount_received_base: bigint | null;
-  processing_fee_total_base: bigint | null;
-  processing_fee_send_base: bigint | null;
-  processing_fee_receive_base: bigint | null;
+  starting_balance_base: nullable(col.bigint()),
+  amount_total_base: nullable(col.bigint()),
+  settlement_type: col.text(),
+  transactions_sent: nullable(col.bigint()),
+  amount_sent_base: nullable(col.bigint()),
+  transactions_received: nullable(col.bigint()),
+  amount_received_base: nullable(col.bigint()),
+  processing_fee_total_base: nullable(col.bigint()),
+  processing_fee_send_base: nullable(col.bigint()),
+  processing_fee_receive_base: nullable(col.bigint()),
   /** payment_activity present on the invoice (absent on historical ones) */
-  has_payment_activity: boolean;
-  standard_send_count: bigint | null;
-  standard_send_volume_base: bigint | null;
-  standard_receive_count: bigint | null;
-  standard_receive_volume_base: bigint | null;
-  treasury_send_count: bigint | null;
-  treasury_send_volume_base: bigint | null;
-  treasury_receive_count: bigint | null;
-  treasury_receive_volume_base: bigint | null;
+  has_payment_activity: col.bool(),
+  standard_send_count: nullable(col.bigint()),
+  standard_send_volume_base: nullable(col.bigint()),
+  standard_receive_count: nullable(col.bigint()),
+  standard_receive_volume_base: nullable(col.bigint()),
+  treasury_send_count: nullable(col.bigint()),
+  treasury_send_volume_base: nullable(col.bigint()),
+  treasury_receive_count: nullable(col.bigint()),
+  treasury_receive_volume_base: nullable(col.bigint()),
   /** flat volume fee, or the directional total */
-  volume_fee_base: bigint | null;
-  interest_fee_base: bigint | null;
-  payout_holdback_base: bigint | null;
-  flags: string[];
-}
+  volume_fee_base: nullable(col.bigint()),
+  interest_fee_base: nullable(col.bigint()),
+  payout_holdback_base: nullable(col.bigint()),
+  flags: col.textList(),
+} as const;
+
+export type BillLineItemRow = RowOf<typeof BILL_LINE_ITEM_COLUMNS>;
 
 /** A bill with its line items, as the bill checks read it. */
 export interface BillRecord {
@@ -264,14 +289,16 @@ export interface BillRecord {
 }
 
 /** OpenAPI `BillSummary` for one line of credit: what the bill list must add up to. */
-export interface BillSummaryRow {
-  organization_id: string;
-  line_of_credit_id: string;
-  bill_total_count: bigint | null;
+export const BILL_SUMMARY_COLUMNS = {
+  organization_id: col.id(),
+  line_of_credit_id: col.id(),
+  bill_total_count: nullable(col.bigint()),
   /** how many distinct bills of the line of credit the list returned in the same run (null: not known) */
-  listed_count: number | null;
+  listed_count: nullable(col.int()),
   /** currency → total_due_base_units */
-  total_due_base: Record<string, string>;
-  flags: string[];
-  raw: unknown;
-}
+  total_due_base: col.json<Record<string, string>>(),
+  flags: col.textList(),
+  raw: nullable(col.json<unknown>()),
+} as const;
+
+export type BillSummaryRow = RowOf<typeof BILL_SUMMARY_COLUMNS>;

@@ -219,3 +219,41 @@ export function instant<Row>(name: string, description: string, get: (row: Row, 
     { name: `${name}_utc`, type: 'instant_utc', description: `${description} — UTC`, get },
   ];
 }
+
+// --- columns that show a field of the row as it is ----------------------------------------
+
+/** The fields of Row whose value is a V: the fields a column of that type may show. */
+export type FieldOf<Row, V> = { [K in keyof Row]-?: Row[K] extends V ? K : never }[keyof Row] & string;
+
+/** The stems `<x>` of Row's `<x>_base` amount fields. */
+export type AmountStemOf<Row> = { [K in keyof Row]-?: K extends `${infer Stem}_base` ? (Row[K] extends bigint | null ? Stem : never) : never }[keyof Row];
+
+type Currency<Row> = (row: Row, ctx: SpecContext) => string | null;
+
+/**
+ * The helpers above for a column named after a field of the row (src/model/ declares the stored
+ * rows' fields once): the name is the field and the value is read from it, so a report column for
+ * a field the row does not have, or of a type the column cannot show, fails to compile. Only the
+ * report's own facts — header text, description, width, order — are written in the table spec.
+ */
+export function fieldColumns<Row>() {
+  const read =
+    <V>(field: keyof Row & string) =>
+    (row: Row): V =>
+      row[field] as V;
+  return {
+    id: (field: FieldOf<Row, string | null>, description: string) => id<Row>(field, description, read(field)),
+    code: (field: FieldOf<Row, string | null>, description: string) => code<Row>(field, description, read(field)),
+    text: (field: FieldOf<Row, string | null>, description: string, width?: number) => text<Row>(field, description, read(field), width),
+    list: (field: FieldOf<Row, readonly string[] | null>, description: string) => list<Row>(field, description, read(field)),
+    json: (field: keyof Row & string, description: string) => json<Row>(field, description, read(field)),
+    count: (field: FieldOf<Row, number | bigint | null>, description: string) => count<Row>(field, description, read(field)),
+    bps: (field: FieldOf<Row, number | null>, description: string) => bps<Row>(field, description, read(field)),
+    decimal: (field: FieldOf<Row, string | null>, description: string) => decimal<Row>(field, description, read(field)),
+    bool: (field: FieldOf<Row, boolean | null>, description: string) => bool<Row>(field, description, read(field)),
+    instant: (field: FieldOf<Row, UtcInstant | null>, description: string) => instant<Row>(field, description, read(field)),
+    /** `<stem>_base` and `<stem>`, read from the field `<stem>_base` */
+    amount: (stem: AmountStemOf<Row> & string, description: string, currency: Currency<Row>) => amount<Row>(stem, description, read(`${stem}_base` as keyof Row & string), currency),
+    baseAmount: (stem: AmountStemOf<Row> & string, description: string, currency: Currency<Row>) => baseAmount<Row>(stem, description, read(`${stem}_base` as keyof Row & string), currency),
+  };
+}

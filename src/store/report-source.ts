@@ -1,11 +1,29 @@
-import type { AssetRow, BillLineItemRow, BillRecord, BillRow, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletBalanceRow, WalletRow } from '../model/rows.js';
-import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from './sql/bill-tables.js';
+import {
+  ASSET_COLUMNS,
+  BILL_COLUMNS,
+  BILL_LINE_ITEM_COLUMNS,
+  BILL_SUMMARY_COLUMNS,
+  LEDGER_COLUMNS,
+  PAYMENT_COLUMNS,
+  SUMMARY_BUCKET_COLUMNS,
+  WALLET_COLUMNS,
+  type AssetRow,
+  type BillLineItemRow,
+  type BillRecord,
+  type BillRow,
+  type BillSummaryRow,
+  type LedgerRow,
+  type PaymentRow,
+  type SummaryBucketRow,
+  type WalletBalanceRow,
+  type WalletRow,
+} from '../model/rows.js';
 import { decodeRow, selectList } from './encoding/columns.js';
 import type { Queryable } from './db/db.js';
 import type { LedgerQuery, PaymentQuery, ReportSource } from '../model/ports.js';
 import type { Window } from '../model/window.js';
 import type { StoreSchema } from './db/schema.js';
-import { ASSET_COLUMNS, BALANCE_COLUMNS, LEDGER_COLUMNS, PAYMENT_COLUMNS, SUMMARY_COLUMNS, WALLET_COLUMNS, type StoredBalance, type StoredWallet } from './sql/tables.js';
+import { STORED_BALANCE_COLUMNS, type StoredBalance, type StoredWallet } from './sql/tables.js';
 import { summarySourceSql } from './sql/summary-source.js';
 import { escapeText } from './encoding/text-escape.js';
 
@@ -51,13 +69,13 @@ export function createReportSource(db: Queryable, schema: StoreSchema, options: 
         params,
       );
       const { rows: balanceRecords } = await db.query(
-        `SELECT ${selectList('b', BALANCE_COLUMNS)} FROM ${schema.table('wallet_balances')} b
+        `SELECT ${selectList('b', STORED_BALANCE_COLUMNS)} FROM ${schema.table('wallet_balances')} b
          WHERE b.organization_id = $1 AND ($2::text[] IS NULL OR b.wallet_id = ANY($2::text[])) ORDER BY b.wallet_id, b.position`,
         params,
       );
       const balances = new Map<string, WalletBalanceRow[]>();
       for (const record of balanceRecords) {
-        const { organization_id: _org, wallet_id, position: _position, ...balance } = decodeRow<StoredBalance>(BALANCE_COLUMNS, record);
+        const { organization_id: _org, wallet_id, position: _position, ...balance } = decodeRow<StoredBalance>(STORED_BALANCE_COLUMNS, record);
         const list = balances.get(wallet_id) ?? [];
         list.push(balance);
         balances.set(wallet_id, list);
@@ -83,11 +101,11 @@ export function createReportSource(db: Queryable, schema: StoreSchema, options: 
          newest AS (
            SELECT DISTINCT ON (environment_id, source) environment_id, source, run_id FROM pulled ORDER BY environment_id, source, run_started_at DESC, run_id DESC
          )
-         SELECT ${selectList('p', SUMMARY_COLUMNS)} FROM pulled p JOIN newest n USING (environment_id, source, run_id)
+         SELECT ${selectList('p', SUMMARY_BUCKET_COLUMNS)} FROM pulled p JOIN newest n USING (environment_id, source, run_id)
          ORDER BY p.environment_id, p.summary_id`,
         [escapeText(organizationId), window.from, window.to],
       );
-      return rows.map((record) => decodeRow<SummaryBucketRow>(SUMMARY_COLUMNS, record));
+      return rows.map((record) => decodeRow<SummaryBucketRow>(SUMMARY_BUCKET_COLUMNS, record));
     },
 
     payments(query: PaymentQuery): AsyncIterable<PaymentRow[]> {

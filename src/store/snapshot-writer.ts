@@ -1,6 +1,6 @@
-import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../model/rows.js';
-import { BILL_HISTORY, BILL_LINE_ITEMS, BILL_SUMMARY_COLUMNS, BILLS } from './sql/bill-tables.js';
-import type { Finding } from '../model/results.js';
+import { BILL_SUMMARY_COLUMNS, SUMMARY_BUCKET_COLUMNS, type AssetRow, type BillRecord, type BillSummaryRow, type LedgerRow, type PaymentRow, type SummaryBucketRow, type WalletRow } from '../model/rows.js';
+import { BILL_HISTORY, BILL_LINE_ITEMS, BILLS } from './sql/bill-tables.js';
+import { FINDING_COLUMNS, type Finding } from '../model/results.js';
 import { AppError } from '../util/errors.js';
 import { faultPoint } from '../util/fault-points.js';
 import { loadCheckpoints, saveCheckpoint } from './sql/checkpoints.js';
@@ -11,7 +11,7 @@ import type { Checkpoint, RunInfo, RunStatus, SnapshotWriter, WriteStats } from 
 import { finishRun, insertRun } from './sql/runs.js';
 import type { StoreSchema } from './db/schema.js';
 import { dedupeByKey, stageRows, stageTable } from './sql/stage.js';
-import { ASSETS, BALANCES, FINDING_COLUMNS, LEDGER, PAYMENT_HISTORY_FIELDS, PAYMENTS, SUMMARY_COLUMNS, WALLETS, type StoredBalance, type StoredWallet, type TableSpec } from './sql/tables.js';
+import { ASSETS, BALANCES, LEDGER, PAYMENT_HISTORY_FIELDS, PAYMENTS, WALLETS, type StoredBalance, type StoredWallet, type TableSpec } from './sql/tables.js';
 import { escapeText } from './encoding/text-escape.js';
 import { summarySource, summarySourceSql } from './sql/summary-source.js';
 
@@ -130,7 +130,7 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
            WHERE b.run_id = $1 AND (b.environment_id, ${summarySourceSql('b')}) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
           [escapeText(summaryRunId), [...sources.values()].map((s) => s[0]), [...sources.values()].map((s) => s[1])],
         );
-        await insertRows(tx, schema.table('summary_buckets'), SUMMARY_COLUMNS, rows, { run_id: escapeText(summaryRunId) });
+        await insertRows(tx, schema.table('summary_buckets'), SUMMARY_BUCKET_COLUMNS, rows, { run_id: escapeText(summaryRunId) });
         await saveCheckpoint(tx, schema, checkpoint, summaryRunId);
       });
     },

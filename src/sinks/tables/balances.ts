@@ -5,8 +5,9 @@
  * since the window end and today's API balance instead, so no column contradicts its neighbours.
  */
 import type { BalanceRow } from '../../model/results.js';
-import { amount, code, count, displayCurrencyColumn, id, instant, text, type TableSpec } from '../column-spec.js';
+import { amount, code, displayCurrencyColumn, fieldColumns, instant, text, type TableSpec } from '../column-spec.js';
 
+const field = fieldColumns<BalanceRow>();
 const cur = (r: BalanceRow): string => r.currency;
 
 export const BALANCES_TABLE: TableSpec<BalanceRow> = {
@@ -15,24 +16,24 @@ export const BALANCES_TABLE: TableSpec<BalanceRow> = {
   sheet: 'Balances',
   rowIs: 'wallet × currency balance roll-forward, checked against the API balance',
   columns: [
-    id('wallet_id', 'wallet UUID', (r) => r.wallet_id),
-    id('environment_id', 'environment UUID', (r) => r.environment_id),
-    code('currency', 'currency: btc, usd or asset:<hex>', (r) => r.currency),
-    code('unit', 'base unit of the *_base columns', (r) => r.unit),
+    field.id('wallet_id', 'wallet UUID'),
+    field.id('environment_id', 'environment UUID'),
+    field.code('currency', 'currency: btc, usd or asset:<hex>'),
+    field.code('unit', 'base unit of the *_base columns'),
     displayCurrencyColumn<BalanceRow>((r) => r.currency),
-    ...amount<BalanceRow>('opening', 'balance at the start of the window', (r) => r.opening_base, cur),
-    ...amount<BalanceRow>('credits', 'ledger credits in the window', (r) => r.credits_base, cur),
-    ...amount<BalanceRow>('debits', 'ledger debits in the window (positive)', (r) => r.debits_base, cur),
-    ...amount<BalanceRow>('closing', 'opening + credits − debits', (r) => r.closing_base, cur),
-    count('entries', 'ledger entries in the window', (r) => r.entries),
+    ...field.amount('opening', 'balance at the start of the window', cur),
+    ...field.amount('credits', 'ledger credits in the window', cur),
+    ...field.amount('debits', 'ledger debits in the window (positive)', cur),
+    ...field.amount('closing', 'opening + credits − debits', cur),
+    field.count('entries', 'ledger entries in the window'),
     code(
       'balance_check',
       'how closing was checked against the service: direct (the API balance was read inside the window: difference = closing − api_balance), bridge (a past period: closing + movements_since = api_balance_now), not_checked (see balance_check_note)',
       (r) => r.balance_check ?? 'not_checked',
     ),
     ...instant<BalanceRow>('api_balance_time', 'when the API balance was read (its effective_time)', (r) => r.api_balance_time ?? null),
-    ...amount<BalanceRow>('api_balance', 'the wallet balance the API reports — only when balance_check is direct', (r) => r.api_balance_base, cur),
-    ...amount<BalanceRow>('difference', 'closing − api_balance — only when balance_check is direct', (r) => r.difference_base, cur),
+    ...field.amount('api_balance', 'the wallet balance the API reports — only when balance_check is direct', cur),
+    ...field.amount('difference', 'closing − api_balance — only when balance_check is direct', cur),
     ...amount<BalanceRow>('movements_since', 'bridge: net ledger movements from the window end up to api_balance_time', (r) => r.movements_since_base ?? null, cur),
     ...amount<BalanceRow>('api_balance_now', 'bridge: the wallet balance the API reports at api_balance_time (today, for a past period)', (r) => r.api_balance_now_base ?? null, cur),
     ...amount<BalanceRow>('bridge_difference', 'bridge: closing + movements_since − api_balance_now', (r) => r.bridge_difference_base ?? null, cur),

@@ -3,8 +3,9 @@
  * beside the figure recomputed from the snapshot (docs/reconciliation.md "Bill checks").
  */
 import type { BillCheckRow } from '../../model/results.js';
-import { baseAmount, code, count, id, instant, type TableSpec } from '../column-spec.js';
+import { baseAmount, fieldColumns, instant, type TableSpec } from '../column-spec.js';
 
+const field = fieldColumns<BillCheckRow>();
 /** A count's "currency" is none: the base columns then hold the count itself. */
 const cur = (r: BillCheckRow): string | null => (r.unit === 'count' ? null : r.currency);
 
@@ -14,20 +15,20 @@ export const BILLS_TABLE: TableSpec<BillCheckRow> = {
   sheet: 'Bills',
   rowIs: 'bill × wallet × billed figure: the service’s figure vs ours',
   columns: [
-    id('bill_id', 'bill UUID', (r) => r.bill_id),
-    id('line_of_credit_id', 'line of credit UUID', (r) => r.line_of_credit_id),
-    code('period_length', 'monthly, weekly, … (the bill’s reconciliation frequency)', (r) => r.period_length),
+    field.id('bill_id', 'bill UUID'),
+    field.id('line_of_credit_id', 'line of credit UUID'),
+    field.code('period_length', 'monthly, weekly, … (the bill’s reconciliation frequency)'),
     ...instant<BillCheckRow>('period_start', 'start_time of the billed period (included)', (r) => r.start_time),
     ...instant<BillCheckRow>('period_end', 'end_time of the billed period (excluded)', (r) => r.end_time),
-    code('bill_status', 'payment_due, queued, processing, paid, void, failed', (r) => r.bill_status),
-    id('wallet_id', 'wallet UUID of the line item', (r) => r.wallet_id),
-    code('currency', 'currency of the bill', (r) => r.currency),
-    code('unit', 'msats, cents — or count for the transaction and activity counts', (r) => r.unit),
-    code('figure', 'the billed figure: starting_balance, amount_sent, amount_received, transactions_sent/received, processing_fee_send/receive, <category>_<direction>_count/_volume, line_item', (r) => r.figure),
+    field.code('bill_status', 'payment_due, queued, processing, paid, void, failed'),
+    field.id('wallet_id', 'wallet UUID of the line item'),
+    field.code('currency', 'currency of the bill'),
+    field.code('unit', 'msats, cents — or count for the transaction and activity counts'),
+    field.code('figure', 'the billed figure: starting_balance, amount_sent, amount_received, transactions_sent/received, processing_fee_send/receive, <category>_<direction>_count/_volume, line_item'),
     baseAmount<BillCheckRow>('billed', 'the figure on the bill', (r) => r.billed, cur),
     baseAmount<BillCheckRow>('computed', 'the figure recomputed from the snapshot (empty = not checked)', (r) => r.computed, cur),
     baseAmount<BillCheckRow>('difference', 'billed − computed', (r) => r.difference, cur),
-    code('status', 'ok, differs, not_checked (period outside the window or an unknown amount), not_billed, no_line_item', (r) => r.status),
-    count('payments', 'the payments behind the figure: completed sends (send figures), receives (receive figures) or all payments of the wallet created in the period', (r) => r.payments),
+    field.code('status', 'ok, differs, not_checked (period outside the window or an unknown amount), not_billed, no_line_item'),
+    field.count('payments', 'the payments behind the figure: completed sends (send figures), receives (receive figures) or all payments of the wallet created in the period'),
   ],
 };

@@ -1,22 +1,23 @@
 /** fee-rates.csv / sheet "Fee rates": the processing-fee rate in force per wallet and direction over time. */
 import type { FeeRateRow } from '../../model/results.js';
-import { bps, code, count, id, instant, text, type TableSpec } from '../column-spec.js';
+import { fieldColumns, type TableSpec } from '../column-spec.js';
 
+const field = fieldColumns<FeeRateRow>();
 export const FEE_RATES_TABLE: TableSpec<FeeRateRow> = {
   id: 'fee-rates',
   file: 'fee-rates.csv',
   sheet: 'Fee rates',
   rowIs: 'wallet × direction × period at one processing-fee rate',
   columns: [
-    id('wallet_id', 'wallet UUID', (r) => r.wallet_id),
-    id('environment_id', 'environment UUID', (r) => r.environment_id),
-    code('direction', 'send or receive', (r) => r.direction),
-    bps('rate_bps', 'processing-fee rate in basis points (100 = 1 %)', (r) => r.rate_bps),
-    ...instant<FeeRateRow>('from', 'created_at of the first payment seen at this rate', (r) => r.from),
-    ...instant<FeeRateRow>('to', 'created_at of the first payment at the next rate (excluded); empty = in force at the last payment seen', (r) => r.to),
-    count('payments', 'standard payments at this rate (an off-rate payment inside the period included)', (r) => r.payments),
-    id('first_payment_id', 'first payment at this rate', (r) => r.first_payment_id),
-    id('last_payment_id', 'last payment at this rate', (r) => r.last_payment_id),
-    text('evidence', 'where the rate comes from', (r) => r.evidence),
+    field.id('wallet_id', 'wallet UUID'),
+    field.id('environment_id', 'environment UUID'),
+    field.code('direction', 'send or receive'),
+    field.bps('rate_bps', 'processing-fee rate in basis points (100 = 1 %)'),
+    ...field.instant('from', 'created_at of the first payment seen at this rate'),
+    ...field.instant('to', 'created_at of the first payment at the next rate (excluded); empty = in force at the last payment seen'),
+    field.count('payments', 'standard payments at this rate (an off-rate payment inside the period included)'),
+    field.id('first_payment_id', 'first payment at this rate'),
+    field.id('last_payment_id', 'last payment at this rate'),
+    field.text('evidence', 'where the rate comes from'),
   ],
 };

@@ -3,11 +3,12 @@
  * generating, receiving, ...), with its age at the end of the window so stale items stand out.
  */
 import type { PaymentRow } from '../../model/rows.js';
-import { amount, count, text, type SpecContext, type TableSpec } from '../column-spec.js';
-import { paymentIdentityColumns } from './payments.js';
+import { count, fieldColumns, type SpecContext, type TableSpec } from '../column-spec.js';
+import { paymentIdentityColumns, paymentPrincipal } from './payments.js';
 
 const cur = (r: PaymentRow): string => r.currency;
 const MS_PER_DAY = 86_400_000;
+const field = fieldColumns<PaymentRow>();
 
 /** Whole days from creation to the end of the window (floored; 0 for items younger than a day). */
 function ageDays(r: PaymentRow, ctx: SpecContext): number | null {
@@ -25,8 +26,8 @@ export const OPEN_ITEMS_TABLE: TableSpec<PaymentRow> = {
   columns: [
     ...paymentIdentityColumns(),
     count('age_days', 'whole days between created_at and the end of the window', ageDays),
-    ...amount<PaymentRow>('principal', 'amount sent or received, before fees', (r) => r.principal_base, cur),
-    ...amount<PaymentRow>('total', 'amount debited or credited when the payment completes (as far as known)', (r) => r.total_base, cur),
-    text('description', 'memo / label / description (free text)', (r) => r.description, 40),
+    ...paymentPrincipal,
+    ...field.amount('total', 'amount debited or credited when the payment completes (as far as known)', cur),
+    field.text('description', 'memo / label / description (free text)', 40),
   ],
 };

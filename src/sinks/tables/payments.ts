@@ -6,9 +6,10 @@
 import type { PaymentRow } from '../../model/rows.js';
 import { quoteRatePerBtc } from '../../money/rate-display.js';
 import { displayScale } from '../../money/units.js';
-import { baseAmount, displayAmount, walletName, bps, code, decimal, displayCurrencyColumn, id, instant, json, list, text, type ColumnSpec, type SpecContext, type TableSpec } from '../column-spec.js';
+import { decimal, displayCurrencyColumn, fieldColumns, walletName, type ColumnSpec, type SpecContext, type TableSpec } from '../column-spec.js';
 
 const cur = (r: PaymentRow): string => r.currency;
+const railCurrency = (r: PaymentRow): string | null => r.rail_currency;
 
 function quoteRate(r: PaymentRow, ctx: SpecContext): string | null {
   if (r.quote_rate === null || r.quote_to === null) return null;
@@ -16,25 +17,32 @@ function quoteRate(r: PaymentRow, ctx: SpecContext): string | null {
   return scale === null ? null : quoteRatePerBtc(r.quote_rate, scale);
 }
 
+// Each payment column once; the tables below only choose and order them.
+const field = fieldColumns<PaymentRow>();
+const paymentId = field.id('payment_id', 'payment UUID (client generated)');
+const organizationId = field.id('organization_id', 'organization UUID');
+const environmentId = field.id('environment_id', 'environment UUID');
+const walletId = field.id('wallet_id', 'wallet UUID');
+const direction = field.code('direction', 'send or receive');
+const kind = field.code('kind', 'payment type / rail: bolt11, onchain, bip21, taprootasset, usdbatch');
+const category = field.code('category', 'standard or treasury');
+const route = field.code('route', 'sends: direct or swap; empty for receives');
+const status = field.code('status', 'status as the service reports it');
+const statusClass = field.code('status_class', 'completed, failed (incl. expired), open (not terminal) or unknown');
+const [createdAt, createdAtUtc] = field.instant('created_at', 'when the payment was created');
+const updatedAt = field.instant('updated_at', 'last change of the payment');
+const currency = field.code('currency', 'wallet-side currency of the amounts: btc, usd or asset:<hex>');
+const unit = field.code('unit', 'base unit of the *_base columns: msats, cents or base units');
+const displayCurrency = displayCurrencyColumn<PaymentRow>(cur);
+/** The four amounts a person reads first, as [base units, display units]. */
+export const paymentPrincipal = field.amount('principal', 'amount sent or received, before fees', cur);
+const [networkFeeBase, networkFee] = field.amount('network_fee', 'network / routing fee', cur);
+const [processingFeeBase, processingFee] = field.amount('processing_fee', 'processing fee charged by the service', cur);
+const [totalBase, total] = field.amount('total', 'amount debited (sends: principal + network + processing) or credited (receives)', cur);
+
 /** Columns shared by payments.csv and open-items.csv. */
 export function paymentIdentityColumns(): ColumnSpec<PaymentRow>[] {
-  return [
-    id('payment_id', 'payment UUID (client generated)', (r) => r.payment_id),
-    id('organization_id', 'organization UUID', (r) => r.organization_id),
-    id('environment_id', 'environment UUID', (r) => r.environment_id),
-    id('wallet_id', 'wallet UUID', (r) => r.wallet_id),
-    code('direction', 'send or receive', (r) => r.direction),
-    code('kind', 'payment type / rail: bolt11, onchain, bip21, taprootasset, usdbatch', (r) => r.kind),
-    code('category', 'standard or treasury', (r) => r.category),
-    code('route', 'sends: direct or swap; empty for receives', (r) => r.route),
-    code('status', 'status as the service reports it', (r) => r.status),
-    code('status_class', 'completed, failed (incl. expired), open (not terminal) or unknown', (r) => r.status_class),
-    ...instant<PaymentRow>('created_at', 'when the payment was created', (r) => r.created_at),
-    ...instant<PaymentRow>('updated_at', 'last change of the payment', (r) => r.updated_at),
-    code('currency', 'wallet-side currency of the amounts: btc, usd or asset:<hex>', (r) => r.currency),
-    code('unit', 'base unit of the *_base columns: msats, cents or base units', (r) => r.unit),
-    displayCurrencyColumn<PaymentRow>((r) => r.currency),
-  ];
+  return [paymentId, organizationId, environmentId, walletId, direction, kind, category, route, status, statusClass, createdAt, createdAtUtc, ...updatedAt, currency, unit, displayCurrency];
 }
 
 /**
@@ -49,55 +57,55 @@ export const PAYMENTS_TABLE: TableSpec<PaymentRow> = {
   // printed: the person's columns (date … memo) and the rail; ids, UTC times and base units stay on screen and in the CSV
   printThrough: 'route',
   columns: [
-    { ...instant<PaymentRow>('created_at', 'when the payment was created', (r) => r.created_at)[0], width: 20 },
+    { ...createdAt, width: 20 },
     walletName<PaymentRow>((r) => r.wallet_id),
-    code('direction', 'send or receive', (r) => r.direction),
-    code('status', 'status as the service reports it', (r) => r.status),
-    displayCurrencyColumn<PaymentRow>((r) => r.currency),
-    displayAmount<PaymentRow>('principal', 'amount sent or received, before fees', (r) => r.principal_base, cur),
-    displayAmount<PaymentRow>('network_fee', 'network / routing fee', (r) => r.network_fee_base, cur),
-    displayAmount<PaymentRow>('processing_fee', 'processing fee charged by the service', (r) => r.processing_fee_base, cur),
-    displayAmount<PaymentRow>('total', 'amount debited (sends: principal + network + processing) or credited (receives)', (r) => r.total_base, cur),
-    text('description', 'memo / label / description from the payer or payee (free text)', (r) => r.description, 40),
-    code('kind', 'payment type / rail: bolt11, onchain, bip21, taprootasset, usdbatch', (r) => r.kind),
-    code('category', 'standard or treasury', (r) => r.category),
-    code('route', 'sends: direct or swap; empty for receives', (r) => r.route),
-    code('status_class', 'completed, failed (incl. expired), open (not terminal) or unknown', (r) => r.status_class),
-    id('payment_id', 'payment UUID (client generated)', (r) => r.payment_id),
-    id('wallet_id', 'wallet UUID', (r) => r.wallet_id),
-    id('organization_id', 'organization UUID', (r) => r.organization_id),
-    id('environment_id', 'environment UUID', (r) => r.environment_id),
-    instant<PaymentRow>('created_at', 'when the payment was created', (r) => r.created_at)[1],
-    ...instant<PaymentRow>('updated_at', 'last change of the payment', (r) => r.updated_at),
-    code('currency', 'wallet-side currency of the amounts: btc, usd or asset:<hex>', (r) => r.currency),
-    code('unit', 'base unit of the *_base columns: msats, cents or base units', (r) => r.unit),
-    baseAmount<PaymentRow>('principal', 'amount sent or received, before fees', (r) => r.principal_base, cur),
-    baseAmount<PaymentRow>('network_fee', 'network / routing fee', (r) => r.network_fee_base, cur),
-    baseAmount<PaymentRow>('processing_fee', 'processing fee charged by the service', (r) => r.processing_fee_base, cur),
-    baseAmount<PaymentRow>('total', 'amount debited (sends: principal + network + processing) or credited (receives)', (r) => r.total_base, cur),
-    code('processing_fee_source', 'where processing_fee comes from: settled (actual), terms (quoted before settlement) or none', (r) => r.processing_fee_source),
-    bps('processing_fee_bps', 'processing fee rate of the terms in basis points (100 = 1 %)', (r) => r.processing_fee_bps),
-    baseAmount<PaymentRow>('processing_fee_terms', 'processing fee quoted in the terms', (r) => r.processing_fee_terms_base, cur),
-    baseAmount<PaymentRow>('processing_fee_settled', 'processing fee actually settled', (r) => r.processing_fee_settled_base, cur),
-    baseAmount<PaymentRow>('processing_fee_diff', 'settled − terms, when both are known', (r) => r.processing_fee_diff_base, cur),
-    baseAmount<PaymentRow>('max_fee', 'fee ceiling of a send', (r) => r.max_fee_base, cur),
-    baseAmount<PaymentRow>('reported_fees', 'total fees as the service reports them (data.fees)', (r) => r.reported_fees_base, cur),
-    text('quote_rate', 'quote rate verbatim: <coefficient>e<scale> = coefficient / 10^scale base units of quote_to per 1 BTC', (r) => r.quote_rate),
+    direction,
+    status,
+    displayCurrency,
+    paymentPrincipal[1],
+    networkFee,
+    processingFee,
+    total,
+    field.text('description', 'memo / label / description from the payer or payee (free text)', 40),
+    kind,
+    category,
+    route,
+    statusClass,
+    paymentId,
+    walletId,
+    organizationId,
+    environmentId,
+    createdAtUtc,
+    ...updatedAt,
+    currency,
+    unit,
+    paymentPrincipal[0],
+    networkFeeBase,
+    processingFeeBase,
+    totalBase,
+    field.code('processing_fee_source', 'where processing_fee comes from: settled (actual), terms (quoted before settlement) or none'),
+    field.bps('processing_fee_bps', 'processing fee rate of the terms in basis points (100 = 1 %)'),
+    field.baseAmount('processing_fee_terms', 'processing fee quoted in the terms', cur),
+    field.baseAmount('processing_fee_settled', 'processing fee actually settled', cur),
+    field.baseAmount('processing_fee_diff', 'settled − terms, when both are known', cur),
+    field.baseAmount('max_fee', 'fee ceiling of a send', cur),
+    field.baseAmount('reported_fees', 'total fees as the service reports them (data.fees)', cur),
+    field.text('quote_rate', 'quote rate verbatim: <coefficient>e<scale> = coefficient / 10^scale base units of quote_to per 1 BTC'),
     decimal('quote_rate_per_btc', 'the quote rate in display units of quote_to per 1 BTC (exact)', quoteRate),
-    code('quote_from', 'currency the quote converts from', (r) => r.quote_from),
-    code('quote_to', 'currency the quote converts to', (r) => r.quote_to),
-    code('rail_currency', 'currency of the Bitcoin rail amounts (cross-currency payments)', (r) => r.rail_currency),
-    baseAmount<PaymentRow>('rail_amount', 'amount on the Bitcoin rail', (r) => r.rail_amount_base, (r) => r.rail_currency),
-    baseAmount<PaymentRow>('rail_fee', 'fee on the Bitcoin rail', (r) => r.rail_fee_base, (r) => r.rail_currency),
-    list('ledger_ids', 'ledger ids of receipts/outflows/exchanges (join to ledger.csv entry_id)', (r) => r.ledger_ids),
-    list('tx_ids', 'on-chain transaction ids', (r) => r.tx_ids),
-    list('payment_hashes', 'Lightning payment hashes', (r) => r.payment_hashes),
-    list('swap_steps', 'swap steps in the order reported', (r) => r.swap_steps),
-    list('offset_payment_ids', 'payments this one offsets', (r) => r.offset_payment_ids),
-    code('error_type', 'error type of a failed payment', (r) => r.error_type),
-    code('error_code', 'error code of a failed payment', (r) => r.error_code),
-    text('error_detail', 'error detail of a failed payment', (r) => r.error_detail, 40),
-    json('metadata', 'metadata key/values as JSON text', (r) => r.metadata),
-    list('flags', 'quirks met while normalizing (legacy field used, unknown value, ...)', (r) => r.flags),
+    field.code('quote_from', 'currency the quote converts from'),
+    field.code('quote_to', 'currency the quote converts to'),
+    field.code('rail_currency', 'currency of the Bitcoin rail amounts (cross-currency payments)'),
+    field.baseAmount('rail_amount', 'amount on the Bitcoin rail', railCurrency),
+    field.baseAmount('rail_fee', 'fee on the Bitcoin rail', railCurrency),
+    field.list('ledger_ids', 'ledger ids of receipts/outflows/exchanges (join to ledger.csv entry_id)'),
+    field.list('tx_ids', 'on-chain transaction ids'),
+    field.list('payment_hashes', 'Lightning payment hashes'),
+    field.list('swap_steps', 'swap steps in the order reported'),
+    field.list('offset_payment_ids', 'payments this one offsets'),
+    field.code('error_type', 'error type of a failed payment'),
+    field.code('error_code', 'error code of a failed payment'),
+    field.text('error_detail', 'error detail of a failed payment', 40),
+    field.json('metadata', 'metadata key/values as JSON text'),
+    field.list('flags', 'quirks met while normalizing (legacy field used, unknown value, ...)'),
   ],
 };

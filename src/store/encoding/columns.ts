@@ -1,17 +1,19 @@
+import type { ColumnKind, Columns } from '../../model/columns.js';
 import { arrayLiteral } from './copy-text.js';
 import { parseJsonText, toJsonText } from './json-text.js';
 import { quoteIdent } from '../db/schema.js';
 import { escapeText, unescapeText } from './text-escape.js';
 
 /**
- * How a row field is stored, written and read back. One table of kinds drives the COPY/unnest
- * encoders, the SELECT expressions and the decoders, so a value takes the same exact path on
- * both engines: bigints as digits, instants as canonical text, arrays and JSON as JSON text.
+ * How a row field is stored, written and read back. The row's column declaration (src/model/,
+ * columns.ts) gives each field its kind; one table of kinds drives the COPY/unnest encoders, the
+ * SELECT expressions and the decoders, so a value takes the same exact path on both engines:
+ * bigints as digits, instants as canonical text, arrays and JSON as JSON text.
  */
-export type ColumnKind = 'id' | 'text' | 'bigint' | 'instant' | 'bool' | 'json' | 'text[]' | 'int' | 'number';
+export type { ColumnKind };
 
-/** Every field of R mapped to its kind; `satisfies ColumnMap<Row>` fails to compile when a row type gains a field. */
-export type ColumnMap<R> = { readonly [K in keyof R]-?: ColumnKind };
+/** The columns a table or a query reads and writes: a row's declaration, or an ordered pick of it. */
+export type ColumnMap<R> = Columns<R>;
 
 /** SQL type of each kind (migrations declare the same; test/integration/store checks they agree). */
 export const SQL_TYPE: Readonly<Record<ColumnKind, string>> = {
@@ -105,17 +107,20 @@ export function columnNames<R>(map: ColumnMap<R>): string[] {
 }
 
 export function selectList<R>(alias: string, map: ColumnMap<R>, nullColumns: readonly string[] = []): string {
-  return Object.entries<ColumnKind>(map)
+  return columnKinds(map)
     .map(([column, kind]) => (nullColumns.includes(column) ? `NULL AS ${quoteIdent(column)}` : selectExpr(alias, column, kind)))
     .join(', ');
 }
 
-/** Column maps are constant: their entries are computed once, not per row (the load path encodes ~100k rows/s). */
+/**
+ * Each column's name and kind, in map order. Column maps are constant: their entries are computed
+ * once, not per row (the load path encodes ~100k rows/s).
+ */
 const entriesCache = new WeakMap<object, readonly (readonly [string, ColumnKind])[]>();
-function entriesOf<R>(map: ColumnMap<R>): readonly (readonly [string, ColumnKind])[] {
+export function columnKinds<R>(map: ColumnMap<R>): readonly (readonly [string, ColumnKind])[] {
   let entries = entriesCache.get(map);
   if (entries === undefined) {
-    entries = Object.entries<ColumnKind>(map);
+    entries = Object.entries<{ kind: ColumnKind }>(map).map(([field, column]) => [field, column.kind] as const);
     entriesCache.set(map, entries);
   }
   return entries;
@@ -123,7 +128,7 @@ function entriesOf<R>(map: ColumnMap<R>): readonly (readonly [string, ColumnKind
 
 export function encodeRow<R>(map: ColumnMap<R>, row: R): (string | null)[] {
   const record = row as Record<string, unknown>;
-  const entries = entriesOf(map);
+  const entries = columnKinds(map);
   const fields = new Array<string | null>(entries.length);
   for (let index = 0; index < entries.length; index++) {
     const [field, kind] = entries[index] as readonly [string, ColumnKind];
@@ -135,6 +140,6 @@ export function encodeRow<R>(map: ColumnMap<R>, row: R): (string | null)[] {
 /** A database row (selected with `selectList`) as the row type; the column map is the contract. */
 export function decodeRow<R>(map: ColumnMap<R>, dbRow: Record<string, unknown>): R {
   const row: Record<string, unknown> = {};
-  for (const [field, kind] of entriesOf(map)) row[field] = decodeValue(kind, dbRow[field]);
+  for (const [field, kind] of columnKinds(map)) row[field] = decodeValue(kind, dbRow[field]);
   return row as R;
 }

@@ -1,4 +1,4 @@
-import { columnNames, encodeRow, SQL_TYPE, type ColumnKind, type ColumnMap } from '../encoding/columns.js';
+import { columnKinds, columnNames, encodeRow, SQL_TYPE, type ColumnMap } from '../encoding/columns.js';
 import type { Queryable, SqlParam } from '../db/db.js';
 import { UNNEST_BATCH_ROWS } from './stage.js';
 
@@ -15,7 +15,7 @@ export async function insertRows<R>(
   fixed: Readonly<Record<string, SqlParam>>,
 ): Promise<number> {
   const names = columnNames(map);
-  const kinds = Object.values<ColumnKind>(map);
+  const kinds = columnKinds(map).map(([, kind]) => kind);
   const fixedNames = Object.keys(fixed).map((name) => `"${name}"`);
   const fixedValues = Object.values(fixed);
   const casts = names.map((name, index) => `u.${name}::${SQL_TYPE[kinds[index] ?? 'text']}`);

@@ -94,7 +94,7 @@ export async function loadRows<R>(tx: Queryable, schema: StoreSchema, spec: Tabl
     if (!spec.hashed || !tx.copyFrom || options.viaStaging) {
       ({ inserted, updated, history = 0 } = await mergeStaged(tx, schema, spec, unique, options));
     } else {
-      const keyKinds = spec.key.map((key) => spec.columns[key]);
+      const keyKinds = spec.key.map((key) => spec.columns[key].kind);
       const keys = unique.map((row) => spec.key.map((key, index) => encodeValue(key, keyKinds[index] ?? 'text', (row as Record<string, unknown>)[key])));
       const stored = await storedHashes(tx, schema, spec, keys);
       const fresh: R[] = [];

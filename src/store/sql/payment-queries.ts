@@ -1,34 +1,19 @@
-import type { StatusClass, UtcInstant } from '../../model/rows.js';
-import { decodeRow, selectList, type ColumnMap } from '../encoding/columns.js';
+import { pickColumns, type RowOf } from '../../model/columns.js';
+import { PAYMENT_COLUMNS, type UtcInstant } from '../../model/rows.js';
+import { decodeRow, selectList } from '../encoding/columns.js';
 import type { Queryable } from '../db/db.js';
 import type { StoreSchema } from '../db/schema.js';
+import { PAYMENT_HISTORY_COLUMNS } from './tables.js';
 import { escapeText } from '../encoding/text-escape.js';
 
 /**
  * Questions asked of the payments table outside the report order: which payments are still open
- * (the nightly job re-reads them by id), and how a payment changed over time.
+ * (the nightly job re-reads them by id), and how a payment changed over time. Their select lists
+ * are picks of the payment's column declaration.
  */
-export interface OpenPayment {
-  payment_id: string;
-  environment_id: string;
-  wallet_id: string;
-  direction: string;
-  status: string;
-  status_class: StatusClass;
-  created_at: UtcInstant;
-  updated_at: UtcInstant;
-}
+const OPEN_PAYMENT_COLUMNS = pickColumns(PAYMENT_COLUMNS, ['payment_id', 'environment_id', 'wallet_id', 'direction', 'status', 'status_class', 'created_at', 'updated_at']);
 
-const OPEN_PAYMENT_COLUMNS = {
-  payment_id: 'id',
-  environment_id: 'id',
-  wallet_id: 'id',
-  direction: 'text',
-  status: 'text',
-  status_class: 'text',
-  created_at: 'instant',
-  updated_at: 'instant',
-} as const satisfies ColumnMap<OpenPayment>;
+export type OpenPayment = RowOf<typeof OPEN_PAYMENT_COLUMNS>;
 
 export interface OpenPaymentsFilter {
   wallet_ids?: readonly string[];
@@ -54,57 +39,7 @@ export async function openPayments(db: Queryable, schema: StoreSchema, organizat
 }
 
 /** One row of payment_history: what a payment looked like after an observed change. */
-export interface PaymentHistoryRow {
-  payment_id: string;
-  run_id: string | null;
-  observed_at: UtcInstant;
-  change: 'first_seen' | 'changed';
-  changed_fields: string[];
-  previous_status: string | null;
-  status: string;
-  status_class: StatusClass;
-  updated_at: UtcInstant;
-  currency: string;
-  principal_base: bigint | null;
-  network_fee_base: bigint | null;
-  processing_fee_base: bigint | null;
-  processing_fee_source: string;
-  processing_fee_bps: number | null;
-  processing_fee_terms_base: bigint | null;
-  processing_fee_settled_base: bigint | null;
-  processing_fee_diff_base: bigint | null;
-  total_base: bigint | null;
-  max_fee_base: bigint | null;
-  reported_fees_base: bigint | null;
-  rail_amount_base: bigint | null;
-  rail_fee_base: bigint | null;
-}
-
-const HISTORY_COLUMNS = {
-  payment_id: 'id',
-  run_id: 'id',
-  observed_at: 'instant',
-  change: 'text',
-  changed_fields: 'text[]',
-  previous_status: 'text',
-  status: 'text',
-  status_class: 'text',
-  updated_at: 'instant',
-  currency: 'text',
-  principal_base: 'bigint',
-  network_fee_base: 'bigint',
-  processing_fee_base: 'bigint',
-  processing_fee_source: 'text',
-  processing_fee_bps: 'number',
-  processing_fee_terms_base: 'bigint',
-  processing_fee_settled_base: 'bigint',
-  processing_fee_diff_base: 'bigint',
-  total_base: 'bigint',
-  max_fee_base: 'bigint',
-  reported_fees_base: 'bigint',
-  rail_amount_base: 'bigint',
-  rail_fee_base: 'bigint',
-} as const satisfies ColumnMap<PaymentHistoryRow>;
+export type PaymentHistoryRow = RowOf<typeof PAYMENT_HISTORY_COLUMNS>;
 
 export interface PaymentHistoryFilter {
   organization_id: string;
@@ -118,7 +53,7 @@ export interface PaymentHistoryFilter {
 /** History rows, oldest first (by payment, then in the order they were observed). */
 export async function listPaymentHistory(db: Queryable, schema: StoreSchema, filter: PaymentHistoryFilter): Promise<PaymentHistoryRow[]> {
   const { rows } = await db.query(
-    `SELECT ${selectList('h', HISTORY_COLUMNS)} FROM ${schema.table('payment_history')} h
+    `SELECT ${selectList('h', PAYMENT_HISTORY_COLUMNS)} FROM ${schema.table('payment_history')} h
      WHERE h.organization_id = $1 AND ($2::text IS NULL OR h.payment_id = $2::text) AND ($3::text IS NULL OR h.run_id = $3::text)
      ORDER BY h.payment_id, h.history_id LIMIT $4`,
     [
@@ -128,5 +63,5 @@ export async function listPaymentHistory(db: Queryable, schema: StoreSchema, fil
       filter.limit ?? 10_000,
     ],
   );
-  return rows.map((record) => decodeRow<PaymentHistoryRow>(HISTORY_COLUMNS, record));
+  return rows.map((record) => decodeRow<PaymentHistoryRow>(PAYMENT_HISTORY_COLUMNS, record));
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { copyLine } from '../encoding/copy-text.js';
-import { encodeRow, SQL_TYPE, type ColumnKind } from '../encoding/columns.js';
+import { columnKinds, encodeRow, SQL_TYPE, type ColumnKind } from '../encoding/columns.js';
 import type { Queryable } from '../db/db.js';
 import { quoteIdent } from '../db/schema.js';
 import type { TableSpec } from './tables.js';
@@ -25,7 +25,7 @@ export type EncodedRow = (string | null)[];
 
 /** The stored columns of a spec, in order: its row columns, then `row_hash` when hashed. */
 export function storedColumns<R>(spec: TableSpec<R>): readonly (readonly [string, ColumnKind])[] {
-  const columns = Object.entries<ColumnKind>(spec.columns);
+  const columns = columnKinds(spec.columns);
   return spec.hashed ? [...columns, [ROW_HASH, 'text'] as const] : columns;
 }
 

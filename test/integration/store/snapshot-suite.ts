@@ -7,9 +7,12 @@ import type { Checkpoint, RunInfo } from '../../../src/model/ports.js';
 import type { Window } from '../../../src/model/window.js';
 import { windowContains } from '../../../src/model/window.js';
 import { databaseSnapshot, type DatabaseSnapshot } from '../../../src/store/database-snapshot.js';
-import { BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS } from '../../../src/store/sql/bill-tables.js';
-import { SQL_TYPE, type ColumnKind } from '../../../src/store/encoding/columns.js';
-import { LEDGER_COLUMNS, PAYMENT_COLUMNS, WALLET_COLUMNS } from '../../../src/store/sql/tables.js';
+import type { Column } from '../../../src/model/columns.js';
+import { FINDING_COLUMNS } from '../../../src/model/results.js';
+import { ASSET_COLUMNS, BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS, LEDGER_COLUMNS, PAYMENT_COLUMNS, SUMMARY_BUCKET_COLUMNS, WALLET_COLUMNS } from '../../../src/model/rows.js';
+import { BILL_HISTORY_COLUMNS } from '../../../src/store/sql/bill-tables.js';
+import { SQL_TYPE } from '../../../src/store/encoding/columns.js';
+import { PAYMENT_HISTORY_COLUMNS, STORED_BALANCE_COLUMNS } from '../../../src/store/sql/tables.js';
 import { unescapeText } from '../../../src/store/encoding/text-escape.js';
 import { AppError } from '../../../src/util/errors.js';
 import {
@@ -120,26 +123,34 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       await expect(migrate(db, store.schema, tampered)).rejects.toMatchObject({ type: 'migration_checksum_mismatch', exit: 'config' });
     });
 
-    it('declares every row field as a column of the type the encoders write', async () => {
-      const { rows } = await db.query<{ table_name: string; column_name: string; type: string }>(
-        `SELECT c.table_name::text AS table_name, c.column_name::text AS column_name, format_type(a.atttypid, a.atttypmod) AS type
+    it('declares every row field as a column of the type the encoders write and the nullability the row declares', async () => {
+      const { rows } = await db.query<{ table_name: string; column_name: string; type: string; is_nullable: string }>(
+        `SELECT c.table_name::text AS table_name, c.column_name::text AS column_name, format_type(a.atttypid, a.atttypmod) AS type, c.is_nullable::text AS is_nullable
          FROM information_schema.columns c
          JOIN pg_attribute a ON a.attrelid = format('%I.%I', c.table_schema, c.table_name)::regclass AND a.attname = c.column_name
          WHERE c.table_schema = $1`,
         [schemaName],
       );
-      const actual = new Map(rows.map((row) => [`${row.table_name}.${row.column_name}`, row.type]));
-      const expected: [string, Record<string, ColumnKind>][] = [
+      const actual = new Map(rows.map((row) => [`${row.table_name}.${row.column_name}`, `${row.type} ${row.is_nullable === 'YES' ? 'null' : 'not null'}`]));
+      // Every table rows are written to, with the columns the code writes (history tables: after organization_id).
+      const expected: [string, Record<string, Column>][] = [
         ['payments', PAYMENT_COLUMNS],
+        ['payment_history', { organization_id: PAYMENT_COLUMNS.organization_id, ...PAYMENT_HISTORY_COLUMNS }],
         ['ledger_entries', LEDGER_COLUMNS],
         ['wallets', WALLET_COLUMNS],
+        ['wallet_balances', STORED_BALANCE_COLUMNS],
+        ['assets', ASSET_COLUMNS],
+        ['summary_buckets', SUMMARY_BUCKET_COLUMNS],
+        ['findings', FINDING_COLUMNS],
         ['bills', BILL_COLUMNS],
+        ['bill_history', { organization_id: BILL_COLUMNS.organization_id, ...BILL_HISTORY_COLUMNS }],
         ['bill_line_items', BILL_LINE_ITEM_COLUMNS],
         ['bill_summaries', BILL_SUMMARY_COLUMNS],
       ];
       for (const [table, columns] of expected) {
-        for (const [column, kind] of Object.entries(columns)) {
-          expect([`${table}.${column}`, actual.get(`${table}.${column}`)]).toEqual([`${table}.${column}`, FORMAT_TYPE[SQL_TYPE[kind]] ?? SQL_TYPE[kind]]);
+        for (const [name, column] of Object.entries(columns)) {
+          const type = FORMAT_TYPE[SQL_TYPE[column.kind]] ?? SQL_TYPE[column.kind];
+          expect([`${table}.${name}`, actual.get(`${table}.${name}`)]).toEqual([`${table}.${name}`, `${type} ${column.nullable ? 'null' : 'not null'}`]);
         }
       }
     });
