@@ -126,7 +126,11 @@ export function topAndRest<T>(items: readonly T[], size: (t: T) => bigint, key: 
  * vs computed by wallet — each a title, a header and one row per bar.
  */
 export async function writeFeeChartsSheet(workbook: StreamingWorkbook, picture: FeePicture, data: FeeChartData, ctx: SpecContext & { tz: string }): Promise<FeeChartPanel[]> {
-  const sheet = workbook.addSheet(FEE_CHARTS_SHEET, { views: [{ showGridLines: false }], properties: { tabColor: { argb: 'FF2563EB' } } });
+  const sheet = workbook.addSheet(FEE_CHARTS_SHEET, {
+    views: [{ showGridLines: false }],
+    properties: { tabColor: { argb: 'FF2563EB' } },
+    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, paperSize: 9 },
+  });
   sheet.columns = [34, 20, 20, 20, 40].map((width) => ({ width }));
   putRow(sheet, [textCell('Fee charts: the cells the Overview charts read', TITLE_STYLE)], 22);
   putRow(sheet, [textCell(`Completed payments created in the window, fees in display units; days in ${ctx.tz}. A chart by wallet shows the ${TOP_WALLETS} largest bars and the rest as one "other" bar (the Overview and fees.csv list every wallet).`, SUBTITLE_STYLE)]);
@@ -141,14 +145,15 @@ export async function writeFeeChartsSheet(workbook: StreamingWorkbook, picture: 
     const axisFormat = scale === 0 ? '#,##0' : `#,##0.${'0'.repeat(Math.min(scale, 8))}`;
     const charts: BarChartSpec[] = [];
 
+    // a currency whose fees are all zero (a fee-free asset) has nothing to draw
     const days = data.daysOf(currency);
-    if (days.length > 0) {
+    if (days.some(([, f]) => f.network !== 0n || f.processing !== 0n)) {
       const block = writeBlock(sheet, `${code}: fees by day`, ['day', `network fee (${code})`, `processing fee (${code})`], days.map(([day, f]) => ({ label: day, a: f.network, b: f.processing, note: null })), currency, ctx);
       charts.push(chart(`${code} fees by day`, 'col', 'stacked', block, show, axisFormat, [NETWORK_COLOR, PROCESSING_COLOR]));
     }
 
     const bars = groups.get(currency) ?? [];
-    if (bars.length > 0) {
+    if (bars.some((b) => totalFees(b) !== 0n)) {
       const label = (b: FeeBar): string => `${walletLabel(b.wallet_id, ctx)} · ${b.rail}`;
       const { top, rest } = topAndRest(bars, totalFees, (b) => `${b.wallet_id}\u0000${b.rail}`);
       const rows: BlockRow[] = top.map((b) => ({ label: label(b), a: b.network_fee_base, b: b.processing_fee_base, note: b.wallet_id }));

@@ -121,7 +121,8 @@ export function barChartXml(spec: BarChartSpec): string {
     `<c:crossAx val="${VAL_AX_ID}"/><c:crosses val="autoZero"/><c:auto val="1"/><c:lblAlgn val="ctr"/><c:lblOffset val="100"/><c:noMultiLvlLbl val="0"/></c:catAx>`,
     `<c:valAx><c:axId val="${VAL_AX_ID}"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="${horizontal ? 'b' : 'l'}"/>`,
     `<c:majorGridlines>${LINE('E5E7EB')}</c:majorGridlines><c:numFmt formatCode="${escapeXml(spec.numberFormat)}" sourceLinked="0"/><c:majorTickMark val="none"/><c:minorTickMark val="none"/><c:tickLblPos val="nextTo"/>${LINE('9CA3AF')}${TEXT_PROPS(800, false)}`,
-    `<c:crossAx val="${CAT_AX_ID}"/><c:crosses val="autoZero"/><c:crossBetween val="between"/></c:valAx>`,
+    // with the categories top-down, the value axis crosses at their far end: its labels sit below the bars
+    `<c:crossAx val="${CAT_AX_ID}"/><c:crosses val="${horizontal ? 'max' : 'autoZero'}"/><c:crossBetween val="between"/></c:valAx>`,
     '</c:plotArea>',
     `<c:legend><c:legendPos val="b"/><c:overlay val="0"/>${TEXT_PROPS(900, false)}</c:legend>`,
     '<c:plotVisOnly val="1"/><c:dispBlanksAs val="gap"/>',
