@@ -156,6 +156,11 @@ export interface WalletRow {
   deleted_at: UtcInstant | null;
   metadata: Record<string, string> | null;
   balances: WalletBalanceRow[];
+  /**
+   * the processing-fee policy's current rates (GET …/policies, normalize/wallet-policy.ts); null =
+   * none (a fee-free wallet, no policies) or not read. The service keeps no history of a policy.
+   */
+  fee_policy?: { send_bps: number; receive_bps: number; updated_at: UtcInstant | null } | null;
   flags: string[];
   raw: unknown;
 }

@@ -116,6 +116,7 @@ export const WALLET_COLUMNS = {
   updated_at: 'instant',
   deleted_at: 'instant',
   metadata: 'json',
+  fee_policy: 'json',
   flags: 'text[]',
   raw: 'json',
 } as const satisfies ColumnMap<StoredWallet>;
