@@ -1,7 +1,8 @@
 /**
  * The Overview sheet: the first tab, written last (xlsx-workbook.ts (3)). A working paper's cover:
  * what was run over which window, whether every check passed, the control totals per currency,
- * fees by wallet and rail with in-cell data bars, and the rows of every table. It holds nothing
+ * fees by wallet and rail with in-cell data bars and native charts (fee-charts.ts), and the rows
+ * of every table. It holds nothing
  * run-specific (no run id, no clock time) so that the same input gives the same bytes; those live
  * in manifest.json.
  */

@@ -12,7 +12,8 @@
  *
  * Each table writes its CSV file and its XLSX sheet(s) in the same pass; tables the caller never
  * opened are written empty at publish, so a folder always has every contract file. publish()
- * adds Definitions and the Overview (first tab), fees.html and manifest.json, then renames the
+ * adds Fee charts (the cells of the Overview's charts, fee-charts.ts), Definitions and the
+ * Overview (first tab), fees.html and manifest.json, then renames the
  * temporary folder into place (atomic-folder.ts). On any failure call abort(): nothing partial
  * is left. Errors: bad names → usage AppError (64); I/O → cantCreate AppError (74).
  */
