@@ -18,7 +18,7 @@ import { formatBase } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
 import type { SpecContext } from './column-spec.js';
 import { totalFees, type FeeBar, type FeePicture } from './fees-picture.js';
-import { barChartXml, rangeRef, type BarChartSpec } from './xlsx-chart-xml.js';
+import { barChartXml, rangeRef, type BarChartSpec, type ChartAnchor } from './xlsx-chart-xml.js';
 import { amountCell, BOLD_STYLE, HEADER_RIGHT_STYLE, HEADER_STYLE, INDENT_STYLE, putRow, SUBTITLE_STYLE, textCell, TITLE_STYLE } from './xlsx-cells.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
 import type { ZonedClock } from './zoned-time.js';
@@ -238,6 +238,6 @@ function chart(title: string, direction: 'col' | 'bar', grouping: 'stacked' | 'c
 }
 
 /** The chart parts of the panels, each at its anchor (Overview). */
-export function chartParts(panels: readonly FeeChartPanel[], anchorOf: (panel: number, chart: number) => { fromCol: number; fromRow: number; toCol: number; toRow: number }): { anchor: ReturnType<typeof anchorOf>; xml: string }[] {
+export function chartParts(panels: readonly FeeChartPanel[], anchorOf: (panel: number, chart: number) => ChartAnchor): { anchor: ChartAnchor; xml: string }[] {
   return panels.flatMap((p, i) => p.charts.map((c, k) => ({ anchor: anchorOf(i, k), xml: barChartXml(c) })));
 }
