@@ -7,7 +7,7 @@
 import { usageError } from '../util/errors.js';
 import { toUtcInstant } from '../model/instant.js';
 import type { GetOptions, QueryPairs } from './client.js';
-import { ApiProtocolError } from './errors.js';
+import { ApiError, ApiProtocolError } from './errors.js';
 import type { LosslessJson } from './json.js';
 import { cursorPages, offsetPages, readListPage, sweepPages, type Page, type PageGuards, type SweepPosition, type SweepRequest } from './paginate.js';
 import type {
@@ -175,6 +175,19 @@ export async function listWallets(api: ApiReader, params: { organizationId: stri
 /** 4. Get wallet. */
 export async function getWallet(api: ApiReader, organizationId: string, walletId: string): Promise<WireWallet> {
   return expectObject<WireWallet>(api, walletPath(organizationId, walletId));
+}
+
+/**
+ * 8. A wallet's policies (`WalletPolicies`), or null when it has none: the service answers 404
+ * `wallet_policies_not_found` for such a wallet (docs/simulator.md), which is a fact, not a failure.
+ */
+export async function getWalletPolicies(api: ApiReader, organizationId: string, walletId: string): Promise<Record<string, unknown> | null> {
+  try {
+    return await expectObject<Record<string, unknown>>(api, `${walletPath(organizationId, walletId)}/policies`);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
 }
 
 /** 1. Supported assets. */

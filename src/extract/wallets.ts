@@ -1,11 +1,17 @@
 /**
  * Discovery: the API has no environment list, so environments come from the wallets'
  * `environment_id` (inactive wallets included — their history is still in the books). Also the
- * pre-flight check of `--wallet` values: an id the key cannot see is a usage error, before any pull.
+ * pre-flight check of `--wallet` values: an id the key cannot see is a usage error, before any pull,
+ * and each wallet's processing-fee policy (endpoint 8, one request per wallet in scope), the
+ * current-rate evidence of the fee-rate history.
  */
-import { listAssets, listWallets } from '../api/endpoints.js';
+import { getWalletPolicies, listAssets, listWallets } from '../api/endpoints.js';
 import type { ApiReader } from '../api/endpoints.js';
+import { Flags } from '../normalize/flags.js';
 import type { AssetRow, WalletRow } from '../model/rows.js';
+import { normalizeFeePolicy } from '../normalize/wallet-policy.js';
+import { chainWidth } from './chain-budget.js';
+import { WorkQueue } from './work-queue.js';
 import { usageError } from '../util/errors.js';
 import { inShard, type Shard } from '../util/shard.js';
 import type { Normalizers } from './context.js';
@@ -20,6 +26,11 @@ export interface DiscoveryInput {
   walletIds: readonly string[];
   shard: Shard | undefined;
   normalize: Pick<Normalizers, 'wallet' | 'asset'>;
+  /**
+   * `--concurrency` (requests in flight at the service; default 8, the configuration's): the
+   * policies are read through the pull's own pool, as wide as the pull's (chain-budget.ts)
+   */
+  concurrency?: number;
 }
 
 export interface Discovery {
@@ -64,6 +75,17 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       throw usageError('unknown_environment', `environment ${env} holds no wallet visible to this key`, { environment_id: env });
     }
   }
+  // Every shard reads the policies of every wallet in scope: each writes all of them (allWallets).
+  const readerFor = (w: WalletRow): ApiReader | undefined => (input.readers.find((r) => r.environmentId === w.environment_id) ?? input.readers.find((r) => r.environmentId === undefined) ?? first)?.api;
+  const policies = new WorkQueue<WalletRow>(chainWidth(input.concurrency ?? 8), async (wallet) => {
+    const api = readerFor(wallet);
+    if (api === undefined) return;
+    const flags = new Flags();
+    wallet.fee_policy = normalizeFeePolicy(await getWalletPolicies(api, input.organizationId, wallet.wallet_id), flags);
+    for (const flag of flags.toArray()) if (!wallet.flags.includes(flag)) wallet.flags.push(flag);
+  });
+  for (const wallet of inScope) policies.push(wallet, 0);
+  await policies.drain();
   const wallets = inScope.filter((w) => inShard(w.wallet_id, input.shard));
   const environments = [...new Set(inScope.map((w) => w.environment_id))].sort();
 

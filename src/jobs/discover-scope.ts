@@ -18,5 +18,6 @@ export async function discoverScope(env: JobEnv, apis: ApiSet, organizationId: s
     walletIds: config.wallets,
     shard,
     normalize: bindNormalizers(organizationId),
+    concurrency: config.concurrency,
   });
 }

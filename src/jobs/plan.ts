@@ -42,8 +42,9 @@ export async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | nul
     counts = await countPayments({ organizationId, apiFor: (environmentId) => apis.apiFor(environmentId), wallets: discovery.wallets, window: paymentWindow, concurrency: config.concurrency });
     let pages = 0;
     for (const wallet of discovery.wallets) pages += Math.max(1, Math.ceil((counts.get(wallet.wallet_id) ?? 0) / config.pageSize));
-    // payments pages + a ledger estimate of two events per payment + one summary per wallet and environment
-    estimatedRequests = 1 + 1 + pages * 3 + discovery.wallets.length + discovery.environments.length;
+    // payments pages + a ledger estimate of two events per payment + one summary per wallet and
+    // environment + one policies read per wallet in scope (discovery)
+    estimatedRequests = 1 + 1 + pages * 3 + discovery.wallets.length + discovery.environments.length + discovery.allWallets.length;
   }
   const snapshotWhere = !config.db ? 'none (--no-db: a spool under the output folder)' : env.loaded.secrets.databaseUrl ? `postgres, schema ${config.dbSchema}` : `embedded (${resolve(env.cwd, config.dataDir)})`;
   let snapshot = snapshotWhere;

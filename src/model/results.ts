@@ -12,14 +12,15 @@ export interface FeeRateRow {
   environment_id: string;
   direction: string;
   rate_bps: number;
-  /** created_at of the first payment seen at this rate */
-  from: UtcInstant;
-  /** created_at of the first payment at the next rate; null = still in force at the last payment seen */
+  /** created_at of the first payment seen at this rate; null = unknown (a rate known from the wallet policy alone) */
+  from: UtcInstant | null;
+  /** created_at of the first payment at the next rate; null = still in force at the last payment seen (or now, for the policy) */
   to: UtcInstant | null;
   payments: number;
-  first_payment_id: string;
-  last_payment_id: string;
-  /** where the rate comes from */
+  /** null for a rate known from the wallet policy alone */
+  first_payment_id: string | null;
+  last_payment_id: string | null;
+  /** where the rate comes from: `payments: …`, `payments+policy: …` or `policy: …` */
   evidence: string;
 }
 

@@ -19,6 +19,8 @@
  */
 import { col, nullable, type RowOf } from './columns.js';
 
+import type { UtcInstant } from './instant.js';
+
 /** `YYYY-MM-DDTHH:MM:SS.ffffffZ` — see file comment. */
 export type { UtcInstant } from './instant.js';
 
@@ -169,9 +171,21 @@ export const WALLET_COLUMNS = {
   updated_at: col.instant(),
   deleted_at: nullable(col.instant()),
   metadata: nullable(col.json<Record<string, string>>()),
+  /**
+   * the processing-fee policy's current rates (GET …/policies, normalize/wallet-policy.ts); null =
+   * none (a fee-free wallet, no policies) or not read. The service keeps no history of a policy.
+   */
+  fee_policy: nullable(col.json<WalletFeePolicy>()),
   flags: col.textList(),
   raw: nullable(col.json<unknown>()),
 } as const;
+
+/** A wallet's processing-fee policy as the service shows it now (send and receive basis points). */
+export interface WalletFeePolicy {
+  send_bps: number;
+  receive_bps: number;
+  updated_at: UtcInstant | null;
+}
 
 export interface WalletRow extends RowOf<typeof WALLET_COLUMNS> {
   balances: WalletBalanceRow[];

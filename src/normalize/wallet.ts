@@ -68,6 +68,8 @@ export function normalizeWallet(raw: unknown, ctx: WalletContext): WalletRow {
     deleted_at: readInstant(w, 'deleted_at', '', flags),
     metadata: readStringMap(w, 'metadata', '', flags),
     balances,
+    // the wallet object carries no policy: discovery reads it (endpoint 8, wallet-policy.ts)
+    fee_policy: null,
     flags: flags.toArray(),
     raw,
   };

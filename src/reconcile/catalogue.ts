@@ -211,6 +211,15 @@ export const CHECKS = [
     description: 'A payment carries the processing-fee rate in force at its time',
     rule: 'A single payment whose basis_points differ from the rate in force before and after it (the same rate on both sides) was charged off-rate.',
   },
+  {
+    id: 'fee_rate.policy_mismatch',
+    severity: 'warning',
+    subject_kind: 'wallet',
+    description: "The latest payments carry the rate of the wallet's processing-fee policy",
+    rule:
+      "Per wallet and direction, the rate of the latest period (the payments' basis_points) equals the current rate of the wallet's processing-fee policy " +
+      '(GET …/policies; the service shows no policy history). A difference is one warning with both rates, the period and whether the policy changed after it.',
+  },
   // --- the service's bills against the payments they charge for (bill-checks.ts) -------------------
   {
     id: 'bill.line_amounts',

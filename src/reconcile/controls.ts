@@ -106,6 +106,11 @@ export class ControlTotalsAccumulator {
   }
 }
 
+/** Whether a payment's fees count in the fee sums: completed, with every amount known (FeeRollup). */
+export function inFeeSums(p: PaymentRow): boolean {
+  return p.status_class === 'completed' && p.principal_base !== null && p.network_fee_base !== null && p.processing_fee_base !== null && p.total_base !== null;
+}
+
 /**
  * fees.csv: completed payments by environment × wallet × currency × kind × category × direction.
  * A payment with an unknown principal or fee counts in `payments` and `unknown_fee_count` but not

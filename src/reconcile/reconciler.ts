@@ -129,7 +129,7 @@ export class Reconciler {
       phase: 'ledger',
     };
     this.summaries.startWallet(wallet);
-    this.feeRates.startWallet(wallet.wallet_id, wallet.environment_id);
+    this.feeRates.startWallet(wallet.wallet_id, wallet.environment_id, wallet.fee_policy ?? null);
     if (this.summaries.available) this.count('summary.missing');
     this.flagFindings(wallet.flags, { subject_kind: 'wallet', subject_id: wallet.wallet_id, wallet_id: wallet.wallet_id, currency: null }, 'wallet');
   }
@@ -235,6 +235,7 @@ export class Reconciler {
     for (const [check, n] of this.bills.evaluated) this.count(check, n);
     this.count('fee_rate.change', this.feeRates.evaluated);
     this.count('fee_rate.off_rate', this.feeRates.evaluated);
+    this.count('fee_rate.policy_mismatch', this.feeRates.policyCompared);
     this.findings.push(...this.summaries.findings, ...this.unknownFields.findings(), ...bills.findings, ...this.feeRates.findings);
     const findings = [...this.findings].sort(compareFindings);
     const perCheck = new Map<string, number>();

@@ -1,7 +1,8 @@
 /**
  * The Overview sheet: the first tab, written last (xlsx-workbook.ts (3)). A working paper's cover:
  * what was run over which window, whether every check passed, the control totals per currency,
- * fees by wallet and rail with in-cell data bars, and the rows of every table. It holds nothing
+ * fees by wallet and rail with in-cell data bars and native charts (fee-charts.ts), and the rows
+ * of every table. It holds nothing
  * run-specific (no run id, no clock time) so that the same input gives the same bytes; those live
  * in manifest.json.
  */
@@ -13,6 +14,7 @@ import type { CheckResult, ControlTotals } from '../model/results.js';
 import { displayCurrency } from '../money/units.js';
 import type { SpecContext } from './column-spec.js';
 import { totalFees, type FeePicture } from './fees-picture.js';
+import { chartParts, FEE_CHARTS_SHEET, type FeeChartPanel } from './fee-charts.js';
 import {
   ALERT_STYLE,
   amountCell,
@@ -46,6 +48,8 @@ export interface OverviewData {
   /** each table: its sheet, its CSV file (null when CSV was not written) and its data rows */
   tables: readonly { sheet: string; file: string | null; rows: number }[];
   fees: FeePicture;
+  /** the fee charts per currency (fee-charts.ts), drawn under the fees table; empty = none */
+  chartPanels?: readonly FeeChartPanel[];
   /** balances.csv summed per currency */
   balances: BalanceSummary;
   close: CloseStatus;
@@ -61,6 +65,10 @@ const WARN_STYLE: Partial<Style> = { ...PASS_STYLE, font: { ...PASS_STYLE.font, 
 const NOTE_STYLE: Partial<Style> = { ...PASS_STYLE, font: { ...PASS_STYLE.font, color: { argb: 'FF1E3A8A' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFDBEAFE' } } };
 const SKIP_STYLE: Partial<Style> = { ...PASS_STYLE, font: { ...PASS_STYLE.font, color: { argb: 'FF6B7280' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFF3F4F6' } } };
 const OUTCOME_STYLE = { PASS: PASS_STYLE, FAIL: FAIL_STYLE, WARN: WARN_STYLE, NOTE: NOTE_STYLE, SKIPPED: SKIP_STYLE } as const;
+/** rows a chart spans; three charts side by side per currency, in columns A–C, D–F and G–I */
+const CHART_ROWS = 16;
+const CHART_SLOTS = [0, 3, 6] as const;
+const CHART_SLOT_COLUMNS = 3;
 
 /** part / whole as a fraction rounded to 4 decimals in bigint (a display ratio, not money). */
 function shareCell(part: bigint, whole: bigint): Cell {
@@ -185,6 +193,18 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
     });
   }
 
+  const panels = data.chartPanels ?? [];
+  const bands: number[] = [];
+  if (panels.length > 0) {
+    section(sheet, `Fee charts (the figures behind them: sheet ${FEE_CHARTS_SHEET})`);
+    for (const panel of panels) {
+      putRow(sheet, [textCell(`${displayCurrency(panel.currency, ctx.assetNames)}: by day · by wallet and rail · billed vs computed`, BOLD_STYLE)]);
+      const band = putRow(sheet, []);
+      for (let k = 1; k < CHART_ROWS; k++) putRow(sheet, []);
+      bands.push(band);
+    }
+  }
+
   section(sheet, 'Run');
   for (const [label, value] of data.parameters) putRow(sheet, [textCell(label, BOLD_STYLE), textCell(value)]);
 
@@ -197,5 +217,13 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
     for (const note of data.notes) putRow(sheet, [textCell(note)]);
   }
 
+  workbook.addCharts(
+    sheet,
+    chartParts(panels, (panel, chart) => {
+      const fromRow = (bands[panel] as number) - 1;
+      const fromCol = CHART_SLOTS[chart] as number;
+      return { fromCol, fromRow, toCol: fromCol + CHART_SLOT_COLUMNS, toRow: fromRow + CHART_ROWS - 1 };
+    }),
+  );
   await workbook.commitSheet(sheet);
 }

@@ -12,15 +12,16 @@
  *
  * Each table writes its CSV file and its XLSX sheet(s) in the same pass; tables the caller never
  * opened are written empty at publish, so a folder always has every contract file. publish()
- * adds Definitions and the Overview (first tab), fees.html and manifest.json, then renames the
+ * adds Fee charts (the cells of the Overview's charts, fee-charts.ts), Definitions and the
+ * Overview (first tab), fees.html and manifest.json, then renames the
  * temporary folder into place (atomic-folder.ts). On any failure call abort(): nothing partial
  * is left. Errors: bad names → usage AppError (64); I/O → cantCreate AppError (74).
  */
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AssetRow } from '../model/rows.js';
-import type { BalanceRow, CheckResult, ControlTotals, FeeRow } from '../model/results.js';
+import type { AssetRow, PaymentRow } from '../model/rows.js';
+import type { BalanceRow, BillCheckRow, CheckResult, ControlTotals, FeeRow } from '../model/results.js';
 import { tieOut } from '../reconcile/tie-out.js';
 import { BalanceSummary } from './balance-summary.js';
 import { closeStatus, type CloseStatus } from './close-status.js';
@@ -32,12 +33,13 @@ import type { AnyTableSpec, TableSpec } from './column-spec.js';
 import { CsvTableWriter, DEFAULT_CSV_OPTIONS, type CsvOptions, type FileResult } from './csv-table-writer.js';
 import { writeDefinitionsSheet } from './definitions-sheet.js';
 import { FeePicture, renderFeesHtml } from './fees-picture.js';
+import { FeeChartData, writeFeeChartsSheet } from './fee-charts.js';
 import { assertSafeName, existingVersions, insideRoot, targetName, tempName } from './folder-paths.js';
 import { controlTotalsJson, csvManifest, MANIFEST_FILE, MANIFEST_SCHEMA_VERSION, manifestJson, redactParameters, type Manifest, type ManifestFile } from './manifest.js';
 import { FILE_MODE, outputError } from './output-file.js';
 import { writeOverviewSheet } from './overview-sheet.js';
 import { compileTable, type RenderContext, type XlsxRenderStats } from './render-cells.js';
-import { ALL_TABLES, BALANCES_TABLE, FEES_TABLE, OPEN_ITEMS_TABLE } from './tables/index.js';
+import { ALL_TABLES, BALANCES_TABLE, BILLS_TABLE, FEES_TABLE, OPEN_ITEMS_TABLE, PAYMENTS_TABLE } from './tables/index.js';
 import { toolInfo } from './tool-info.js';
 import { EXCEL_MAX_ROWS } from './cells.js';
 import { StreamingWorkbook } from './xlsx-workbook.js';
@@ -78,6 +80,8 @@ export interface ReportFolderOptions {
   maxRowsPerSheet?: number;
   /** bound on XLSX bytes waiting for the compressor (xlsx-workbook.ts) */
   maxBytesInFlight?: number;
+  /** the fee charts on the Overview and their "Fee charts" sheet (default on; off for a chart-less comparison) */
+  charts?: boolean;
 }
 
 export interface TableHandle<Row> {
@@ -161,6 +165,7 @@ class ReportFolderImpl implements ReportFolder {
   private readonly outcomes: TableOutcome[] = [];
   private readonly xlsxStats: XlsxRenderStats[] = [];
   private readonly fees = new FeePicture();
+  private readonly chartData: FeeChartData;
   private readonly balances = new BalanceSummary();
   private readonly startedAt: Date;
   private readonly wallClock: () => Date;
@@ -185,6 +190,7 @@ class ReportFolderImpl implements ReportFolder {
       assetNames: new Map(assets.map((a) => [a.currency, a.name])),
       walletNames: new Map((options.wallets ?? []).filter((w) => w.name !== '').map((w) => [w.wallet_id, w.name])),
     };
+    this.chartData = new FeeChartData(clock);
     this.csvOptions = { ...DEFAULT_CSV_OPTIONS, ...options.csv };
     this.wallClock = options.clock ?? (() => new Date());
     this.startedAt = this.wallClock();
@@ -258,13 +264,19 @@ class ReportFolderImpl implements ReportFolder {
     const csvPath = join(this.tempDir, spec.file);
     const csv = this.formats.has('csv') ? CsvTableWriter.open(compiled, csvPath, this.csvOptions) : null;
     const sheets = this.workbook === null ? null : new XlsxTableSheets(this.workbook, compiled, this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
-    // fees.csv rows also feed the picture (Overview data bars, fees.html)
+    // fees.csv rows also feed the picture (Overview data bars, fees.html); payments (fees by day) and
+    // bills (billed vs computed) feed the Overview's charts
+    const charts = this.workbook !== null && this.options.charts !== false;
     const observe =
       (spec as AnyTableSpec) === (FEES_TABLE as AnyTableSpec)
         ? (row: Row) => this.fees.add(row as unknown as FeeRow)
         : (spec as AnyTableSpec) === (BALANCES_TABLE as AnyTableSpec)
           ? (row: Row) => this.balances.add(row as unknown as BalanceRow)
-          : null;
+          : charts && (spec as AnyTableSpec) === (PAYMENTS_TABLE as AnyTableSpec)
+            ? (row: Row) => this.chartData.addPayment(row as unknown as PaymentRow)
+            : charts && (spec as AnyTableSpec) === (BILLS_TABLE as AnyTableSpec)
+              ? (row: Row) => this.chartData.addBill(row as unknown as BillCheckRow)
+              : null;
     let rows = 0;
     let closed = false;
     const fail = (error: unknown): never => {
@@ -336,6 +348,7 @@ class ReportFolderImpl implements ReportFolder {
       const verdict = tieOut(input.checks);
       const notes = [...(input.notes ?? []), ...xlsxNotes(stats)];
       if (this.workbook !== null) {
+        const chartPanels = this.options.charts === false ? [] : await writeFeeChartsSheet(this.workbook, this.fees, this.chartData, { ...this.ctx, tz: this.options.window.tz });
         await writeDefinitionsSheet(this.workbook, this.outcomes.map((o) => o.spec), this.options.window.tz, []);
         await writeOverviewSheet(
           this.workbook,
@@ -347,6 +360,7 @@ class ReportFolderImpl implements ReportFolder {
             controlTotals: input.controlTotals,
             tables: ordered.map((o) => ({ sheet: o.spec.sheet, file: o.csv === null ? null : o.spec.file, rows: o.rows })),
             fees: this.fees,
+            chartPanels,
             balances: this.balances,
             close,
             notes,

@@ -22,12 +22,20 @@
  *    known only at the end: exceljs would zip it first and hold every later sheet in memory until
  *    it is committed. Instead id 1 is reserved and handed out by `addFirstSheet()`, which is
  *    called last — first tab, last entry, nothing buffered.
+ * 4. Charts. exceljs writes no charts; `addCharts()` adds the DrawingML parts (xlsx-chart-xml.ts)
+ *    while the workbook streams: the chart and drawing parts are appended to the zip, the
+ *    drawing is related through exceljs's own sheet-relationships writer, the sheet's
+ *    `<drawing r:id>` is written just before its `<legacyDrawing>` (where the schema wants it:
+ *    after the page setup and header/footer, before legacy drawings and table parts), and
+ *    `[Content_Types].xml` gets an override per part as it is appended. The workbook is still
+ *    written once, so its hash is the final file's and nothing is buffered or zipped twice.
  */
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { AddWorksheetOptions, Worksheet } from 'exceljs';
 import { createOutputStream, HashTap, outputError } from './output-file.js';
+import { CHART_CONTENT_TYPE, CHART_REL_TYPE, DRAWING_CONTENT_TYPE, DRAWING_REL_TYPE, drawingXml, relationshipsXml, type ChartAnchor } from './xlsx-chart-xml.js';
 import type { FileResult } from './csv-table-writer.js';
 
 /** Default bound on uncompressed XML waiting for the compressor, per workbook. */
@@ -46,16 +54,35 @@ interface SheetStreamInternals {
 
 const { WorkbookWriter } = ExcelJS.stream.xlsx;
 
+/** The parts of exceljs's stream WorksheetWriter that `addCharts` uses (file comment (4)). */
+interface SheetDrawingInternals {
+  _sheetRelsWriter?: { addRelationship(rel: { Target: string; Type: string }): string };
+  _writeLegacyData?: () => void;
+  _write?: (text: string) => void;
+  committed?: boolean;
+}
+
+const CONTENT_TYPES_PART = '[Content_Types].xml';
+
 class DeterministicWorkbookWriter extends WorkbookWriter {
   declare private archive: ZipArchive;
   declare private forcedSheetId: number | undefined;
   declare private lastSheetId: number | undefined;
+  /** `<Override>` elements for parts exceljs does not know (charts, drawings) */
+  declare extraContentTypes: string[] | undefined;
 
-  // exceljs assigns `this.zip` in its constructor; see file comment (2).
+  // exceljs assigns `this.zip` in its constructor; see file comments (2) and (4).
   set zip(archive: ZipArchive) {
     const append = archive.append.bind(archive);
     const date = this.modified;
-    archive.append = (source, data) => append(source, { ...data, date });
+    archive.append = (source, data) => {
+      const overrides = this.extraContentTypes ?? [];
+      if (data.name === CONTENT_TYPES_PART && typeof source === 'string' && overrides.length > 0) {
+        if (!source.includes('</Types>')) throw new Error('exceljs internals changed: [Content_Types].xml has no </Types> (see xlsx-workbook.ts)');
+        return append(source.replace('</Types>', `${overrides.join('')}</Types>`), { ...data, date });
+      }
+      return append(source, { ...data, date });
+    };
     this.archive = archive;
   }
 
@@ -107,6 +134,8 @@ export class StreamingWorkbook {
   private readonly maxBytesInFlight: number;
   private firstSheetAdded = false;
   private committed = false;
+  private drawings = 0;
+  private charts = 0;
 
   private constructor(private readonly options: StreamingWorkbookOptions) {
     this.maxBytesInFlight = options.maxBytesInFlight ?? DEFAULT_MAX_BYTES_IN_FLIGHT;
@@ -153,6 +182,38 @@ export class StreamingWorkbook {
     const sheet = this.writer.addWorksheetWithId(FIRST_SHEET_ID, name, options);
     assertInternals(sheet);
     return sheet;
+  }
+
+  /**
+   * Charts drawn on `sheet` (file comment (4)), each a chart part's XML at its anchor. Call before
+   * the sheet is committed; the cells the charts read may be on any sheet of the workbook.
+   */
+  addCharts(sheet: Worksheet, charts: readonly { anchor: ChartAnchor; xml: string }[]): void {
+    this.assertOpen();
+    if (charts.length === 0) return;
+    const internals = sheet as unknown as SheetDrawingInternals;
+    const rels = internals._sheetRelsWriter;
+    const writeLegacy = internals._writeLegacyData;
+    const write = internals._write;
+    if (rels === undefined || typeof writeLegacy !== 'function' || typeof write !== 'function' || internals.committed === true) {
+      throw new Error('exceljs internals changed or the sheet is committed: cannot add a drawing (see xlsx-workbook.ts)');
+    }
+    const drawing = ++this.drawings;
+    const numbers = charts.map(() => ++this.charts);
+    const zip = this.writer.zip;
+    charts.forEach((chart, k) => zip.append(chart.xml, { name: `xl/charts/chart${numbers[k]}.xml` }));
+    zip.append(drawingXml(charts.map((c) => c.anchor)), { name: `xl/drawings/drawing${drawing}.xml` });
+    zip.append(relationshipsXml(numbers.map((n) => ({ type: CHART_REL_TYPE, target: `../charts/chart${n}.xml` }))), { name: `xl/drawings/_rels/drawing${drawing}.xml.rels` });
+    const rId = rels.addRelationship({ Target: `../drawings/drawing${drawing}.xml`, Type: DRAWING_REL_TYPE });
+    internals._writeLegacyData = function (this: SheetDrawingInternals): void {
+      write.call(this, `<drawing r:id="${rId}"/>`);
+      writeLegacy.call(this);
+    };
+    this.writer.extraContentTypes = [
+      ...(this.writer.extraContentTypes ?? []),
+      `<Override PartName="/xl/drawings/drawing${drawing}.xml" ContentType="${DRAWING_CONTENT_TYPE}"/>`,
+      ...numbers.map((n) => `<Override PartName="/xl/charts/chart${n}.xml" ContentType="${CHART_CONTENT_TYPE}"/>`),
+    ];
   }
 
   /**

@@ -111,6 +111,20 @@ describe.each(ENGINES)('bill checks against the simulator on the $label', (engin
       }
       expect(new Set(result.bills.filter((r) => r.status === 'ok').map((r) => r.period_length))).toEqual(new Set(['monthly', 'weekly']));
       expect(new Set(result.bills.filter((r) => r.status === 'ok').map((r) => r.currency))).toEqual(new Set(['btc', 'usd']));
+      // the wallet policies' current rates: each fee-bearing wallet's latest rate per direction is the
+      // simulator's, confirmed by the payments or, for a direction without standard payments, the policy alone
+      const feeWallets = sim.dataset.wallets.filter((w) => w.processingFee !== null && w.hasPolicies);
+      expect(feeWallets.length).toBeGreaterThan(0);
+      for (const w of feeWallets) {
+        for (const direction of ['receive', 'send'] as const) {
+          const latest = result.feeRates.filter((r) => r.wallet_id === w.id && r.direction === direction).at(-1);
+          expect({ wallet: w.id, direction, rate: latest?.rate_bps }).toEqual({ wallet: w.id, direction, rate: direction === 'send' ? w.processingFee?.sendBps : w.processingFee?.receiveBps });
+          expect(latest?.evidence).toMatch(/^(payments\+policy|policy): /);
+          if (latest?.evidence.startsWith('policy: ')) expect([latest.from, latest.payments]).toEqual([null, 0]);
+        }
+      }
+      expect(result.feeRates.some((r) => r.evidence.startsWith('payments+policy: '))).toBe(true);
+      expect(manifest.checks.find((k) => k.check_id === 'fee_rate.policy_mismatch')).toMatchObject({ passed: true, findings: 0 });
     } finally {
       await run.cleanup();
     }

@@ -1,7 +1,8 @@
 /**
  * Discovery against the simulator: the API has no environment list, so environments come from the
  * wallets — inactive wallets included (their history is still in the books) — whether one
- * organization-wide token or one key per environment is configured.
+ * organization-wide token or one key per environment is configured — and each wallet's
+ * processing-fee policy, the current-rate evidence of the fee-rate history.
  */
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,5 +57,21 @@ describe('discovery', () => {
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ exitCode: 64, type: 'unknown_wallet' });
+  });
+
+  it("reads each wallet's processing-fee policy: the simulator's rates, none for a fee-free wallet or one without policies (404)", async () => {
+    const api = client({ kind: 'bearer', token: sim.bearerToken });
+    const found = await discover({ ...base(), readers: [{ environmentId: undefined, api }] });
+    const truth = new Map(sim.dataset.wallets.map((w) => [w.id, w]));
+    const kinds = new Set<string>();
+    for (const wallet of found.wallets) {
+      const w = truth.get(wallet.wallet_id);
+      const expected = w?.hasPolicies && w.processingFee ? { send_bps: w.processingFee.sendBps, receive_bps: w.processingFee.receiveBps } : null;
+      expect({ wallet: wallet.wallet_id, policy: wallet.fee_policy === null || wallet.fee_policy === undefined ? null : { send_bps: wallet.fee_policy.send_bps, receive_bps: wallet.fee_policy.receive_bps } }).toEqual({ wallet: wallet.wallet_id, policy: expected });
+      if (expected !== null) expect(wallet.fee_policy?.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+      kinds.add(expected !== null ? 'policy' : w?.hasPolicies ? 'fee-free' : 'no policies');
+      expect(wallet.flags).toEqual([]);
+    }
+    expect(kinds).toEqual(new Set(['policy', 'fee-free', 'no policies']));
   });
 });

@@ -3,7 +3,9 @@
 and prints what a test needs to know as JSON:
 
 {"sheets": [{"name", "max_row", "max_column", "freeze_panes", "auto_filter",
-             "orientation", "fit_to_width", "fit_to_height", "fit_to_page",
+             "orientation", "fit_to_width", "fit_to_height", "fit_to_page", "images", "charts",
+             "chart_details": [{"type", "title", "anchor": {"col", "row"}, "grouping", "direction",
+                                "series": [{"name", "categories", "values"}]}],
              "rows": [[{"v": value, "t": "n"|"s"|"b"|"d"|"f"|null, "fmt": number_format}, ...]]}]}
 
 Cells are included only with --cells (a 100k-row sheet would be large), and then at most
@@ -26,6 +28,36 @@ def cell_json(cell):
     if value is None:
         kind = None
     return {"v": value, "t": kind, "fmt": cell.number_format}
+
+
+def ref_of(data):
+    """The formula a series part refers to (strRef or numRef), or None."""
+    if data is None:
+        return None
+    for name in ("strRef", "numRef"):
+        ref = getattr(data, name, None)
+        if ref is not None:
+            return ref.f
+    return None
+
+
+def title_of(chart):
+    try:
+        return "".join(run.t for p in chart.title.tx.rich.p for run in (p.r or []))
+    except AttributeError:
+        return None
+
+
+def chart_json(chart):
+    anchor = getattr(chart.anchor, "_from", None)
+    return {
+        "type": chart.tagname,
+        "title": title_of(chart),
+        "anchor": None if anchor is None else {"col": anchor.col, "row": anchor.row},
+        "grouping": getattr(chart, "grouping", None),
+        "direction": getattr(chart, "type", None),
+        "series": [{"name": ref_of(s.tx), "categories": ref_of(s.cat), "values": ref_of(s.val)} for s in chart.series],
+    }
 
 
 def main() -> int:
@@ -52,6 +84,7 @@ def main() -> int:
             "fit_to_page": fit_to_page,
             "images": len(getattr(sheet, "_images", [])),
             "charts": len(getattr(sheet, "_charts", [])),
+            "chart_details": [chart_json(chart) for chart in getattr(sheet, "_charts", [])],
         }
         if args.cells:
             rows = []

@@ -94,7 +94,22 @@ export interface OpenpyxlSheet {
   fit_to_page: boolean;
   images: number;
   charts: number;
+  /** the charts openpyxl found on the sheet, with the cell ranges each series reads */
+  chart_details: OpenpyxlChart[];
   rows?: OpenpyxlCell[][];
+}
+
+export interface OpenpyxlChart {
+  /** barChart, lineChart, ... */
+  type: string;
+  title: string | null;
+  /** zero-based top-left cell */
+  anchor: { col: number; row: number } | null;
+  grouping: string | null;
+  /** bar charts: col | bar */
+  direction: string | null;
+  /** formulas such as `'Fee charts'!$B$4:$B$9` */
+  series: { name: string | null; categories: string | null; values: string | null }[];
 }
 
 /** Reads `path` with openpyxl; cells only when asked (at most `maxRows` rows per sheet when given). */
@@ -106,4 +121,22 @@ export function readXlsxWithOpenpyxl(path: string, options: { cells?: boolean; m
   if (options.maxRows !== undefined) args.push('--max-rows', String(options.maxRows));
   const parsed = JSON.parse(execFileSync(python, args, { encoding: 'utf8', maxBuffer: MAX_BUFFER })) as { sheets: OpenpyxlSheet[] };
   return parsed.sheets;
+}
+
+let sofficeFound: boolean | undefined;
+
+/**
+ * Why LibreOffice cannot render workbooks to PNG here, or null when it can: `soffice` must run and
+ * its graphic export filter (Debian: libreoffice-draw-nogui beside libreoffice-calc-nogui) must be
+ * installed. Under PAYEXPORT_REQUIRE_READERS=1 a missing renderer throws, as for the readers.
+ */
+export function rendererMissing(): string | null {
+  sofficeFound ??= spawnSync('soffice', ['--version'], { stdio: 'ignore', timeout: 60_000 }).status === 0;
+  const reason = !sofficeFound
+    ? 'no soffice (apt-get install libreoffice-calc-nogui libreoffice-draw-nogui)'
+    : !existsSync('/usr/lib/libreoffice/program/libgraphicfilterlo.so') && process.platform === 'linux'
+      ? "LibreOffice has no graphic export filter (apt-get install libreoffice-draw-nogui)"
+      : null;
+  if (reason !== null && REQUIRED) throw new Error(`PAYEXPORT_REQUIRE_READERS=1 but ${reason}`);
+  return reason;
 }

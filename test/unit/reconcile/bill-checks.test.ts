@@ -106,7 +106,7 @@ const BILLS: BillRecord[] = [
 async function reconcile(bills: BillRecord[]) {
   const wallets: WalletRow[] = [W1, W2, W3].map((id) => ({
     wallet_id: id, organization_id: ORG, environment_id: ENV, name: id, active: true, network: 'mainnet', line_of_credit_id: LOC, limit_base: null,
-    created_at: '2025-01-01T00:00:00.000000Z', updated_at: '2025-01-01T00:00:00.000000Z', deleted_at: null, metadata: null, balances: [], flags: [], raw: null,
+    created_at: '2025-01-01T00:00:00.000000Z', updated_at: '2025-01-01T00:00:00.000000Z', deleted_at: null, metadata: null, fee_policy: null, balances: [], flags: [], raw: null,
   }));
   const summary = normalizeBillSummary({ organization_id: ORG, bill_total_count: 4, inflight_total_count: 0, amount_units: {}, by_currency: {}, by_status: {} }, LOC, 3);
   const r = new Reconciler({ window, now: window.to, wallets, assets: [], summaries: [], bills, billSummaries: [summary] });

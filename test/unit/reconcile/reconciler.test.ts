@@ -29,6 +29,7 @@ function wallet(id: string, balances: Array<{ currency: string; total: bigint; a
     updated_at: '2025-01-01T00:00:00.000000Z',
     deleted_at: null,
     metadata: null,
+    fee_policy: null,
     balances: balances.map((b) => ({ currency: b.currency, unit: b.currency === 'btc' ? 'msats' : 'cents', available_base: b.total, total_base: b.total, effective_time: b.at ?? NOW })),
     flags: [],
     raw: {},

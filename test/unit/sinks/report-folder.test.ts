@@ -112,7 +112,8 @@ describe('report folder: workbook', () => {
     // a table its caller did not write (the fixture has no bills nor fee rates) is added, empty, after the written ones
   it('puts Overview first and Definitions last, each table sheet frozen and filtered', async () => {
     const wb = await readWorkbook(join(dir, 'report.xlsx'));
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'Payments', 'Ledger', 'Fees', 'Balances', 'Summary check', 'Bills', 'Fee rates', 'Exceptions', 'Open items', 'Definitions']);
+    // the fee charts' cells (the Overview's charts read them) sit after the tables
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'Payments', 'Ledger', 'Fees', 'Balances', 'Summary check', 'Bills', 'Fee rates', 'Exceptions', 'Open items', 'Fee charts', 'Definitions']);
     expect(wb.creator).toBe(`payexport ${toolInfo().version}`);
     // every zip entry carries the document date (the window's end), written in UTC — never "now"
     const entries = zipEntries(await readFile(join(dir, 'report.xlsx')));
