@@ -25,12 +25,12 @@ import {
   SUMMARY_CHECK_TABLE,
 } from '../sinks/tables/index.js';
 import type { ReportSource } from '../model/ports.js';
-import type { Window } from '../model/window.js';
 import type { CsvOptions } from '../sinks/csv-table-writer.js';
 import type { Logger } from '../util/log.js';
 import { runJournalStage, type JournalStageResult } from '../journal/journal-stage.js';
 import { mergeJournalResult } from '../journal/merge-result.js';
 import type { JournalSetup } from '../journal/journal-setup.js';
+import { windowContains, type Window } from '../model/window.js';
 
 export interface ReportStageInput {
   source: ReportSource;
@@ -129,7 +129,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     for (const [, entries] of eachOpenedAhead(wallets, (wallet) => startEarly(source.ledger(org, wallet.wallet_id, { withoutRaw: true })))) {
       for await (const batch of entries) {
         for (const row of batch) {
-          if (row.effective_time < window.from || row.effective_time >= window.to) continue;
+          if (!windowContains(window, row.effective_time)) continue;
           await ledger.write(row);
           ledgerRows++;
         }

@@ -83,7 +83,7 @@ describe('exit codes of payexport, as a subprocess', () => {
       expect(result.code, describeRun(args, result)).toBe(64);
       const [first, ...stack] = splitStderr(result.stderr).plain;
       expect(first).toMatch(/^payexport: --from '2026-10-05' is after --to '2026-10-01'/);
-      expect(stack.some((line) => /^\s+at .*time\.js:\d+/.test(line)), result.stderr).toBe(true);
+      expect(stack.some((line) => /^\s+at .*period\.js:\d+/.test(line)), result.stderr).toBe(true);
     });
 
     it('a wallet the organization does not have', async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEE_CHARTS_SHEET, TOP_WALLETS } from '../../../src/sinks/fee-charts.js';
 import { writeChartReport } from '../../support/sinks/write-chart-report.js';
-import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl, type OpenpyxlChart, type OpenpyxlSheet } from '../../support/readers/readers.js';
+import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl, type OpenpyxlChart, type OpenpyxlSheet, sheetNamed } from '../../support/readers/readers.js';
 
 const missing = readersMissing('both');
 const SCALE: Record<string, number> = { btc: 11, usd: 2 };
@@ -29,11 +29,7 @@ describe.skipIf(missing !== null)(`fee charts read by openpyxl${missing === null
     if (root !== '') await rm(root, { recursive: true, force: true });
   });
 
-  const sheet = (name: string): OpenpyxlSheet => {
-    const found = sheets.find((s) => s.name === name);
-    if (found === undefined) throw new Error(`no sheet ${name}`);
-    return found;
-  };
+  const sheet = (name: string): OpenpyxlSheet => sheetNamed(sheets, name);
 
   /** The cells of `'Sheet'!$B$4:$B$9` (one column), as openpyxl read them. */
   const cells = (ref: string | null): (string | number | boolean | null)[] => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableColumns } from '../../../src/sinks/column-spec.js';
 import { ALL_TABLES, PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
 import { writeSmallReport } from '../../support/sinks/write-report.js';
-import { readersMissing, readXlsxWithOpenpyxl, type OpenpyxlSheet } from '../../support/readers/readers.js';
+import { readersMissing, readXlsxWithOpenpyxl, type OpenpyxlSheet, sheetNamed } from '../../support/readers/readers.js';
 
 const missing = readersMissing('xlsx');
 
@@ -29,11 +29,7 @@ describe.skipIf(missing !== null)(`report.xlsx read by openpyxl${missing === nul
     if (root !== '') await rm(root, { recursive: true, force: true });
   });
 
-  const sheet = (name: string): OpenpyxlSheet => {
-    const found = sheets.find((s) => s.name === name);
-    if (found === undefined) throw new Error(`no sheet ${name}`);
-    return found;
-  };
+  const sheet = (name: string): OpenpyxlSheet => sheetNamed(sheets, name);
 
   it('fits every sheet to the page width; the Overview prints on one page', () => {
     expect(sheets.length).toBeGreaterThan(8);

@@ -123,6 +123,13 @@ export function readXlsxWithOpenpyxl(path: string, options: { cells?: boolean; m
   return parsed.sheets;
 }
 
+/** One sheet of what openpyxl read, by name; a missing sheet fails the test with its name. */
+export function sheetNamed(sheets: readonly OpenpyxlSheet[], name: string): OpenpyxlSheet {
+  const found = sheets.find((s) => s.name === name);
+  if (found === undefined) throw new Error(`no sheet ${name}`);
+  return found;
+}
+
 let sofficeFound: boolean | undefined;
 
 /**

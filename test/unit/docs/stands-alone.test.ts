@@ -28,6 +28,20 @@ const OUTSIDE_PATTERNS: ReadonlyArray<{ what: string; re: RegExp }> = [
 
 /** `docs/x.md`, `../y/z.md#anchor`, `x.md` — never the tail of a URL or of a longer path. */
 const MARKDOWN_REF = /(?<![\w./-])((?:[\w.-]+\/)*[\w-][\w.-]*\.md)(?!\w)(?:#([\w-]+))?/g;
+/** A repository path in backticks inside a markdown file: `src/x.ts`, `test/unit/*.test.ts`, `scripts/y.sh <args>`. */
+const REPO_PATH = /`((?:src|test|bench|scripts|deploy|config|docs)\/[^`\s#:]*)[^`]*`/g;
+/** Lines that cite another codebase's files (docs/style.md's "Model:" notes): their paths are not ours. */
+const CITES_OTHER_CODEBASE = /Model:|in the manner of|graphile|stripe-node|octokit/;
+
+/** A path that exists, or a glob (`*`, or the placeholder `NNN` of a numbered file) that matches a file in its folder. */
+function repoPathExists(path: string): boolean {
+  const clean = path.replace(/\/$/, '').replace(/NNN[\w-]*/g, '*');
+  if (!clean.includes('*')) return existsSync(join(ROOT, clean)) || existsSync(join(ROOT, clean.replace(/\.js$/, '.ts')));
+  const folder = dirname(clean);
+  const pattern = new RegExp(`^${clean.slice(folder.length + 1).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  return existsSync(join(ROOT, folder)) && readdirSync(join(ROOT, folder)).some((name) => pattern.test(name));
+}
+
 /** `](#anchor)` inside a markdown file: a link to one of its own headings. */
 const LOCAL_ANCHOR_LINK = /\]\(#([\w-]+)\)/g;
 
@@ -152,6 +166,16 @@ describe('the detectors', () => {
     expect(resolveReference('README.md', '../shared/docs/style.md')).toBeNull();
   });
 
+  it('find repository paths in backticks, globs included', () => {
+    const paths = (text: string) => [...text.matchAll(REPO_PATH)].map((m) => m[1]);
+    expect(paths('see `src/util/log.ts`, `test/cli/jobs-*.test.ts`, `scripts/render-workbook.sh <a> <b>` and `docs/x.md#y`')).toEqual(['src/util/log.ts', 'test/cli/jobs-*.test.ts', 'scripts/render-workbook.sh', 'docs/x.md']);
+    expect(repoPathExists('test/cli/jobs-*.test.ts')).toBe(true);
+    expect(repoPathExists('src/util/log.ts')).toBe(true);
+    expect(repoPathExists('src/store/ports.ts')).toBe(false);
+    expect(repoPathExists('test/nowhere/*.test.ts')).toBe(false);
+    expect(repoPathExists('src/store/db/migrations/NNN_name.sql')).toBe(true);
+  });
+
   it('compute heading anchors as GitHub does', () => {
     const anchors = headingAnchors(['# Title', '## 6. Money', '### `payments.csv` — sheet "Payments"', '### API misbehaviour (API)', '```', '## not a heading', '```', '## 6. Money', '<a id="custom"></a>'].join('\n'));
     expect([...anchors].sort()).toEqual(['6-money', '6-money-1', 'api-misbehaviour-api', 'custom', 'paymentscsv--sheet-payments', 'title']);
@@ -181,6 +205,23 @@ describe('the repository stands alone', () => {
       for (const ref of markdownReferences(text)) if (resolveReference(file, ref.ref) === null) findings.push({ file, line: lineOf(text, ref.index), text: ref.ref });
     }
     expect(format(findings)).toEqual([]);
+  });
+
+  it('every repository path a markdown file names in backticks exists', () => {
+    const findings: Finding[] = [];
+    let checked = 0;
+    for (const [file, text] of files) {
+      if (!file.endsWith('.md')) continue;
+      for (const match of text.matchAll(REPO_PATH)) {
+        const lineStart = text.lastIndexOf('\n', match.index) + 1;
+        const lineEnd = text.indexOf('\n', match.index);
+        if (CITES_OTHER_CODEBASE.test(text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd))) continue;
+        checked += 1;
+        if (!repoPathExists(match[1] as string)) findings.push({ file, line: lineOf(text, match.index), text: match[1] as string });
+      }
+    }
+    expect(format(findings)).toEqual([]);
+    expect(checked).toBeGreaterThan(50);
   });
 
   it('every #anchor into a markdown file names one of its headings', () => {
