@@ -166,11 +166,12 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       const { rows } = await collect(store.source.payments({ organization_id: ORG, wallet_id: WALLET, window: wide }));
       expect(rows).toEqual(sortPayments(written.filter((row) => row.wallet_id === WALLET)));
 
-      // Stored exactly, as SQL sees it: numeric digits and the metadata value under a hostile key.
-      const { rows: [sql] } = await db.query<{ principal: string; net: string; fee: string; total: string; meta: string; raw_big: string; created: string }>(
-        `SELECT principal_base::text AS principal, network_fee_base::text AS net, processing_fee_base::text AS fee, total_base::text AS total,
-                metadata ->> $2 AS meta, raw ->> 'big' AS raw_big, to_char(created_at AT TIME ZONE 'UTC', 'US') AS created
-         FROM ${t('payments')} WHERE payment_id = $1`,
+      // Stored exactly, as SQL sees it: numeric digits, the metadata value under a hostile key, and
+      // the raw object (stored as JSON text) as jsonb through the payment_raw view, its integer exact.
+      const { rows: [sql] } = await db.query<{ principal: string; net: string; fee: string; total: string; meta: string; raw_big: string; raw_big_type: string; created: string }>(
+        `SELECT p.principal_base::text AS principal, p.network_fee_base::text AS net, p.processing_fee_base::text AS fee, p.total_base::text AS total,
+                p.metadata ->> $2 AS meta, r.raw ->> 'big' AS raw_big, jsonb_typeof(r.raw -> 'big') AS raw_big_type, to_char(p.created_at AT TIME ZONE 'UTC', 'US') AS created
+         FROM ${t('payments')} p JOIN ${t('payment_raw')} r USING (organization_id, payment_id) WHERE p.payment_id = $1`,
         [hostilePayment(3).payment_id, "'; DROP TABLE payments; --"],
       );
       expect(sql).toEqual({
@@ -180,6 +181,7 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
         total: BEYOND_INT64.toString(),
         meta: 'NULL',
         raw_big: BTC_SUPPLY_MSATS.toString(),
+        raw_big_type: 'number',
         created: '999999',
       });
       expect(await count(db, `information_schema.tables WHERE table_schema = $1 AND table_name = 'payments'`, [schemaName])).toBe(1);
