@@ -3,7 +3,8 @@
  * against another tree (today's main, built beside it) in the same run, on the same rows.
  *
  *   npx tsx bench/row-cost.ts --base /tmp/rowcost-base [--rows 100000] [--rounds 2]
- *   npm run bench -- --sizes 100000 --only rowcost --rowcost-base /tmp/rowcost-base
+ *   npx tsx bench/row-cost.ts --ref <commit of main>
+ *   npm run bench -- --sizes 100000 --only rowcost --rowcost-ref <commit of main>
  *
  * Each tree's own snapshot writer (its migrations, its encoders, its SQL) loads the same N
  * generated payments into a fresh schema of its own through a one-connection pool, in a child
@@ -12,11 +13,12 @@
  * every payment changed (staging + upsert + changed history). The CPU is the user + sys time of
  * that connection's server process (`pg_backend_pid()`, /proc/PID/stat), so other tenants of the
  * server do not count; each tree's figure is its lowest over the rounds (noise only adds time).
- * The base tree needs its node_modules (e.g. `cp -al node_modules`) and this file is run from the
- * tree being measured.
+ * The base tree needs its node_modules (e.g. `cp -al node_modules`; `--ref` links this tree's) and
+ * this file is run from the tree being measured.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -116,6 +118,20 @@ function lowest(costs: readonly TreeCost[]): TreeCost {
   return { root: first.root, newRows: pick('newRows'), changedRows: pick('changedRows'), tableBytes: first.tableBytes };
 }
 
+/**
+ * A tree of `ref` to compare with: `git archive` of that commit into a temporary folder, with this
+ * tree's node_modules linked in (the same dependencies; a ref whose lockfile differs needs its own
+ * `npm ci` and --rowcost-base instead).
+ */
+export function prepareBaseTree(ref: string): { root: string; commit: string } {
+  const here = fileURLToPath(new URL('..', import.meta.url));
+  const commit = execFileSync('git', ['-C', here, 'rev-parse', '--verify', `${ref}^{commit}`], { encoding: 'utf8' }).trim();
+  const root = mkdtempSync(path.join(os.tmpdir(), `payexport-rowcost-${commit.slice(0, 8)}-`));
+  execFileSync('sh', ['-c', 'git -C "$1" archive "$2" | tar -x -C "$3"', 'sh', here, commit, root]);
+  if (!existsSync(path.join(root, 'node_modules'))) symlinkSync(path.join(here, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  return { root, commit };
+}
+
 /** Both trees, alternating, `rounds` times each. */
 export async function measureRowCost(baseRoot: string, rows: number, rounds: number): Promise<RowCostResult> {
   const branchRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -139,14 +155,15 @@ export async function measureRowCost(baseRoot: string, rows: number, rounds: num
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { child: { type: 'string' }, base: { type: 'string' }, rows: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '2' } } });
+  const { values } = parseArgs({ options: { child: { type: 'string' }, base: { type: 'string' }, ref: { type: 'string' }, rows: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '2' } } });
   if (values.child !== undefined) {
     await child(values.child, Number(values.rows));
     return;
   }
-  if (values.base === undefined) throw new Error('--base <root of the tree to compare with, e.g. a worktree of main>');
+  const base = values.base ?? (values.ref === undefined ? undefined : prepareBaseTree(values.ref).root);
+  if (base === undefined) throw new Error('--base <root of the tree to compare with, e.g. a worktree of main> or --ref <git ref>');
   console.log(`load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
-  const result = await measureRowCost(values.base, Number(values.rows), Number(values.rounds));
+  const result = await measureRowCost(base, Number(values.rows), Number(values.rounds));
   console.log(JSON.stringify(result, null, 2));
 }
 
