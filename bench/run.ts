@@ -21,7 +21,7 @@
  *   npm run bench -- --sizes 100000 --only rowcost --rowcost-ref <commit of main>   target 4 alone
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -173,7 +173,12 @@ async function main(): Promise<void> {
       await section(smallest.payments, 'rowcost', async () => {
         const base = baseOption !== undefined ? { root: baseOption, commit: null } : prepareBaseTree(refOption as string);
         log(`[${smallest.payments}] Postgres CPU per payment row: this tree vs ${base.commit ?? base.root}, ${values['rowcost-rounds']} rounds`);
-        smallest.rowcost = { ...(await measureRowCost(base.root, smallest.payments, Number(values['rowcost-rounds']))), baseCommit: base.commit };
+        try {
+          smallest.rowcost = { ...(await measureRowCost(base.root, smallest.payments, Number(values['rowcost-rounds']))), baseCommit: base.commit };
+        } finally {
+          // a tree exported here for --rowcost-ref is ours to remove (its node_modules is a link)
+          if (baseOption === undefined) rmSync(base.root, { recursive: true, force: true });
+        }
         const rc = smallest.rowcost;
         log(`  new rows ${rc.branch.newRows.serverUsPerRow} µs vs ${rc.base.newRows.serverUsPerRow} µs = ${rc.ratioNew}; changed rows ${rc.branch.changedRows.serverUsPerRow} µs vs ${rc.base.changedRows.serverUsPerRow} µs = ${rc.ratioChanged}`);
       });
