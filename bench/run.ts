@@ -7,6 +7,9 @@
  *   csv      our CSV writer against csv-stringify fed the same rows (the bare ceiling)
  *   xlsx     our XLSX writer against bare exceljs streaming, same rows
  *   load     the snapshot writer against plain COPY into the same Postgres, same rows
+ *   rowcost  Postgres CPU per payment row, this tree against another tree (today's main) on the same
+ *            rows (bench/row-cost.ts); at the smallest size only, and only given --rowcost-base or
+ *            --rowcost-ref
  *
  * Every ceiling is measured in the same run as what it bounds, on the same machine, because this
  * machine is shared and noisy (±30 % between runs is normal); the table prints the load average.
@@ -15,19 +18,21 @@
  *   npm run bench                                   everything (≈ 20 min on 2 cores)
  *   npm run bench -- --sizes 100000 --only e2e,csv  a part
  *   npm run bench -- --cpu-prof bench/out/prof      the e2e job with --cpu-prof
+ *   npm run bench -- --sizes 100000 --only rowcost --rowcost-ref <commit of main>   target 4 alone
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runExport, type ExportRunResult } from './e2e/export-run.js';
 import { ROOT } from './e2e/sim-child.js';
 import { runExtractionBench, type ExtractionRun } from './extract.js';
+import { measureRowCost, prepareBaseTree, type RowCostResult } from './row-cost.js';
 import { measureSinks, type SinkResult } from './sinks.js';
 import { TARGETS, verdicts, type Verdict } from './targets.js';
 
-const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load'] as const;
+const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost'] as const;
 type Section = (typeof SECTIONS)[number];
 
 export interface SizeResult {
@@ -37,6 +42,7 @@ export interface SizeResult {
   csv?: { ours: SinkResult; bare: SinkResult; ratio: number };
   xlsx?: { ours: SinkResult; bare: SinkResult; ratio: number };
   load?: { snapshotRowsPerSecond: number; copyRowsPerSecond: number; ratio: number; detail: Record<string, unknown> };
+  rowcost?: RowCostResult & { baseCommit: string | null };
 }
 
 async function main(): Promise<void> {
@@ -50,6 +56,11 @@ async function main(): Promise<void> {
       latency: { type: 'string', default: '50' },
       'extract-store': { type: 'string', default: 'postgres' },
       'cpu-prof': { type: 'string' },
+      /** a checkout of the tree to compare with (its node_modules in place), e.g. a worktree of main */
+      'rowcost-base': { type: 'string' },
+      /** or a git ref: exported to a temporary folder beside this tree's node_modules (hard links) */
+      'rowcost-ref': { type: 'string' },
+      'rowcost-rounds': { type: 'string', default: '2' },
     },
   });
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -149,6 +160,27 @@ async function main(): Promise<void> {
         const copy = detail.plain_copy_with_encode?.rowsPerSecond ?? 1;
         r.load = { snapshotRowsPerSecond: snapshot, copyRowsPerSecond: copy, ratio: round2(snapshot / copy), detail };
         log(`  snapshot ${snapshot} rows/s vs COPY ${copy} rows/s = ${r.load.ratio}`);
+      });
+    }
+  }
+  const smallest = results.reduce<SizeResult | undefined>((m, r) => (m === undefined || r.payments < m.payments ? r : m), undefined);
+  if (only.has('rowcost') && smallest !== undefined) {
+    const baseOption = values['rowcost-base'];
+    const refOption = values['rowcost-ref'];
+    if (baseOption === undefined && refOption === undefined) {
+      log('rowcost: skipped (give --rowcost-base DIR or --rowcost-ref REF to compare with)');
+    } else {
+      await section(smallest.payments, 'rowcost', async () => {
+        const base = baseOption !== undefined ? { root: baseOption, commit: null } : prepareBaseTree(refOption as string);
+        log(`[${smallest.payments}] Postgres CPU per payment row: this tree vs ${base.commit ?? base.root}, ${values['rowcost-rounds']} rounds`);
+        try {
+          smallest.rowcost = { ...(await measureRowCost(base.root, smallest.payments, Number(values['rowcost-rounds']))), baseCommit: base.commit };
+        } finally {
+          // a tree exported here for --rowcost-ref is ours to remove (its node_modules is a link)
+          if (baseOption === undefined) rmSync(base.root, { recursive: true, force: true });
+        }
+        const rc = smallest.rowcost;
+        log(`  new rows ${rc.branch.newRows.serverUsPerRow} µs vs ${rc.base.newRows.serverUsPerRow} µs = ${rc.ratioNew}; changed rows ${rc.branch.changedRows.serverUsPerRow} µs vs ${rc.base.changedRows.serverUsPerRow} µs = ${rc.ratioChanged}`);
       });
     }
   }

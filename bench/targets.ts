@@ -12,6 +12,8 @@ export const TARGETS = {
   rssGrowthMax: 1.3,
   rssMaxMb: 512,
   e2eSecondsAt1MMax: 180,
+  /** issue 21, target 4: Postgres CPU per payment row ≤ this × today's main, same rows, same run */
+  rowCostRatioMax: 0.5,
 } as const;
 
 export interface Verdict {
@@ -32,6 +34,19 @@ export function verdicts(results: readonly SizeResult[]): Verdict[] {
     if (r.csv) out.push({ target: `CSV ≥ ${pct(TARGETS.csvShareMin)} of csv-stringify (${label(r)})`, measured: pct(r.csv.ratio), met: r.csv.ratio >= TARGETS.csvShareMin });
     if (r.xlsx) out.push({ target: `XLSX ≥ ${pct(TARGETS.xlsxShareMin)} of bare exceljs (${label(r)})`, measured: pct(r.xlsx.ratio), met: r.xlsx.ratio >= TARGETS.xlsxShareMin });
     if (r.load) out.push({ target: `snapshot load ≥ ${pct(TARGETS.loadShareMin)} of plain COPY (${label(r)})`, measured: pct(r.load.ratio), met: r.load.ratio >= TARGETS.loadShareMin });
+    if (r.rowcost) {
+      const rc = r.rowcost;
+      out.push({
+        target: `Postgres CPU per payment row ≤ ${TARGETS.rowCostRatioMax} × main, new rows (${label(r)}; target 4)`,
+        measured: `${rc.branch.newRows.serverUsPerRow} µs vs ${rc.base.newRows.serverUsPerRow} µs = ${rc.ratioNew.toFixed(2)} ×`,
+        met: rc.ratioNew <= TARGETS.rowCostRatioMax,
+      });
+      out.push({
+        target: `Postgres CPU per payment row ≤ ${TARGETS.rowCostRatioMax} × main, every row changed (${label(r)}; target 4)`,
+        measured: `${rc.branch.changedRows.serverUsPerRow} µs vs ${rc.base.changedRows.serverUsPerRow} µs = ${rc.ratioChanged.toFixed(2)} ×`,
+        met: rc.ratioChanged <= TARGETS.rowCostRatioMax,
+      });
+    }
     if (r.e2e) out.push({ target: `peak RSS ≤ ${TARGETS.rssMaxMb} MB (${label(r)})`, measured: `${r.e2e.peakRssMb} MB`, met: r.e2e.peakRssMb <= TARGETS.rssMaxMb });
   }
   if (largest?.e2e && smallest?.e2e && largest !== smallest) {

@@ -10,8 +10,10 @@ import type { UtcInstant } from './instant.js';
 /**
  * How a field is stored: the store maps each kind to one SQL type, one encoder and one decoder.
  * `id` is text compared byte for byte (the "C" collation: keys and joins); `text` is any other text.
+ * `json` is stored parsed (jsonb); `jsonText` is stored as the JSON text written, which the server
+ * does not parse on every write (a large payload read back whole, queried through a cast).
  */
-export type ColumnKind = 'id' | 'text' | 'bigint' | 'instant' | 'bool' | 'json' | 'text[]' | 'int' | 'number';
+export type ColumnKind = 'id' | 'text' | 'bigint' | 'instant' | 'bool' | 'json' | 'jsonText' | 'text[]' | 'int' | 'number';
 
 declare const valueType: unique symbol;
 
@@ -41,6 +43,8 @@ export const col = {
   instant: (): Column<UtcInstant> => column<UtcInstant>('instant'),
   bool: (): Column<boolean> => column<boolean>('bool'),
   json: <T>(): Column<T> => column<T>('json'),
+  /** JSON kept as its text: the same value read back, no parse by the server on the way in */
+  jsonText: <T>(): Column<T> => column<T>('jsonText'),
   textList: (): Column<string[]> => column<string[]>('text[]'),
   /** a safe integer (a position, a count that fits a number) */
   int: (): Column<number> => column<number>('int'),

@@ -109,8 +109,11 @@ export const PAYMENT_COLUMNS = {
   description: nullable(col.text()),
   metadata: nullable(col.json<Record<string, string>>()),
   flags: col.textList(),
-  /** the wire object exactly as received (bigints intact), for the snapshot's jsonb column */
-  raw: nullable(col.json<unknown>()),
+  /**
+   * the wire object exactly as received (bigints intact); stored as its JSON text, which the server
+   * does not parse on every COPY (docs/database.md, "Raw payloads"; the view `payment_raw` casts it)
+   */
+  raw: nullable(col.jsonText<unknown>()),
 } as const;
 
 export type PaymentRow = RowOf<typeof PAYMENT_COLUMNS>;

@@ -23,6 +23,7 @@ export const SQL_TYPE: Readonly<Record<ColumnKind, string>> = {
   instant: 'timestamptz',
   bool: 'boolean',
   json: 'jsonb',
+  jsonText: 'text',
   'text[]': 'text[]',
   int: 'integer',
   number: 'numeric',
@@ -49,6 +50,7 @@ export function encodeValue(field: string, kind: ColumnKind, value: unknown): st
     case 'bool':
       return typeof value === 'boolean' ? (value ? 't' : 'f') : fail(field, kind, value);
     case 'json':
+    case 'jsonText':
       return toJsonText(value);
     case 'text[]':
       return Array.isArray(value) && value.every((item) => typeof item === 'string') ? arrayLiteral(value.map((item: string) => escapeText(item))) : fail(field, kind, value);
@@ -93,6 +95,7 @@ export function decodeValue(kind: ColumnKind, value: unknown): unknown {
     case 'number':
       return Number(value as string);
     case 'json':
+    case 'jsonText':
       return parseJsonText(value as string);
     case 'text[]':
       return (JSON.parse(value as string) as string[]).map(unescapeText);

@@ -1,7 +1,7 @@
 import { escapeText, hasEscapes, unescapeText } from './text-escape.js';
 
 /**
- * JSON text for jsonb columns, exact for integers beyond 2^53 in both directions.
+ * JSON text for jsonb columns (and JSON kept as text), exact for integers beyond 2^53 in both directions.
  *
  * Writing: a `bigint` is emitted as a bare JSON number from its decimal digits (never through
  * Number), and every string and key goes through `escapeText` (jsonb refuses U+0000).

@@ -1,6 +1,6 @@
 import type { StoreSchema } from '../db/schema.js';
 import { quoteIdent } from '../db/schema.js';
-import { stageTable, storedColumns } from './stage.js';
+import { ROW_HASH, stageTable, storedColumns } from './stage.js';
 import type { TableSpec } from './tables.js';
 
 /**
@@ -27,10 +27,13 @@ function upsertCte<R>(schema: StoreSchema, spec: TableSpec<R>, returning: readon
   const runColumns = spec.tracksRuns ? ['"first_run_id"', '"first_seen_at"', '"last_run_id"', '"last_changed_at"'] : [];
   const runValues = spec.tracksRuns ? ['$1::text', 'now()', '$1::text', 'now()'] : [];
   const updates = [...nonKey, ...(spec.tracksRuns ? ['"last_run_id"', '"last_changed_at"'] : [])].map((column) => `${column} = EXCLUDED.${column}`);
-  const guards = [
-    ...(spec.version === undefined ? [] : [`EXCLUDED.${quoteIdent(spec.version)} >= t.${quoteIdent(spec.version)}`]),
-    `(${nonKey.map((column) => `t.${column}`).join(', ')}) IS DISTINCT FROM (${nonKey.map((column) => `EXCLUDED.${column}`).join(', ')})`,
-  ];
+  // "The row differs": on hashed tables the stored digest of every column says it in one text
+  // comparison (stage.ts, lineHash); comparing each column instead costs a jsonb/numeric/array
+  // comparison per field and row (docs/benchmarks.md, "Snapshot cost per row").
+  const differs = spec.hashed
+    ? `t.${quoteIdent(ROW_HASH)} IS DISTINCT FROM EXCLUDED.${quoteIdent(ROW_HASH)}`
+    : `(${nonKey.map((column) => `t.${column}`).join(', ')}) IS DISTINCT FROM (${nonKey.map((column) => `EXCLUDED.${column}`).join(', ')})`;
+  const guards = [...(spec.version === undefined ? [] : [`EXCLUDED.${quoteIdent(spec.version)} >= t.${quoteIdent(spec.version)}`]), differs];
   return `up AS (
     INSERT INTO ${target} AS t (${[...columns, ...runColumns].join(', ')})
     SELECT ${[...columns.map((column) => `s.${column}`), ...runValues].join(', ')} FROM ${stageTable(spec)} s

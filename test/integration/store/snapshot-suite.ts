@@ -166,11 +166,12 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       const { rows } = await collect(store.source.payments({ organization_id: ORG, wallet_id: WALLET, window: wide }));
       expect(rows).toEqual(sortPayments(written.filter((row) => row.wallet_id === WALLET)));
 
-      // Stored exactly, as SQL sees it: numeric digits and the metadata value under a hostile key.
-      const { rows: [sql] } = await db.query<{ principal: string; net: string; fee: string; total: string; meta: string; raw_big: string; created: string }>(
-        `SELECT principal_base::text AS principal, network_fee_base::text AS net, processing_fee_base::text AS fee, total_base::text AS total,
-                metadata ->> $2 AS meta, raw ->> 'big' AS raw_big, to_char(created_at AT TIME ZONE 'UTC', 'US') AS created
-         FROM ${t('payments')} WHERE payment_id = $1`,
+      // Stored exactly, as SQL sees it: numeric digits, the metadata value under a hostile key, and
+      // the raw object (stored as JSON text) as jsonb through the payment_raw view, its integer exact.
+      const { rows: [sql] } = await db.query<{ principal: string; net: string; fee: string; total: string; meta: string; raw_big: string; raw_big_type: string; created: string }>(
+        `SELECT p.principal_base::text AS principal, p.network_fee_base::text AS net, p.processing_fee_base::text AS fee, p.total_base::text AS total,
+                p.metadata ->> $2 AS meta, r.raw ->> 'big' AS raw_big, jsonb_typeof(r.raw -> 'big') AS raw_big_type, to_char(p.created_at AT TIME ZONE 'UTC', 'US') AS created
+         FROM ${t('payments')} p JOIN ${t('payment_raw')} r USING (organization_id, payment_id) WHERE p.payment_id = $1`,
         [hostilePayment(3).payment_id, "'; DROP TABLE payments; --"],
       );
       expect(sql).toEqual({
@@ -180,9 +181,45 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
         total: BEYOND_INT64.toString(),
         meta: 'NULL',
         raw_big: BTC_SUPPLY_MSATS.toString(),
+        raw_big_type: 'number',
         created: '999999',
       });
       expect(await count(db, `information_schema.tables WHERE table_schema = $1 AND table_name = 'payments'`, [schemaName])).toBe(1);
+    });
+
+    it('upgrades payments written before migration 008 (raw as jsonb) in place: same rows back, re-reads unchanged', async () => {
+      const oldName = uniqueSchemaName(`${engine.label.replace(/\W+/g, '_').toLowerCase()}_pre008`);
+      const old = databaseSnapshot(db, { schema: oldName });
+      try {
+        await migrate(db, old.schema, loadMigrations().filter((migration) => migration.version < 8));
+        const writer = old.writer();
+        await writer.beginRun({ ...runInfo('pre008'), run_key: 'pre008' });
+        const page = [paymentRow(700), hostilePayment(701), paymentRow(702, { raw: null })];
+        // New rows go by COPY straight into the table, whose raw column is still jsonb here.
+        expect(await writer.writePaymentsPage(page, { ...checkpoint('payments:pre008', 1), run_key: 'pre008' })).toMatchObject({ inserted: 3 });
+        const { rows: [before] } = await db.query<{ type: string }>(`SELECT pg_typeof(raw)::text AS type FROM ${old.schema.table('payments')} LIMIT 1`);
+        expect(before?.type).toBe('jsonb');
+
+        await migrate(db, old.schema);
+        const { rows: [after] } = await db.query<{ type: string }>(`SELECT pg_typeof(raw)::text AS type FROM ${old.schema.table('payments')} LIMIT 1`);
+        expect(after?.type).toBe('text');
+        const wide: Window = { from: '1999-01-01T00:00:00.000000Z', to: '2027-01-01T00:00:00.000000Z', tz: 'UTC' };
+        const { rows } = await collect(old.source.payments({ organization_id: ORG, wallet_id: WALLET, window: wide }));
+        expect(rows).toEqual(sortPayments(page.filter((row) => row.wallet_id === WALLET)));
+        const { rows: [raw] } = await db.query<{ big: string }>(`SELECT raw ->> 'big' AS big FROM ${old.schema.table('payment_raw')} WHERE payment_id = $1`, [hostilePayment(701).payment_id]);
+        expect(raw?.big).toBe(BTC_SUPPLY_MSATS.toString());
+
+        // The stored row hashes still describe the rows: a re-read writes nothing, a change is merged once.
+        const again = old.writer();
+        await again.beginRun({ ...runInfo('post008'), run_key: 'pre008' });
+        expect(await again.writePaymentsPage(page, { ...checkpoint('payments:pre008', 1), run_key: 'pre008' })).toEqual({ inserted: 0, updated: 0, unchanged: 3, history: 0 });
+        const changed = page.map((row) => ({ ...row, status: 'failed', status_class: 'failed' as const, updated_at: '2026-11-20T00:00:00.000000Z' }));
+        expect(await again.writePaymentsPage(changed, { ...checkpoint('payments:pre008', 2), run_key: 'pre008' })).toEqual({ inserted: 0, updated: 3, unchanged: 0, history: 3 });
+        const { rows: reread } = await collect(old.source.payments({ organization_id: ORG, wallet_id: WALLET, window: wide }));
+        expect(reread).toEqual(sortPayments(changed.filter((row) => row.wallet_id === WALLET)));
+      } finally {
+        await dropSchema(db, oldName);
+      }
     });
 
     it('re-loading the same page changes nothing and adds no history', async () => {
