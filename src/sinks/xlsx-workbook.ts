@@ -49,7 +49,7 @@ interface ZipArchive {
 
 /** The parts of exceljs's StreamBuf (a worksheet's `stream`) that pacing reads. */
 interface SheetStreamInternals {
-  pipes?: Array<Readable & { _writableState?: { length: number } }>;
+  pipes?: Array<Readable & { _writableState?: { length: number; ending?: boolean; finished?: boolean } }>;
 }
 
 const { WorkbookWriter } = ExcelJS.stream.xlsx;
@@ -219,21 +219,26 @@ export class StreamingWorkbook {
   /**
    * Waits while more than `maxBytesInFlight` bytes of this sheet's XML wait for the compressor
    * (file comment (1)); rejects as soon as the workbook fails. Cheap enough to call per row.
+   * A committed sheet has ended its pipe, and an ended stream never emits 'drain' (Node emits it
+   * only while not ending): then the wait is for 'finish', when every byte has gone through.
    */
   pace(sheet: Worksheet): Promise<void> | undefined {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const buffer = pipeOf(sheet);
     if ((buffer._writableState?.length ?? 0) <= this.maxBytesInFlight) return undefined;
+    // archiver's PassThrough is readable-stream 2's: its state is read as it stores it
+    if (buffer._writableState?.finished === true) return undefined;
+    const event = buffer._writableState?.ending === true ? 'finish' : 'drain';
     return new Promise<void>((resolve, reject) => {
-      const onDrain = (): void => {
+      const onDone = (): void => {
         this.failureListeners.delete(onFailure);
         resolve();
       };
       const onFailure = (error: unknown): void => {
-        buffer.off('drain', onDrain);
+        buffer.off(event, onDone);
         reject(error);
       };
-      buffer.once('drain', onDrain);
+      buffer.once(event, onDone);
       this.failureListeners.add(onFailure);
     });
   }

@@ -55,6 +55,24 @@ describe('StreamingWorkbook', () => {
     expect(wb.getWorksheet('Payments')?.rowCount).toBe(6_001);
   });
 
+  it('finishes committing a sheet whose XML still exceeds the bound when it ends (an ended stream never drains)', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'payexport-wb-'));
+    roots.push(root);
+    const workbook = StreamingWorkbook.open({ path: join(root, 'x.xlsx'), documentDate: new Date('2026-11-01T00:00:00Z'), creator: 'test', maxBytesInFlight: 1 });
+    const sheet = workbook.addSheet('Big', {});
+    for (let i = 0; i < 2_000; i++) sheet.addRow([`row ${i}`, i, 'x'.repeat(200)]).commit();
+    sheet.commit();
+    // ended with its XML still waiting for the compressor: the case 'drain' never answers
+    expect(inFlight(sheet)).toBeGreaterThan(1);
+    await workbook.pace(sheet);
+    const overview = workbook.addFirstSheet('Overview', {});
+    overview.addRow(['hello']).commit();
+    await workbook.commitSheet(overview);
+    await workbook.commit();
+    const wb = await readWorkbook(join(root, 'x.xlsx'));
+    expect(wb.getWorksheet('Big')?.rowCount).toBe(2_000);
+  });
+
   it('rejects a waiting writer when the output fails instead of hanging', async () => {
     const root = await mkdtemp(join(tmpdir(), 'payexport-wb-'));
     roots.push(root);
