@@ -10,6 +10,8 @@
  *   rowcost  Postgres CPU per payment row, this tree against another tree (today's main) on the same
  *            rows (bench/row-cost.ts); at the smallest size only, and only given --rowcost-base or
  *            --rowcost-ref
+ *   cores    this checkout's export against a baseline commit's, same data, 50 ms latency: wall
+ *            ratio, same CSV/XLSX bytes, and wall against the latency and CPU floors (bench/cores.ts)
  *
  * Every ceiling is measured in the same run as what it bounds, on the same machine, because this
  * machine is shared and noisy (±30 % between runs is normal); the table prints the load average.
@@ -19,6 +21,10 @@
  *   npm run bench -- --sizes 100000 --only e2e,csv  a part
  *   npm run bench -- --cpu-prof bench/out/prof      the e2e job with --cpu-prof
  *   npm run bench -- --sizes 100000 --only rowcost --rowcost-ref <commit of main>   target 4 alone
+ *   npm run bench -- --sizes 100000 --only cores --baseline-ref <sha>   targets 2 and 3 of issue 21 alone
+ *                                                   (or BENCH_ONLY=cores; the baseline defaults to main)
+ *
+ * `cores` is not in the default set: it builds a second checkout and runs the export twice.
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -28,11 +34,13 @@ import { parseArgs } from 'node:util';
 import { runExport, type ExportRunResult } from './e2e/export-run.js';
 import { ROOT } from './e2e/sim-child.js';
 import { runExtractionBench, type ExtractionRun } from './extract.js';
+import { runCoresBench, type CoresResult } from './cores.js';
 import { measureRowCost, prepareBaseTree, type RowCostResult } from './row-cost.js';
 import { measureSinks, type SinkResult } from './sinks.js';
 import { TARGETS, verdicts, type Verdict } from './targets.js';
 
-const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost'] as const;
+const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'cores'] as const;
+const DEFAULT_SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost'] as const;
 type Section = (typeof SECTIONS)[number];
 
 export interface SizeResult {
@@ -43,6 +51,7 @@ export interface SizeResult {
   xlsx?: { ours: SinkResult; bare: SinkResult; ratio: number };
   load?: { snapshotRowsPerSecond: number; copyRowsPerSecond: number; ratio: number; detail: Record<string, unknown> };
   rowcost?: RowCostResult & { baseCommit: string | null };
+  cores?: CoresResult;
 }
 
 async function main(): Promise<void> {
@@ -50,7 +59,7 @@ async function main(): Promise<void> {
     options: {
       sizes: { type: 'string', default: '100000,1000000' },
       wallets: { type: 'string', default: '1000' },
-      only: { type: 'string', default: SECTIONS.join(',') },
+      only: { type: 'string', default: process.env.BENCH_ONLY ?? DEFAULT_SECTIONS.join(',') },
       seed: { type: 'string', default: '11' },
       concurrency: { type: 'string', default: '8' },
       latency: { type: 'string', default: '50' },
@@ -61,6 +70,8 @@ async function main(): Promise<void> {
       /** or a git ref: exported to a temporary folder beside this tree's node_modules (hard links) */
       'rowcost-ref': { type: 'string' },
       'rowcost-rounds': { type: 'string', default: '2' },
+      'baseline-ref': { type: 'string', default: process.env.BENCH_BASELINE_REF ?? 'main' },
+      'baseline-dir': { type: 'string' },
     },
   });
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -162,6 +173,23 @@ async function main(): Promise<void> {
         log(`  snapshot ${snapshot} rows/s vs COPY ${copy} rows/s = ${r.load.ratio}`);
       });
     }
+    if (only.has('cores')) {
+      await section(payments, 'cores', async () => {
+        log(`[${payments}] cores: this checkout against ${values['baseline-ref']}, ${values.latency} ms latency`);
+        r.cores = await runCoresBench({
+          payments,
+          wallets,
+          seed: Number(values.seed),
+          concurrency,
+          latencyMs: Number(values.latency),
+          databaseUrl,
+          baselineRef: values['baseline-ref'],
+          ...(values['baseline-dir'] ? { baselineDir: path.resolve(values['baseline-dir']) } : {}),
+        });
+        const c = r.cores;
+        log(`  wall ${c.current.wallSeconds} s vs ${c.baseline.wallSeconds} s = ${c.wallRatio}; same bytes: ${c.sameBytes}; floors: latency ${c.floors.latencySeconds} s, CPU ${c.floors.cpuSeconds} s / ${c.floors.cores} cores ${JSON.stringify(c.floors.parts)}; efficiency ${c.efficiencyRatio}`);
+      });
+    }
   }
   const smallest = results.reduce<SizeResult | undefined>((m, r) => (m === undefined || r.payments < m.payments ? r : m), undefined);
   if (only.has('rowcost') && smallest !== undefined) {
@@ -215,6 +243,21 @@ function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: 
         r.load ? `${n(r.load.snapshotRowsPerSecond)} (${n(r.load.copyRowsPerSecond)}) = ${pct(r.load.ratio)}` : '—',
       ].join(' | ').replace(/^/, '| ') + ' |',
     );
+  }
+  const cores = results.filter((r) => r.cores !== undefined);
+  if (cores.length > 0) {
+    lines.push(
+      '',
+      '| payments | latency | baseline → this wall s | ratio | job CPU s (baseline → this) | peak RSS MB | discovery / pull / report s (this) | CSV + XLSX bytes | floors s: latency / CPU ÷ cores (JSON.parse + csv-stringify + exceljs + COPY) | wall ÷ floor |',
+      '|---:|---:|---|---:|---|---|---|---|---|---:|',
+    );
+    for (const r of cores) {
+      const c = r.cores as CoresResult;
+      const f = c.floors;
+      lines.push(
+        `| ${n(r.payments)} | ${c.latencyMs} ms | ${c.baseline.wallSeconds.toFixed(1)} → ${c.current.wallSeconds.toFixed(1)} | ${c.wallRatio.toFixed(2)} | ${c.baseline.cpuSeconds.job} → ${c.current.cpuSeconds.job} | ${c.baseline.peakRssMb} → ${c.current.peakRssMb} | ${c.current.phases.discovery ?? '?'} / ${c.current.phases.pull ?? '?'} / ${c.current.phases.report ?? '?'} | ${c.sameBytes ? 'identical' : `differ: ${c.differingFiles.join(', ')}`} | ${f.latencySeconds} / ${f.cpuSeconds} ÷ ${f.cores} (${f.parts.jsonParse} + ${f.parts.csvStringify} + ${f.parts.exceljs} + ${f.parts.copy}) | ${c.efficiencyRatio.toFixed(2)} |`,
+      );
+    }
   }
   lines.push('', '| target | measured | met |', '|---|---|:---:|');
   for (const c of checks) lines.push(`| ${c.target} | ${c.measured} | ${c.met === null ? '—' : c.met ? 'yes' : '**no**'} |`);

@@ -14,6 +14,10 @@ export const TARGETS = {
   e2eSecondsAt1MMax: 180,
   /** issue 21, target 4: Postgres CPU per payment row ≤ this × today's main, same rows, same run */
   rowCostRatioMax: 0.5,
+  /** issue 21 target 2: e2e wall against the baseline commit's, same data, same run */
+  coresWallRatioMax: 0.4,
+  /** issue 21 target 3: e2e wall against max(latency floor, CPU floor ÷ cores) */
+  efficiencyRatioMax: 1.25,
 } as const;
 
 export interface Verdict {
@@ -48,6 +52,19 @@ export function verdicts(results: readonly SizeResult[]): Verdict[] {
       });
     }
     if (r.e2e) out.push({ target: `peak RSS ≤ ${TARGETS.rssMaxMb} MB (${label(r)})`, measured: `${r.e2e.peakRssMb} MB`, met: r.e2e.peakRssMb <= TARGETS.rssMaxMb });
+    if (r.cores) {
+      const c = r.cores;
+      out.push({
+        target: `both cores: e2e wall ≤ ${TARGETS.coresWallRatioMax} × baseline ${c.baselineCommit.slice(0, 7)}, same CSV + XLSX bytes (${label(r)}, ${c.latencyMs} ms latency)`,
+        measured: `${c.wallRatio.toFixed(2)} × (${c.current.wallSeconds.toFixed(1)} s / ${c.baseline.wallSeconds.toFixed(1)} s), bytes ${c.sameBytes ? 'identical' : 'DIFFER'}`,
+        met: c.wallRatio <= TARGETS.coresWallRatioMax && c.sameBytes,
+      });
+      out.push({
+        target: `pipeline efficiency: e2e wall ≤ ${TARGETS.efficiencyRatioMax} × max(latency floor, CPU floor ÷ cores) (${label(r)})`,
+        measured: `${c.efficiencyRatio.toFixed(2)} × (floor ${Math.max(c.floors.latencySeconds, c.floors.cpuSeconds / c.floors.cores).toFixed(1)} s)`,
+        met: c.efficiencyRatio <= TARGETS.efficiencyRatioMax,
+      });
+    }
   }
   if (largest?.e2e && smallest?.e2e && largest !== smallest) {
     const growth = largest.e2e.peakRssMb / smallest.e2e.peakRssMb;

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { busyCoreSeconds, processCpuSeconds } from './proc-stat.js';
 import { ROOT, startSimChild, stopChild } from './sim-child.js';
 
@@ -24,6 +24,10 @@ export interface ExportRunOptions {
   concurrency: number;
   /** `--cpu-prof` for the job, written here */
   cpuProfDir?: string;
+  /** the checkout whose built CLI runs (dist/cli/main.js; default this one): a baseline build for the `cores` section */
+  root?: string;
+  /** added by the simulator to every request (default 0: a CPU-bound pull) */
+  latencyMs?: number;
 }
 
 export interface ExportRunResult {
@@ -46,6 +50,8 @@ export interface ExportRunResult {
    * tenants) — with `machine` = cores × wall, how close the run came to using the whole box.
    */
   cpuSeconds: { job: number; simulator: number; rest: number; busy: number; machine: number };
+  /** sha256 of every CSV and XLSX file of the report folder, by file name */
+  outputHashes: Record<string, string>;
 }
 
 const WINDOW = { from: '2026-09-01', to: '2026-11-21' };
@@ -53,14 +59,14 @@ const WINDOW = { from: '2026-09-01', to: '2026-11-21' };
 export async function runExport(options: ExportRunOptions): Promise<ExportRunResult> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-e2e-'));
   const schema = `bench_e2e_${randomBytes(3).toString('hex')}`;
-  const { child: sim, info } = await startSimChild({ payments: options.payments, wallets: options.wallets, seed: options.seed, latencyMs: 0 });
+  const { child: sim, info } = await startSimChild({ payments: options.payments, wallets: options.wallets, seed: options.seed, latencyMs: options.latencyMs ?? 0 });
   try {
     const args = [
       '-f',
       'TIME %e %M %U %S',
       process.execPath,
       ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []),
-      path.join(ROOT, 'dist/cli/main.js'),
+      path.join(options.root ?? ROOT, 'dist/cli/main.js'),
       'export',
       '--from',
       WINDOW.from,
@@ -116,6 +122,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       rowsPulled: (manifest.counts.pulled_payments ?? 0) + (manifest.counts.pulled_ledger ?? 0),
       apiRequests: manifest.counts.api_requests ?? 0,
       outputMb: Math.round(manifest.bytes / 1e5) / 10,
+      outputHashes: manifest.hashes,
       cpuSeconds: { job: round1(job), simulator: round1(simulator), rest: round1(Math.max(0, busy - job - simulator)), busy: round1(busy), machine: round1(os.cpus().length * Number(wall)) },
     };
   } finally {
@@ -146,6 +153,7 @@ function phaseSeconds(lines: Array<Record<string, unknown>>, wallSeconds: number
 
 interface ManifestFacts {
   rows: Record<string, number>;
+  hashes: Record<string, string>;
   counts: Record<string, number>;
   bytes: number;
 }
@@ -160,12 +168,15 @@ function findManifest(root: string): ManifestFacts {
       if (name === 'manifest.json') {
         const manifest = JSON.parse(readFileSync(full, 'utf8')) as { files?: Array<{ path: string; rows?: number }>; counts?: Record<string, number> };
         const rows: Record<string, number> = {};
+        const hashes: Record<string, string> = {};
         let bytes = 0;
         for (const file of manifest.files ?? []) {
           if (typeof file.rows === 'number') rows[file.path] = file.rows;
           bytes += statSync(path.join(dir, file.path)).size;
+          // hashed from the bytes on disk, not taken from the manifest: the comparison must not trust the writer
+          if (/\.(csv|xlsx)$/.test(file.path)) hashes[file.path] = createHash('sha256').update(readFileSync(path.join(dir, file.path))).digest('hex');
         }
-        return { rows, counts: manifest.counts ?? {}, bytes };
+        return { rows, hashes, counts: manifest.counts ?? {}, bytes };
       }
       if (statSync(full).isDirectory() && !name.startsWith('.')) stack.push(full);
     }
