@@ -220,13 +220,17 @@ async function main(): Promise<void> {
 
 function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: number; cpuModel: string; node: string; postgres: string; loadAverageAtStart: number[] }): string {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
-  const lines = [
-    `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres}, load average at start ${machine.loadAverageAtStart.join(' ')}`,
-    '',
-    '| payments | e2e wall s | peak RSS MB | discovery / pull / report s | CPU core-s: job / simulator / Postgres+rest (of cores × wall) | extraction: wall / floor (ratio) | CSV rows/s (ceiling) | XLSX rows/s (ceiling) | snapshot load rows/s (COPY) |',
-    '|---:|---:|---:|---|---|---|---|---|---|',
-  ];
-  for (const r of results) {
+  const lines = [`Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres}, load average at start ${machine.loadAverageAtStart.join(' ')}`];
+  // the stage table only when a stage section ran (`--only cores` has a table of its own)
+  const staged = results.filter((r) => r.e2e !== undefined || r.extract !== undefined || r.csv !== undefined || r.xlsx !== undefined || r.load !== undefined);
+  if (staged.length > 0) {
+    lines.push(
+      '',
+      '| payments | e2e wall s | peak RSS MB | discovery / pull / report s | CPU core-s: job / simulator / Postgres+rest (of cores × wall) | extraction: wall / floor (ratio) | CSV rows/s (ceiling) | XLSX rows/s (ceiling) | snapshot load rows/s (COPY) |',
+      '|---:|---:|---:|---|---|---|---|---|---|',
+    );
+  }
+  for (const r of staged) {
     const e = r.e2e;
     const x = r.extract;
     const rate = (s: SinkResult) => n((s.rows / s.ms) * 1000);
