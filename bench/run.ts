@@ -7,6 +7,8 @@
  *   csv      our CSV writer against csv-stringify fed the same rows (the bare ceiling)
  *   xlsx     our XLSX writer against bare exceljs streaming, same rows
  *   load     the snapshot writer against plain COPY into the same Postgres, same rows
+ *   embedded `payexport export` on the embedded engine (a new data folder) and on the Postgres
+ *            server, same data, 50 ms latency, one after the other: peak RSS and the wall ratio
  *
  * Every ceiling is measured in the same run as what it bounds, on the same machine, because this
  * machine is shared and noisy (±30 % between runs is normal); the table prints the load average.
@@ -15,6 +17,7 @@
  *   npm run bench                                   everything (≈ 20 min on 2 cores)
  *   npm run bench -- --sizes 100000 --only e2e,csv  a part
  *   npm run bench -- --cpu-prof bench/out/prof      the e2e job with --cpu-prof
+ *   npm run bench -- --sizes 100000 --only embedded the embedded default alone (issue 21, target 1)
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -27,7 +30,7 @@ import { runExtractionBench, type ExtractionRun } from './extract.js';
 import { measureSinks, type SinkResult } from './sinks.js';
 import { TARGETS, verdicts, type Verdict } from './targets.js';
 
-const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load'] as const;
+const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'embedded'] as const;
 type Section = (typeof SECTIONS)[number];
 
 export interface SizeResult {
@@ -37,6 +40,8 @@ export interface SizeResult {
   csv?: { ours: SinkResult; bare: SinkResult; ratio: number };
   xlsx?: { ours: SinkResult; bare: SinkResult; ratio: number };
   load?: { snapshotRowsPerSecond: number; copyRowsPerSecond: number; ratio: number; detail: Record<string, unknown> };
+  /** the same export on the Postgres server and on the embedded engine, in turn; wallRatio = embedded / server */
+  embedded?: { server: ExportRunResult; embedded: ExportRunResult; wallRatio: number; latencyMs: number };
 }
 
 async function main(): Promise<void> {
@@ -151,6 +156,17 @@ async function main(): Promise<void> {
         log(`  snapshot ${snapshot} rows/s vs COPY ${copy} rows/s = ${r.load.ratio}`);
       });
     }
+    if (only.has('embedded')) {
+      await section(payments, 'embedded', async () => {
+        const run = { payments, wallets, seed: Number(values.seed), concurrency, latencyMs: Number(values.latency) };
+        log(`[${payments}] export on the Postgres server, then on the embedded engine (new data folder), ${run.latencyMs} ms latency`);
+        const server = await runExport({ ...run, databaseUrl });
+        log(`  server: ${server.wallSeconds} s, peak RSS ${server.peakRssMb} MB, load ${loadNow()}`);
+        const embedded = await runExport({ ...run, databaseUrl: null });
+        log(`  embedded: ${embedded.wallSeconds} s, peak RSS ${embedded.peakRssMb} MB, load ${loadNow()}`);
+        r.embedded = { server, embedded, wallRatio: round2(embedded.wallSeconds / server.wallSeconds), latencyMs: run.latencyMs };
+      });
+    }
   }
   save();
   console.log(`\n${renderTable(results, verdicts(results), machine)}`);
@@ -184,6 +200,14 @@ function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: 
       ].join(' | ').replace(/^/, '| ') + ' |',
     );
   }
+  const embedded = results.filter((r) => r.embedded);
+  if (embedded.length > 0) {
+    lines.push('', '| payments (embedded section) | server: wall s / peak RSS MB / job CPU s | embedded: wall s / peak RSS MB / job CPU s | wall embedded ÷ server |', '|---:|---|---|---:|');
+    for (const r of embedded) {
+      const { server: s, embedded: e, wallRatio } = r.embedded!;
+      lines.push(`| ${n(r.payments)} | ${s.wallSeconds.toFixed(1)} / ${n(s.peakRssMb)} / ${n(s.cpuSeconds.job)} | ${e.wallSeconds.toFixed(1)} / ${n(e.peakRssMb)} / ${n(e.cpuSeconds.job)} | ${wallRatio.toFixed(2)} |`);
+    }
+  }
   lines.push('', '| target | measured | met |', '|---|---|:---:|');
   for (const c of checks) lines.push(`| ${c.target} | ${c.measured} | ${c.met === null ? '—' : c.met ? 'yes' : '**no**'} |`);
   return lines.join('\n');
@@ -197,6 +221,7 @@ function serverVersion(url: string): string {
   }
 }
 
+const loadNow = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const pct = (ratio: number): string => `${Math.round(ratio * 100)} %`;
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 function log(line: string): void {

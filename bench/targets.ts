@@ -12,6 +12,9 @@ export const TARGETS = {
   rssGrowthMax: 1.3,
   rssMaxMb: 512,
   e2eSecondsAt1MMax: 180,
+  /** issue 21, target 1: the embedded default against the server, same data, same bench run */
+  embeddedRssMaxMb: 512,
+  embeddedWallRatioMax: 1.3,
 } as const;
 
 export interface Verdict {
@@ -33,6 +36,11 @@ export function verdicts(results: readonly SizeResult[]): Verdict[] {
     if (r.xlsx) out.push({ target: `XLSX ≥ ${pct(TARGETS.xlsxShareMin)} of bare exceljs (${label(r)})`, measured: pct(r.xlsx.ratio), met: r.xlsx.ratio >= TARGETS.xlsxShareMin });
     if (r.load) out.push({ target: `snapshot load ≥ ${pct(TARGETS.loadShareMin)} of plain COPY (${label(r)})`, measured: pct(r.load.ratio), met: r.load.ratio >= TARGETS.loadShareMin });
     if (r.e2e) out.push({ target: `peak RSS ≤ ${TARGETS.rssMaxMb} MB (${label(r)})`, measured: `${r.e2e.peakRssMb} MB`, met: r.e2e.peakRssMb <= TARGETS.rssMaxMb });
+    if (r.embedded) {
+      const { embedded, server, wallRatio } = r.embedded;
+      out.push({ target: `embedded engine: peak RSS ≤ ${TARGETS.embeddedRssMaxMb} MB (${label(r)})`, measured: `${embedded.peakRssMb} MB (server run: ${server.peakRssMb} MB)`, met: embedded.peakRssMb <= TARGETS.embeddedRssMaxMb });
+      out.push({ target: `embedded engine: wall ≤ ${TARGETS.embeddedWallRatioMax} × the server run (${label(r)})`, measured: `${wallRatio.toFixed(2)} × (${embedded.wallSeconds.toFixed(1)} s / ${server.wallSeconds.toFixed(1)} s)`, met: wallRatio <= TARGETS.embeddedWallRatioMax });
+    }
   }
   if (largest?.e2e && smallest?.e2e && largest !== smallest) {
     const growth = largest.e2e.peakRssMb / smallest.e2e.peakRssMb;

@@ -20,8 +20,11 @@ export interface ExportRunOptions {
   payments: number;
   wallets: number;
   seed: number;
-  databaseUrl: string;
+  /** a Postgres server; null = the embedded engine in a new data folder (what a new user gets) */
+  databaseUrl: string | null;
   concurrency: number;
+  /** added by the simulator to every request; default 0 (the pull CPU-bound, the worst case) */
+  latencyMs?: number;
   /** `--cpu-prof` for the job, written here */
   cpuProfDir?: string;
 }
@@ -53,7 +56,7 @@ const WINDOW = { from: '2026-09-01', to: '2026-11-21' };
 export async function runExport(options: ExportRunOptions): Promise<ExportRunResult> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-e2e-'));
   const schema = `bench_e2e_${randomBytes(3).toString('hex')}`;
-  const { child: sim, info } = await startSimChild({ payments: options.payments, wallets: options.wallets, seed: options.seed, latencyMs: 0 });
+  const { child: sim, info } = await startSimChild({ payments: options.payments, wallets: options.wallets, seed: options.seed, latencyMs: options.latencyMs ?? 0 });
   try {
     const args = [
       '-f',
@@ -74,10 +77,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       path.join(work, 'reports'),
       '--format',
       'csv,xlsx',
-      '--database-url',
-      options.databaseUrl,
-      '--schema',
-      schema,
+      ...(options.databaseUrl === null ? ['--data-dir', path.join(work, 'data')] : ['--database-url', options.databaseUrl, '--schema', schema]),
       '--concurrency',
       String(options.concurrency),
       '--log-format',
@@ -85,7 +85,10 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
     ];
     const busyBefore = busyCoreSeconds();
     const simBefore = processCpuSeconds(sim.pid as number);
-    const { code, stdout, stderr } = await run('/usr/bin/time', args, { ...process.env, PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' }, work);
+    const env: NodeJS.ProcessEnv = { ...process.env, PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' };
+    // the embedded run must not find a server through the environment
+    if (options.databaseUrl === null) delete env.DATABASE_URL;
+    const { code, stdout, stderr } = await run('/usr/bin/time', args, env, work);
     const busy = busyCoreSeconds() - busyBefore;
     const simulator = processCpuSeconds(sim.pid as number) - simBefore;
     const timeLine = stderr.split('\n').reverse().find((line) => line.startsWith('TIME '));
@@ -120,7 +123,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
     };
   } finally {
     await stopChild(sim);
-    await dropSchema(options.databaseUrl, schema);
+    if (options.databaseUrl !== null) await dropSchema(options.databaseUrl, schema);
     rmSync(work, { recursive: true, force: true });
   }
 }
