@@ -28,10 +28,11 @@ async function start(): Promise<PGlite> {
   });
 }
 
-// Postgres compiled by V8's baseline compiler only: with tier-up, optimized code for the hot
-// functions added ~80 MB of resident code at 100k payments (551 → 470 MB peak RSS) and saved
-// about a tenth of the job's CPU time (docs/benchmarks.md#the-embedded-engine): the bound comes first. The flag
-// is process-wide but only touches WebAssembly, and PGlite is the only WebAssembly the job runs.
+// Postgres compiled by V8's baseline compiler only: optimized code for the hot functions kept
+// ~80 MB more resident at 100k payments (551 against 470 MB peak RSS); without it the job's CPU
+// was about a tenth higher in the one comparison, within this machine's noise
+// (docs/benchmarks.md#the-embedded-engine). The flag is process-wide but only touches WebAssembly,
+// and PGlite is the only WebAssembly the job runs.
 setFlagsFromString('--liftoff-only');
 const engine = start();
 /** Open transactions by id: each settles its callback when the job's thread commits or rolls back. */
