@@ -12,6 +12,8 @@
  *            --rowcost-ref
  *   cores    this checkout's export against a baseline commit's, same data, 50 ms latency: wall
  *            ratio, same CSV/XLSX bytes, and wall against the latency and CPU floors (bench/cores.ts)
+ *   embedded `payexport export` on the embedded engine (a new data folder) and on the Postgres
+ *            server, same data, 50 ms latency, one after the other: peak RSS and the wall ratio
  *
  * Every ceiling is measured in the same run as what it bounds, on the same machine, because this
  * machine is shared and noisy (±30 % between runs is normal); the table prints the load average.
@@ -25,6 +27,7 @@
  *                                                   (or BENCH_ONLY=cores; the baseline defaults to main)
  *
  * `cores` is not in the default set: it builds a second checkout and runs the export twice.
+ *   npm run bench -- --sizes 100000 --only embedded the embedded default alone (issue 21, target 1)
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -39,8 +42,8 @@ import { measureRowCost, prepareBaseTree, type RowCostResult } from './row-cost.
 import { measureSinks, type SinkResult } from './sinks.js';
 import { TARGETS, verdicts, type Verdict } from './targets.js';
 
-const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'cores'] as const;
-const DEFAULT_SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost'] as const;
+const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'cores', 'embedded'] as const;
+const DEFAULT_SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'embedded'] as const;
 type Section = (typeof SECTIONS)[number];
 
 export interface SizeResult {
@@ -52,6 +55,8 @@ export interface SizeResult {
   load?: { snapshotRowsPerSecond: number; copyRowsPerSecond: number; ratio: number; detail: Record<string, unknown> };
   rowcost?: RowCostResult & { baseCommit: string | null };
   cores?: CoresResult;
+  /** the same export on the Postgres server and on the embedded engine, in turn; wallRatio = embedded / server */
+  embedded?: { server: ExportRunResult; embedded: ExportRunResult; wallRatio: number; latencyMs: number };
 }
 
 async function main(): Promise<void> {
@@ -173,6 +178,17 @@ async function main(): Promise<void> {
         log(`  snapshot ${snapshot} rows/s vs COPY ${copy} rows/s = ${r.load.ratio}`);
       });
     }
+    if (only.has('embedded')) {
+      await section(payments, 'embedded', async () => {
+        const run = { payments, wallets, seed: Number(values.seed), concurrency, latencyMs: Number(values.latency) };
+        log(`[${payments}] export on the Postgres server, then on the embedded engine (new data folder), ${run.latencyMs} ms latency`);
+        const server = await runExport({ ...run, databaseUrl });
+        log(`  server: ${server.wallSeconds} s, peak RSS ${server.peakRssMb} MB, load ${loadNow()}`);
+        const embedded = await runExport({ ...run, databaseUrl: null });
+        log(`  embedded: ${embedded.wallSeconds} s, peak RSS ${embedded.peakRssMb} MB, load ${loadNow()}`);
+        r.embedded = { server, embedded, wallRatio: round2(embedded.wallSeconds / server.wallSeconds), latencyMs: run.latencyMs };
+      });
+    }
     if (only.has('cores')) {
       await section(payments, 'cores', async () => {
         log(`[${payments}] cores: this checkout against ${values['baseline-ref']}, ${values.latency} ms latency`);
@@ -248,6 +264,14 @@ function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: 
       ].join(' | ').replace(/^/, '| ') + ' |',
     );
   }
+  const embedded = results.filter((r) => r.embedded);
+  if (embedded.length > 0) {
+    lines.push('', '| payments (embedded section) | server: wall s / peak RSS MB / job CPU s | embedded: wall s / peak RSS MB / job CPU s | wall embedded ÷ server |', '|---:|---|---|---:|');
+    for (const r of embedded) {
+      const { server: s, embedded: e, wallRatio } = r.embedded!;
+      lines.push(`| ${n(r.payments)} | ${s.wallSeconds.toFixed(1)} / ${n(s.peakRssMb)} / ${n(s.cpuSeconds.job)} | ${e.wallSeconds.toFixed(1)} / ${n(e.peakRssMb)} / ${n(e.cpuSeconds.job)} | ${wallRatio.toFixed(2)} |`);
+    }
+  }
   const cores = results.filter((r) => r.cores !== undefined);
   if (cores.length > 0) {
     lines.push(
@@ -276,6 +300,7 @@ function serverVersion(url: string): string {
   }
 }
 
+const loadNow = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const pct = (ratio: number): string => `${Math.round(ratio * 100)} %`;
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 function log(line: string): void {

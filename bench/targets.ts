@@ -18,6 +18,9 @@ export const TARGETS = {
   coresWallRatioMax: 0.4,
   /** issue 21 target 3: e2e wall against max(latency floor, CPU floor ÷ cores) */
   efficiencyRatioMax: 1.25,
+  /** issue 21, target 1: the embedded default against the server, same data, same bench run */
+  embeddedRssMaxMb: 512,
+  embeddedWallRatioMax: 1.3,
 } as const;
 
 export interface Verdict {
@@ -52,6 +55,11 @@ export function verdicts(results: readonly SizeResult[]): Verdict[] {
       });
     }
     if (r.e2e) out.push({ target: `peak RSS ≤ ${TARGETS.rssMaxMb} MB (${label(r)})`, measured: `${r.e2e.peakRssMb} MB`, met: r.e2e.peakRssMb <= TARGETS.rssMaxMb });
+    if (r.embedded) {
+      const { embedded, server, wallRatio } = r.embedded;
+      out.push({ target: `embedded engine: peak RSS ≤ ${TARGETS.embeddedRssMaxMb} MB (${label(r)})`, measured: `${embedded.peakRssMb} MB (server run: ${server.peakRssMb} MB)`, met: embedded.peakRssMb <= TARGETS.embeddedRssMaxMb });
+      out.push({ target: `embedded engine: wall ≤ ${TARGETS.embeddedWallRatioMax} × the server run (${label(r)})`, measured: `${wallRatio.toFixed(2)} × (${embedded.wallSeconds.toFixed(1)} s / ${server.wallSeconds.toFixed(1)} s)`, met: wallRatio <= TARGETS.embeddedWallRatioMax });
+    }
     if (r.cores) {
       const c = r.cores;
       out.push({

@@ -20,14 +20,15 @@ export interface ExportRunOptions {
   payments: number;
   wallets: number;
   seed: number;
-  databaseUrl: string;
+  /** a Postgres server; null = the embedded engine in a new data folder (what a new user gets) */
+  databaseUrl: string | null;
   concurrency: number;
+  /** added by the simulator to every request; default 0 (the pull CPU-bound, the worst case) */
+  latencyMs?: number;
   /** `--cpu-prof` for the job, written here */
   cpuProfDir?: string;
   /** the checkout whose built CLI runs (dist/cli/main.js; default this one): a baseline build for the `cores` section */
   root?: string;
-  /** added by the simulator to every request (default 0: a CPU-bound pull) */
-  latencyMs?: number;
 }
 
 export interface ExportRunResult {
@@ -80,10 +81,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       path.join(work, 'reports'),
       '--format',
       'csv,xlsx',
-      '--database-url',
-      options.databaseUrl,
-      '--schema',
-      schema,
+      ...(options.databaseUrl === null ? ['--data-dir', path.join(work, 'data')] : ['--database-url', options.databaseUrl, '--schema', schema]),
       '--concurrency',
       String(options.concurrency),
       '--log-format',
@@ -91,7 +89,10 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
     ];
     const busyBefore = busyCoreSeconds();
     const simBefore = processCpuSeconds(sim.pid as number);
-    const { code, stdout, stderr } = await run('/usr/bin/time', args, { ...process.env, PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' }, work);
+    const env: NodeJS.ProcessEnv = { ...process.env, PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' };
+    // the embedded run must not find a server through the environment
+    if (options.databaseUrl === null) delete env.DATABASE_URL;
+    const { code, stdout, stderr } = await run('/usr/bin/time', args, env, work);
     const busy = busyCoreSeconds() - busyBefore;
     const simulator = processCpuSeconds(sim.pid as number) - simBefore;
     const timeLine = stderr.split('\n').reverse().find((line) => line.startsWith('TIME '));
@@ -127,7 +128,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
     };
   } finally {
     await stopChild(sim);
-    await dropSchema(options.databaseUrl, schema);
+    if (options.databaseUrl !== null) await dropSchema(options.databaseUrl, schema);
     rmSync(work, { recursive: true, force: true });
   }
 }
