@@ -245,8 +245,10 @@ const limit = pLimit(POOL);
 const STACK_FRAME = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
 
 describe(`generated bad input (${cases.length} runs: ${PINNED_CASES.length} pinned, seed ${FIXED_SEED}${EXPLORE_SEED === null ? '' : ` and ${EXPLORE_SEED}`}, ${RUNS} per seed, families ${FAMILIES.length})`, () => {
-  // output faults this machine cannot make are left out of the generator, and said so here
+  // Output faults this machine cannot make are left out of the generator, and said so here:
+  // skipped only when a small tmpfs cannot be mounted (no `mount` privilege), which tryMount names.
   if (fullSkip !== null) it.skip(`output on a full disk — skipped: ${fullSkip}`, () => undefined);
+  // Skipped only when no read-only tmpfs can be mounted and chmod cannot stop writes (root).
   if (readOnlySkip !== null) it.skip(`output in a read-only folder — skipped: ${readOnlySkip}`, () => undefined);
 
   for (const { seed, index, c } of cases) {
