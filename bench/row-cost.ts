@@ -9,7 +9,8 @@
  * Each tree's own snapshot writer (its migrations, its encoders, its SQL) loads the same N
  * generated payments into a fresh schema of its own through a one-connection pool, in a child
  * process per tree and round (trees alternate, so drift on this shared machine hits both): new
- * payments in pages of 1000 (COPY + first_seen history + checkpoint, as a first pull does), then
+ * payments in pages of 100 (`--page-rows`; COPY + first_seen history + checkpoint, as a pull writes
+ * them), then
  * every payment changed (staging + upsert + changed history). The CPU is the user + sys time of
  * that connection's server process (`pg_backend_pid()`, /proc/PID/stat), so other tenants of the
  * server do not count; each tree's figure is its lowest over the rounds (noise only adds time).
@@ -42,6 +43,8 @@ export interface TreeCost {
 
 export interface RowCostResult {
   rows: number;
+  /** payments per page transaction */
+  pageRows: number;
   rounds: number;
   base: TreeCost;
   branch: TreeCost;
@@ -52,7 +55,7 @@ export interface RowCostResult {
 }
 
 /** Child: load the rows with `root`'s own writer; the result is the last line of stdout. */
-async function child(root: string, rows: number): Promise<void> {
+async function child(root: string, rows: number, pageRows: number): Promise<void> {
   const load = (file: string): Promise<Record<string, unknown>> => import(pathToFileURL(path.join(root, file)).href) as Promise<Record<string, unknown>>;
   const { openPostgres } = (await load('src/store/db/pg-db.ts')) as { openPostgres: (o: { url: string; poolSize: number }) => Promise<{ query: <T>(sql: string, params?: unknown[]) => Promise<{ rows: T[] }>; close: () => Promise<void> }> };
   const { databaseSnapshot } = (await load('src/store/database-snapshot.ts')) as {
@@ -74,8 +77,8 @@ async function child(root: string, rows: number): Promise<void> {
       await db.query('CHECKPOINT').catch(() => undefined);
       const cpu = processCpuSeconds(pid);
       const start = process.hrtime.bigint();
-      for (let offset = 0, page = 1; offset < data.length; offset += 1000, page++) {
-        await writer.writePaymentsPage(data.slice(offset, offset + 1000), { run_key: 'bench', stream: 'payments:bench', position: JSON.stringify({ page }), pages: page, rows: offset + 1000, done: false });
+      for (let offset = 0, page = 1; offset < data.length; offset += pageRows, page++) {
+        await writer.writePaymentsPage(data.slice(offset, offset + pageRows), { run_key: 'bench', stream: 'payments:bench', position: JSON.stringify({ page }), pages: page, rows: offset + pageRows, done: false });
       }
       const wallSeconds = Number(process.hrtime.bigint() - start) / 1e9;
       return { serverUsPerRow: round(((processCpuSeconds(pid) - cpu) / data.length) * 1e6), wallSeconds: round(wallSeconds) };
@@ -95,13 +98,20 @@ async function child(root: string, rows: number): Promise<void> {
   }
 }
 
+/**
+ * Payments per page transaction, by default what a pull writes: one API page (`--page-size`,
+ * default 100) is one transaction with its checkpoint, so the per-page statements weigh on every
+ * row. `--page-rows 1000` gives the larger pages of earlier measurements.
+ */
+export const PULL_PAGE_ROWS = 100;
+
 function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-function runChild(root: string, rows: number): Promise<TreeCost> {
+function runChild(root: string, rows: number, pageRows: number): Promise<TreeCost> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', root, '--rows', String(rows)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
+    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', root, '--rows', String(rows), '--page-rows', String(pageRows)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
     let out = '';
     proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     proc.on('exit', (code) => {
@@ -133,18 +143,19 @@ export function prepareBaseTree(ref: string): { root: string; commit: string } {
 }
 
 /** Both trees, alternating, `rounds` times each. */
-export async function measureRowCost(baseRoot: string, rows: number, rounds: number): Promise<RowCostResult> {
+export async function measureRowCost(baseRoot: string, rows: number, rounds: number, pageRows = PULL_PAGE_ROWS): Promise<RowCostResult> {
   const branchRoot = fileURLToPath(new URL('..', import.meta.url));
   const base: TreeCost[] = [];
   const branch: TreeCost[] = [];
   for (let round = 0; round < rounds; round++) {
-    base.push(await runChild(path.resolve(baseRoot), rows));
-    branch.push(await runChild(branchRoot, rows));
+    base.push(await runChild(path.resolve(baseRoot), rows, pageRows));
+    branch.push(await runChild(branchRoot, rows, pageRows));
   }
   const b = lowest(base);
   const o = lowest(branch);
   return {
     rows,
+    pageRows,
     rounds,
     base: b,
     branch: o,
@@ -155,15 +166,15 @@ export async function measureRowCost(baseRoot: string, rows: number, rounds: num
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { child: { type: 'string' }, base: { type: 'string' }, ref: { type: 'string' }, rows: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '2' } } });
+  const { values } = parseArgs({ options: { child: { type: 'string' }, base: { type: 'string' }, ref: { type: 'string' }, rows: { type: 'string', default: '100000' }, 'page-rows': { type: 'string', default: String(PULL_PAGE_ROWS) }, rounds: { type: 'string', default: '2' } } });
   if (values.child !== undefined) {
-    await child(values.child, Number(values.rows));
+    await child(values.child, Number(values.rows), Number(values['page-rows']));
     return;
   }
   const base = values.base ?? (values.ref === undefined ? undefined : prepareBaseTree(values.ref).root);
   if (base === undefined) throw new Error('--base <root of the tree to compare with, e.g. a worktree of main> or --ref <git ref>');
   console.log(`load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
-  const result = await measureRowCost(base, Number(values.rows), Number(values.rounds));
+  const result = await measureRowCost(base, Number(values.rows), Number(values.rounds), Number(values['page-rows']));
   console.log(JSON.stringify(result, null, 2));
 }
 

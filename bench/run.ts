@@ -9,7 +9,7 @@
  *   load     the snapshot writer against plain COPY into the same Postgres, same rows
  *   rowcost  Postgres CPU per payment row, this tree against another tree (today's main) on the same
  *            rows (bench/row-cost.ts); at the smallest size only, and only given --rowcost-base or
- *            --rowcost-ref
+ *            --rowcost-ref; pages of 100 rows (the pull's default page), --rowcost-page-rows to change
  *   cores    this checkout's export against a baseline commit's, same data, 50 ms latency: wall
  *            ratio, same CSV/XLSX bytes, and wall against the latency and CPU floors (bench/cores.ts)
  *   embedded `payexport export` on the embedded engine (a new data folder) and on the Postgres
@@ -38,7 +38,7 @@ import { runExport, type ExportRunResult } from './e2e/export-run.js';
 import { ROOT } from './e2e/sim-child.js';
 import { runExtractionBench, type ExtractionRun } from './extract.js';
 import { runCoresBench, type CoresResult } from './cores.js';
-import { measureRowCost, prepareBaseTree, type RowCostResult } from './row-cost.js';
+import { measureRowCost, prepareBaseTree, PULL_PAGE_ROWS, type RowCostResult } from './row-cost.js';
 import { measureSinks, type SinkResult } from './sinks.js';
 import { TARGETS, verdicts, type Verdict } from './targets.js';
 
@@ -75,6 +75,7 @@ async function main(): Promise<void> {
       /** or a git ref: exported to a temporary folder beside this tree's node_modules (hard links) */
       'rowcost-ref': { type: 'string' },
       'rowcost-rounds': { type: 'string', default: '2' },
+      'rowcost-page-rows': { type: 'string', default: String(PULL_PAGE_ROWS) },
       'baseline-ref': { type: 'string', default: process.env.BENCH_BASELINE_REF ?? 'main' },
       'baseline-dir': { type: 'string' },
     },
@@ -216,9 +217,9 @@ async function main(): Promise<void> {
     } else {
       await section(smallest.payments, 'rowcost', async () => {
         const base = baseOption !== undefined ? { root: baseOption, commit: null } : prepareBaseTree(refOption as string);
-        log(`[${smallest.payments}] Postgres CPU per payment row: this tree vs ${base.commit ?? base.root}, ${values['rowcost-rounds']} rounds`);
+        log(`[${smallest.payments}] Postgres CPU per payment row: this tree vs ${base.commit ?? base.root}, pages of ${values['rowcost-page-rows']}, ${values['rowcost-rounds']} rounds`);
         try {
-          smallest.rowcost = { ...(await measureRowCost(base.root, smallest.payments, Number(values['rowcost-rounds']))), baseCommit: base.commit };
+          smallest.rowcost = { ...(await measureRowCost(base.root, smallest.payments, Number(values['rowcost-rounds']), Number(values['rowcost-page-rows']))), baseCommit: base.commit };
         } finally {
           // a tree exported here for --rowcost-ref is ours to remove (its node_modules is a link)
           if (baseOption === undefined) rmSync(base.root, { recursive: true, force: true });

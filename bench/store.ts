@@ -85,7 +85,7 @@ async function resetPayments(db: Db, store: DatabaseSnapshot): Promise<void> {
 }
 
 function withoutCopy(db: Db): Db {
-  return { ...db, copyFrom: undefined, transaction: (fn) => db.transaction((tx) => fn({ query: tx.query.bind(tx), execScript: tx.execScript.bind(tx) })) };
+  return { ...db, copyFrom: undefined, transaction: (fn, options) => db.transaction((tx) => fn({ query: tx.query.bind(tx), execScript: tx.execScript.bind(tx) }), options) };
 }
 
 export async function serverBench(url: string, rows: PaymentRow[]): Promise<Record<string, unknown>> {

@@ -44,12 +44,12 @@ export function verdicts(results: readonly SizeResult[]): Verdict[] {
     if (r.rowcost) {
       const rc = r.rowcost;
       out.push({
-        target: `Postgres CPU per payment row ≤ ${TARGETS.rowCostRatioMax} × main, new rows (${label(r)}; target 4)`,
+        target: `Postgres CPU per payment row ≤ ${TARGETS.rowCostRatioMax} × main, new rows (${label(r)}, pages of ${rc.pageRows}; target 4)`,
         measured: `${rc.branch.newRows.serverUsPerRow} µs vs ${rc.base.newRows.serverUsPerRow} µs = ${rc.ratioNew.toFixed(2)} ×`,
         met: rc.ratioNew <= TARGETS.rowCostRatioMax,
       });
       out.push({
-        target: `Postgres CPU per payment row ≤ ${TARGETS.rowCostRatioMax} × main, every row changed (${label(r)}; target 4)`,
+        target: `Postgres CPU per payment row ≤ ${TARGETS.rowCostRatioMax} × main, every row changed (${label(r)}, pages of ${rc.pageRows}; target 4)`,
         measured: `${rc.branch.changedRows.serverUsPerRow} µs vs ${rc.base.changedRows.serverUsPerRow} µs = ${rc.ratioChanged.toFixed(2)} ×`,
         met: rc.ratioChanged <= TARGETS.rowCostRatioMax,
       });

@@ -38,30 +38,47 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
   let runId: string | null = null;
   let pagesInTransaction = 0;
 
+  /** Streams whose last page was new rows only: their next page is tried as new too (below). */
+  const freshStreams = new Set<string>();
+
   /**
-   * One page in one transaction with its checkpoint. If a concurrent writer inserted one of the
-   * page's new keys first (unique violation on the fast COPY path), the page is retried once
-   * through staging + upsert, which merges with whatever is there.
+   * One page in one transaction with its checkpoint. A page of a stream whose previous page was
+   * all new (a first pull, or the new end of a nightly one) skips the lookup of stored hashes and
+   * is COPied as new; if one of its keys exists after all (unique violation), the transaction
+   * rolls back and the page is written again the usual way, with the lookup. If a concurrent
+   * writer inserted one of the page's new keys first (unique violation on that way too), the page
+   * is retried once through staging + upsert, which merges with whatever is there.
    */
   const writePage = async <R>(spec: TableSpec<R>, rows: readonly R[], checkpoint: Checkpoint, run: string, history?: LoadOptions['history']): Promise<WriteStats> => {
-    const attempt = (viaStaging: boolean): Promise<WriteStats> =>
-      db.transaction(async (tx) => {
-        // A page commit need not wait for its WAL flush: it holds its own checkpoint, so a server
-        // crash that loses the last pages' commits rewinds the stream to a checkpoint that is
-        // still there, and the rerun reads those pages again (idempotent). The run's final
-        // commit (finishRun) is synchronous and flushes all of them. Nothing else changes.
-        await tx.query('SET LOCAL synchronous_commit = off');
-        const stats = await loadRows(tx, schema, spec, rows, { runId: escapeText(run), viaStaging, ...(history ? { history } : {}) });
-        faultPoint('store:commit', { pages: ++pagesInTransaction });
-        await saveCheckpoint(tx, schema, checkpoint, run);
-        return stats;
-      });
-    try {
-      return await attempt(false);
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      return attempt(true);
+    const attempt = (way: 'assumeNew' | 'lookup' | 'viaStaging'): Promise<WriteStats> =>
+      // A page commit need not wait for its WAL flush: it holds its own checkpoint, so a server
+      // crash that loses the last pages' commits rewinds the stream to a checkpoint that is
+      // still there, and the rerun reads those pages again (idempotent). The run's final
+      // commit (finishRun) is synchronous and flushes all of them. Nothing else changes.
+      db.transaction(
+        async (tx) => {
+          const stats = await loadRows(tx, schema, spec, rows, { runId: escapeText(run), assumeNew: way === 'assumeNew', viaStaging: way === 'viaStaging', ...(history ? { history } : {}) });
+          faultPoint('store:commit', { pages: ++pagesInTransaction });
+          await saveCheckpoint(tx, schema, checkpoint, run);
+          return stats;
+        },
+        { asyncCommit: true },
+      );
+    const stream = checkpoint.stream;
+    const ways = freshStreams.has(stream) ? (['assumeNew', 'lookup', 'viaStaging'] as const) : (['lookup', 'viaStaging'] as const);
+    let stats: WriteStats | undefined;
+    for (const [index, way] of ways.entries()) {
+      try {
+        stats = await attempt(way);
+        break;
+      } catch (error) {
+        if (!isUniqueViolation(error) || index === ways.length - 1) throw error;
+      }
     }
+    const written = stats as WriteStats;
+    if (rows.length > 0 && written.updated === 0 && written.unchanged === 0) freshStreams.add(stream);
+    else freshStreams.delete(stream);
+    return written;
   };
 
   const requireRun = (what: string): string => {
@@ -138,7 +155,6 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
     async writeBillsPage(records: readonly BillRecord[], checkpoint: Checkpoint): Promise<WriteStats> {
       const run = requireRun('writeBillsPage');
       return db.transaction(async (tx) => {
-        await tx.query('SET LOCAL synchronous_commit = off');
         const stats = await loadRows(tx, schema, BILLS, records.map((r) => r.bill), { runId: escapeText(run), history: BILL_HISTORY });
         await loadRows(tx, schema, BILL_LINE_ITEMS, records.flatMap((r) => r.line_items), { runId: null });
         // a line item the bill no longer lists is no longer part of it
@@ -149,7 +165,7 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
         );
         await saveCheckpoint(tx, schema, checkpoint, run);
         return stats;
-      });
+      }, { asyncCommit: true });
     },
 
     async writeBillSummary(summaryRunId: string, row: BillSummaryRow, checkpoint: Checkpoint): Promise<void> {

@@ -19,8 +19,26 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * The caller runs this exact text again and again (a page's hash lookup, its checkpoint, its
+   * upsert): a server engine keeps it prepared per connection, so Postgres parses and plans it
+   * once instead of on every page (docs/benchmarks.md, "Snapshot cost per row"). Only for text
+   * whose result columns never change; the embedded engine ignores it.
+   */
+  reuse?: boolean;
+}
+
+export interface TransactionOptions {
+  /**
+   * Commit without waiting for the WAL flush (`synchronous_commit = off` for this transaction
+   * only), set as the transaction begins. For work that a rerun redoes if a server crash loses it.
+   */
+  asyncCommit?: boolean;
+}
+
 export interface Queryable {
-  query<R extends object = Record<string, unknown>>(sql: string, params?: readonly SqlParam[]): Promise<QueryResult<R>>;
+  query<R extends object = Record<string, unknown>>(sql: string, params?: readonly SqlParam[], options?: QueryOptions): Promise<QueryResult<R>>;
   /** Several statements without parameters (a migration file), via the simple query protocol. */
   execScript(sql: string): Promise<void>;
   /**
@@ -44,7 +62,7 @@ export interface Db extends Queryable {
   /** where the data lives, safe to print: the URL with its password redacted, or the data folder */
   readonly target: string;
   /** Runs `fn` in one transaction: COMMIT when it resolves, ROLLBACK when it throws. Not re-entrant. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Server engines: a new connection outside the pool (advisory locks must outlive pooled checkouts). */
   readonly openSession?: () => Promise<Session>;
   /** Embedded engine: the payexport data folder (null = in memory); run locks are files in it. */

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
-import type { Db, QueryResult, Queryable, Session, SqlParam } from './db.js';
+import type { Db, QueryOptions, QueryResult, Queryable, Session, SqlParam, TransactionOptions } from './db.js';
 import { classifyDbError } from './db-errors.js';
 import { redactDatabaseUrl } from '../../config/secrets.js';
 
@@ -51,10 +52,20 @@ function clientConfig(options: PostgresOptions): pg.ClientConfig {
 
 type PgRunner = pg.Pool | pg.PoolClient | pg.Client;
 
+/**
+ * A prepared statement's name, derived from its text: pg prepares a named statement once per
+ * connection and then only binds and executes it; the same name for another text would be an
+ * error, and the schema name is part of the text, so the name must follow the text.
+ */
+function statementName(sql: string): string {
+  return `payexport_${createHash('sha1').update(sql).digest('hex').slice(0, 32)}`;
+}
+
 function queryable(runner: PgRunner, target: string, copyClient: pg.PoolClient | pg.Client | null): Queryable {
-  const query = async <R extends object>(sql: string, params?: readonly SqlParam[]): Promise<QueryResult<R>> => {
+  const query = async <R extends object>(sql: string, params?: readonly SqlParam[], options?: QueryOptions): Promise<QueryResult<R>> => {
     try {
-      const result = await runner.query<R>(sql, params as unknown[] | undefined);
+      const values = params as unknown[] | undefined;
+      const result = options?.reuse ? await runner.query<R>({ name: statementName(sql), text: sql, ...(values ? { values } : {}) }) : await runner.query<R>(sql, values);
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
     } catch (error) {
       throw classifyDbError(error, target);
@@ -106,7 +117,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     target,
     query: base.query,
     execScript: base.execScript,
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T> {
       let client: pg.PoolClient;
       try {
         client = await pool.connect();
@@ -121,7 +132,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
       const tx = queryable(client, target, client);
       let broken = false;
       try {
-        await tx.query('BEGIN');
+        // one round trip: the simple query protocol takes both statements in one message
+        await (options?.asyncCommit ? tx.execScript('BEGIN; SET LOCAL synchronous_commit = off') : tx.query('BEGIN'));
         const result = await fn(tx);
         await tx.query('COMMIT');
         return result;

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, QueryResult, Queryable, SqlParam } from './db.js';
+import type { Db, QueryResult, Queryable, SqlParam, TransactionOptions } from './db.js';
 import { acquireFileLock, describeHolder, type FileLock } from './lock-file.js';
 import { untarGz } from './untar.js';
 
@@ -76,7 +76,7 @@ export type WorkerRequest = { id: number } & (
   | { op: 'query'; tx: number | null; sql: string; params: SqlParam[] | undefined }
   | { op: 'exec'; tx: number | null; sql: string }
   | { op: 'copy'; tx: number | null; sql: string; text: string }
-  | { op: 'begin' }
+  | { op: 'begin'; asyncCommit: boolean }
   | { op: 'end'; tx: number; commit: boolean }
 );
 export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: Record<string, unknown> };
@@ -186,8 +186,8 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<Db> {
     query: base.query,
     execScript: base.execScript,
     copyFrom: base.copyFrom,
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const tx = (await thread.call({ op: 'begin' })) as number;
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T> {
+      const tx = (await thread.call({ op: 'begin', asyncCommit: options?.asyncCommit === true })) as number;
       let result: T;
       try {
         result = await fn(queryable(thread.call, tx));

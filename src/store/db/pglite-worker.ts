@@ -68,7 +68,18 @@ async function handle(request: WorkerRequest): Promise<unknown> {
           (tx) =>
             new Promise<void>((commit, rollback) => {
               transactions.set(id, { tx, finish: (ok) => (ok ? commit() : rollback(new Error('rolled back by the job'))) });
-              resolveBegin(id);
+              // set here, not by the job's thread: one message across the threads instead of two
+              if (!request.asyncCommit) resolveBegin(id);
+              else
+                tx.query('SET LOCAL synchronous_commit = off').then(
+                  () => resolveBegin(id),
+                  // the transaction rolls back and its failure rejects the begin (below)
+                  (error: unknown) => {
+                    transactions.delete(id);
+                    ended.delete(id);
+                    rollback(error);
+                  },
+                );
             }),
         );
         // the outcome of COMMIT or ROLLBACK is reported by 'end'; a failure to begin by this promise

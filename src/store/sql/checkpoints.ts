@@ -15,6 +15,7 @@ export async function saveCheckpoint(tx: Queryable, schema: StoreSchema, checkpo
      ON CONFLICT (run_key, stream) DO UPDATE SET position = EXCLUDED.position, pages = EXCLUDED.pages, "rows" = EXCLUDED."rows",
        done = EXCLUDED.done, run_id = EXCLUDED.run_id, updated_at = EXCLUDED.updated_at`,
     [escapeText(checkpoint.run_key), escapeText(checkpoint.stream), escapeText(checkpoint.position), checkpoint.pages, String(checkpoint.rows), checkpoint.done, runId],
+    { reuse: true },
   );
 }
 

@@ -20,6 +20,7 @@ import type { TableSpec } from './tables.js';
  *      COPY fail with a unique violation, and the caller retries the page with `viaStaging`;
  *   4. different hash → COPY into the staging table, then the set-based upsert
  *      (merge-sql.ts: ON CONFLICT … DO UPDATE … WHERE the row differs, plus history).
+ * With `assumeNew`, step 1 is skipped and every row goes by step 3.
  * Everything else (small tables, engines without COPY, retries) goes through staging + upsert.
  */
 export interface LoadOptions {
@@ -27,6 +28,12 @@ export interface LoadOptions {
   history?: MergeHistory & { versionField: string };
   /** skip the hash fast path: every row through staging + upsert */
   viaStaging?: boolean;
+  /**
+   * skip the hash lookup and COPY every row as new: for a page the caller expects to be new (its
+   * stream's previous page was); a key that exists fails the COPY with a unique violation, and the
+   * caller writes the page again without this
+   */
+  assumeNew?: boolean;
 }
 
 interface MergeCounts {
@@ -39,7 +46,7 @@ async function mergeStaged<R>(tx: Queryable, schema: StoreSchema, spec: TableSpe
   await stageRows(tx, spec, rows);
   const sql = options.history ? mergeWithHistorySql(schema, spec, options.history, options.history.versionField) : mergeSql(schema, spec);
   const params: SqlParam[] = spec.tracksRuns || options.history ? [options.runId] : [];
-  const { rows: [counts] } = await tx.query<MergeCounts>(sql, params);
+  const { rows: [counts] } = await tx.query<MergeCounts>(sql, params, { reuse: true });
   return { inserted: counts?.inserted ?? 0, updated: counts?.updated ?? 0, history: counts?.history ?? 0 };
 }
 
@@ -50,6 +57,7 @@ async function storedHashes<R>(tx: Queryable, schema: StoreSchema, spec: TableSp
     `SELECT k.ord::int AS ord, x.row_hash FROM unnest(${names.map((_, index) => `$${index + 1}::text[]`).join(', ')}) WITH ORDINALITY AS k(${names.join(', ')}, ord)
      CROSS JOIN LATERAL (SELECT t.${quoteIdent(ROW_HASH)} AS row_hash FROM ${schema.table(spec.table)} t WHERE ${names.map((key) => `t.${key} = k.${key}`).join(' AND ')} LIMIT 1) x`,
     names.map((_, column) => keys.map((key) => key[column] ?? null)),
+    { reuse: true },
   );
   return new Map(rows.map((row) => [row.ord - 1, row.row_hash]));
 }
@@ -93,6 +101,9 @@ export async function loadRows<R>(tx: Queryable, schema: StoreSchema, spec: Tabl
   if (unique.length > 0) {
     if (!spec.hashed || !tx.copyFrom || options.viaStaging) {
       ({ inserted, updated, history = 0 } = await mergeStaged(tx, schema, spec, unique, options));
+    } else if (options.assumeNew) {
+      inserted = await copyNew(tx, schema, spec, unique, options);
+      if (options.history) history += inserted;
     } else {
       const keyKinds = spec.key.map((key) => spec.columns[key].kind);
       const keys = unique.map((row) => spec.key.map((key, index) => encodeValue(key, keyKinds[index] ?? 'text', (row as Record<string, unknown>)[key])));

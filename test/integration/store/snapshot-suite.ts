@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentRow, SummaryBucketRow } from '../../../src/model/rows.js';
-import type { Db, Queryable } from '../../../src/store/db/db.js';
+import type { Db, Queryable, SqlParam } from '../../../src/store/db/db.js';
 import { loadMigrations, migrate } from '../../../src/store/db/migrate.js';
 import type { Checkpoint, RunInfo } from '../../../src/model/ports.js';
 import type { Window } from '../../../src/model/window.js';
@@ -83,7 +83,7 @@ async function collect<T>(batches: AsyncIterable<T[]>): Promise<{ rows: T[]; siz
   return { rows, sizes };
 }
 
-async function count(db: Queryable, sql: string, params: (string | null)[] = []): Promise<number> {
+async function count(db: Queryable, sql: string, params: SqlParam[] = []): Promise<number> {
   const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params);
   return rows[0]?.n ?? -1;
 }
@@ -359,6 +359,50 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       expect(stats).toEqual({ inserted: 2, updated: 0, unchanged: 0, history: 2 });
       const { rows } = await collect(store.source.payments({ organization_id: ORG, wallet_id: WALLET, window: WINDOW }));
       expect(rows.filter((row) => row.payment_id === paymentRow(421).payment_id)).toEqual([paymentRow(421)]);
+    });
+
+    it('COPies a page after an all-new page without looking up stored hashes; a stored key in it sends the page the usual way', async () => {
+      let lookups = 0;
+      let copies = false;
+      const counting: Db = {
+        ...db,
+        transaction: (fn, options) =>
+          db.transaction((tx) => {
+            copies = tx.copyFrom !== undefined;
+            return fn({
+              query: (sql, params, queryOptions) => {
+                if (sql.includes('WITH ORDINALITY')) lookups += 1;
+                return tx.query(sql, params, queryOptions);
+              },
+              execScript: (sql) => tx.execScript(sql),
+              ...(tx.copyFrom ? { copyFrom: tx.copyFrom } : {}),
+            });
+          }, options),
+      };
+      const writer = databaseSnapshot(counting, { schema: schemaName }).writer();
+      const run = runInfo('fresh-pages');
+      await writer.beginRun(run);
+      const stream = 'payments:fresh';
+      expect(await writer.writePaymentsPage([paymentRow(430), paymentRow(431)], checkpoint(stream, 1))).toEqual({ inserted: 2, updated: 0, unchanged: 0, history: 2 });
+      const afterFirst = lookups;
+      expect(await writer.writePaymentsPage([paymentRow(432), paymentRow(433)], checkpoint(stream, 2))).toEqual({ inserted: 2, updated: 0, unchanged: 0, history: 2 });
+      // the second page of new rows went straight to COPY (engines without COPY stage every page)
+      expect(lookups).toBe(afterFirst);
+      const changed = { ...paymentRow(430), status: 'failed', status_class: 'failed' as const, updated_at: '2026-10-04T00:00:00.000000Z' };
+      expect(await writer.writePaymentsPage([paymentRow(434), changed], checkpoint(stream, 3))).toEqual({ inserted: 1, updated: 1, unchanged: 0, history: 2 });
+      expect(lookups).toBe(afterFirst + (copies ? 1 : 0));
+      // that page was not all new: the next one is looked up again
+      expect(await writer.writePaymentsPage([paymentRow(435)], checkpoint(stream, 4))).toEqual({ inserted: 1, updated: 0, unchanged: 0, history: 1 });
+      expect(lookups).toBe(afterFirst + (copies ? 2 : 0));
+      const history = await store.paymentHistory({ organization_id: ORG, payment_id: changed.payment_id });
+      expect(history.map((row) => [row.change, row.status, row.run_id])).toEqual([
+        ['first_seen', paymentRow(430).status, run.run_id],
+        ['changed', 'failed', run.run_id],
+      ]);
+      const ids = [430, 431, 432, 433, 434, 435].map((index) => paymentRow(index).payment_id);
+      expect(await count(db, `${t('payments')} WHERE payment_id = ANY($1)`, [ids])).toBe(6);
+      expect(await count(db, `${t('payment_history')} WHERE payment_id = ANY($1)`, [ids])).toBe(7);
+      expect((await store.loadCheckpoints('export:test')).find((row) => row.stream === stream)?.pages).toBe(4);
     });
 
     it('streams one wallet\'s window in keyset batches, in (created_at, payment_id) order, half-open', async () => {

@@ -48,7 +48,7 @@ export function withoutCopy(db: Db): Db {
     ...db,
     copyFrom: undefined,
     query: db.query.bind(db),
-    transaction: (fn) => db.transaction((tx) => fn({ query: tx.query.bind(tx), execScript: tx.execScript.bind(tx) })),
+    transaction: (fn, options) => db.transaction((tx) => fn({ query: tx.query.bind(tx), execScript: tx.execScript.bind(tx) }), options),
     close: db.close.bind(db),
   };
 }
