@@ -38,8 +38,13 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
   let runId: string | null = null;
   let pagesInTransaction = 0;
 
-  /** Streams whose last page was new rows only: their next page is tried as new too (below). */
-  const freshStreams = new Set<string>();
+  /**
+   * Whether a stream's last page was new rows only, so that its next page is tried as new too
+   * (below). A stream's first page goes as the last page of its table went, whichever stream
+   * wrote it: in a first pull every wallet's ledger is new from its first page on.
+   */
+  const freshStreams = new Map<string, boolean>();
+  const freshTables = new Map<string, boolean>();
 
   /**
    * One page in one transaction with its checkpoint. A page of a stream whose previous page was
@@ -65,7 +70,8 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
         { asyncCommit: true },
       );
     const stream = checkpoint.stream;
-    const ways = freshStreams.has(stream) ? (['assumeNew', 'lookup', 'viaStaging'] as const) : (['lookup', 'viaStaging'] as const);
+    const expectNew = freshStreams.get(stream) ?? freshTables.get(spec.table) ?? false;
+    const ways = expectNew ? (['assumeNew', 'lookup', 'viaStaging'] as const) : (['lookup', 'viaStaging'] as const);
     let stats: WriteStats | undefined;
     for (const [index, way] of ways.entries()) {
       try {
@@ -76,8 +82,12 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
       }
     }
     const written = stats as WriteStats;
-    if (rows.length > 0 && written.updated === 0 && written.unchanged === 0) freshStreams.add(stream);
-    else freshStreams.delete(stream);
+    // an empty page (a stream's end) says nothing either way
+    if (rows.length > 0) {
+      const allNew = written.updated === 0 && written.unchanged === 0;
+      freshStreams.set(stream, allNew);
+      freshTables.set(spec.table, allNew);
+    }
     return written;
   };
 

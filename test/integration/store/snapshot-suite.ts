@@ -394,14 +394,17 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       // that page was not all new: the next one is looked up again
       expect(await writer.writePaymentsPage([paymentRow(435)], checkpoint(stream, 4))).toEqual({ inserted: 1, updated: 0, unchanged: 0, history: 1 });
       expect(lookups).toBe(afterFirst + (copies ? 2 : 0));
+      // another stream of the table starts as the table's last page went: all new, so no lookup
+      expect(await writer.writePaymentsPage([paymentRow(436)], checkpoint('payments:fresh-2', 1))).toEqual({ inserted: 1, updated: 0, unchanged: 0, history: 1 });
+      expect(lookups).toBe(afterFirst + (copies ? 2 : 0));
       const history = await store.paymentHistory({ organization_id: ORG, payment_id: changed.payment_id });
       expect(history.map((row) => [row.change, row.status, row.run_id])).toEqual([
         ['first_seen', paymentRow(430).status, run.run_id],
         ['changed', 'failed', run.run_id],
       ]);
-      const ids = [430, 431, 432, 433, 434, 435].map((index) => paymentRow(index).payment_id);
-      expect(await count(db, `${t('payments')} WHERE payment_id = ANY($1)`, [ids])).toBe(6);
-      expect(await count(db, `${t('payment_history')} WHERE payment_id = ANY($1)`, [ids])).toBe(7);
+      const ids = [430, 431, 432, 433, 434, 435, 436].map((index) => paymentRow(index).payment_id);
+      expect(await count(db, `${t('payments')} WHERE payment_id = ANY($1)`, [ids])).toBe(7);
+      expect(await count(db, `${t('payment_history')} WHERE payment_id = ANY($1)`, [ids])).toBe(8);
       expect((await store.loadCheckpoints('export:test')).find((row) => row.stream === stream)?.pages).toBe(4);
     });
 
