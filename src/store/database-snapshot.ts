@@ -50,7 +50,7 @@ export function databaseSnapshot(db: Db, options: DatabaseSnapshotOptions = {}):
     db,
     schema,
     writer: () => createSnapshotWriter(db, schema),
-    source: createReportSource(db, schema, options),
+    source: createReportSource(db, schema, { packRows: db.engine === 'pglite', ...options }),
     lock: (organizationId, job) => acquireRunLock(db, schema, organizationId, job),
     async ledgerStart(organizationId, wallet, lookbackDays) {
       const high = await ledgerHighWater(db, schema, organizationId, wallet.wallet_id);

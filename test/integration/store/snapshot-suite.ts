@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentRow, SummaryBucketRow } from '../../../src/model/rows.js';
+import type { LedgerRow, PaymentRow, SummaryBucketRow } from '../../../src/model/rows.js';
 import type { Db, Queryable, SqlParam } from '../../../src/store/db/db.js';
 import { loadMigrations, migrate } from '../../../src/store/db/migrate.js';
 import type { Checkpoint, RunInfo } from '../../../src/model/ports.js';
 import type { Window } from '../../../src/model/window.js';
 import { windowContains } from '../../../src/model/window.js';
 import { databaseSnapshot, type DatabaseSnapshot } from '../../../src/store/database-snapshot.js';
+import { createReportSource } from '../../../src/store/report-source.js';
 import type { Column } from '../../../src/model/columns.js';
 import { FINDING_COLUMNS } from '../../../src/model/results.js';
 import { ASSET_COLUMNS, BILL_COLUMNS, BILL_LINE_ITEM_COLUMNS, BILL_SUMMARY_COLUMNS, LEDGER_COLUMNS, PAYMENT_COLUMNS, SUMMARY_BUCKET_COLUMNS, WALLET_COLUMNS } from '../../../src/model/rows.js';
@@ -584,6 +585,23 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
         [paymentRow(902).payment_id, 'teleporting'],
       ]);
       expect(await store.openPayments(org, { wallet_ids: [WALLET] })).toHaveLength(1);
+    });
+
+    it('reads the same payments and ledger entries packed into one JSON array per row as column by column', async () => {
+      const everything: Window = { from: '1900-01-01T00:00:00.000000Z', to: '2100-01-01T00:00:00.000000Z', tz: 'UTC' };
+      const read = async (packRows: boolean, withoutRaw: boolean): Promise<[PaymentRow[], LedgerRow[]]> => {
+        const source = createReportSource(db, store.schema, { packRows, batchRows: 7 });
+        const { rows: payments } = await collect(source.payments({ organization_id: ORG, wallet_id: WALLET, window: everything, withoutRaw }));
+        const { rows: ledger } = await collect(source.ledger(ORG, WALLET, { withoutRaw }));
+        return [payments, ledger];
+      };
+      for (const withoutRaw of [false, true]) {
+        const [payments, ledger] = await read(false, withoutRaw);
+        // what the earlier tests wrote: hostile strings (one payment of 1999), big integers, arrays, raw JSON
+        expect(payments.length).toBeGreaterThan(20);
+        expect(ledger.length).toBeGreaterThan(10);
+        expect(await read(true, withoutRaw)).toEqual([payments, ledger]);
+      }
     });
 
     it('closes a period once and reports it closed', async () => {
