@@ -18,7 +18,7 @@ import {
   type WalletBalanceRow,
   type WalletRow,
 } from '../model/rows.js';
-import { decodePackedRow, decodeRow, instantText, packedSelect, selectList } from './encoding/columns.js';
+import { decodePackedRow, decodeRow, instantText, packedSelect, selectList, type ColumnMap } from './encoding/columns.js';
 import type { Queryable } from './db/db.js';
 import type { LedgerQuery, PaymentQuery, ReportSource } from '../model/ports.js';
 import type { Window } from '../model/window.js';
@@ -54,22 +54,24 @@ export function createReportSource(db: Queryable, schema: StoreSchema, options: 
   const batchRows = options.batchRows ?? 1000;
 
   const pack = options.packRows === true;
-  // packed rows carry their keyset position beside the array; unpacked rows have it among their columns
-  const paymentColumns = (query: PaymentQuery): string =>
-    pack ? `${packedSelect('p', PAYMENT_COLUMNS, query.withoutRaw ? ['raw'] : [])}, ${instantText('p.created_at')} AS created_at` : selectList('p', PAYMENT_COLUMNS, query.withoutRaw ? ['raw'] : []);
-  const ledgerColumns = (query: LedgerQuery): string =>
-    pack ? `${packedSelect('l', LEDGER_COLUMNS, query.withoutRaw ? ['raw'] : [])}, ${instantText('l.effective_time')} AS effective_time` : selectList('l', LEDGER_COLUMNS, query.withoutRaw ? ['raw'] : []);
-  const decodePayment = (record: PaymentRecord): PaymentRow => (pack ? decodePackedRow<PaymentRow>(PAYMENT_COLUMNS, record.packed as string) : decodeRow<PaymentRow>(PAYMENT_COLUMNS, record));
-  const decodeLedger = (record: LedgerRecord): LedgerRow => (pack ? decodePackedRow<LedgerRow>(LEDGER_COLUMNS, record.packed as string) : decodeRow<LedgerRow>(LEDGER_COLUMNS, record));
+  /** A table's select list; packed rows carry their keyset time beside the array (unpacked rows have it among their columns). */
+  const rowColumns = <R>(alias: string, map: ColumnMap<R>, time: string, withoutRaw: boolean | undefined): string => {
+    const nulls = withoutRaw ? ['raw'] : [];
+    return pack ? `${packedSelect(alias, map, nulls)}, ${instantText(`${alias}.${time}`)} AS ${time}` : selectList(alias, map, nulls);
+  };
+  const decoder =
+    <R>(map: ColumnMap<R>) =>
+    (record: Record<string, unknown> & { packed?: string }): R =>
+      pack ? decodePackedRow<R>(map, record.packed as string) : decodeRow<R>(map, record);
 
-  const paymentsSql = (after: boolean, query: PaymentQuery): string => `SELECT ${paymentColumns(query)}, p.payment_id AS key_id
+  const paymentsSql = (after: boolean, query: PaymentQuery): string => `SELECT ${rowColumns('p', PAYMENT_COLUMNS, 'created_at', query.withoutRaw)}, p.payment_id AS key_id
     FROM ${schema.table('payments')} p
     WHERE p.organization_id = $1 AND p.wallet_id = $2 AND p.created_at >= $3::timestamptz AND p.created_at < $4::timestamptz
     ${query.openOnly ? "AND p.status_class IN ('open', 'unknown')" : ''}
     ${after ? 'AND (p.created_at, p.payment_id) > ($6::timestamptz, $7::text)' : ''}
     ORDER BY p.created_at, p.payment_id LIMIT $5`;
 
-  const ledgerSql = (after: boolean, options: LedgerQuery): string => `SELECT ${ledgerColumns(options)}, l.entry_type AS key_type, l.entry_id AS key_id
+  const ledgerSql = (after: boolean, options: LedgerQuery): string => `SELECT ${rowColumns('l', LEDGER_COLUMNS, 'effective_time', options.withoutRaw)}, l.entry_type AS key_type, l.entry_id AS key_id
     FROM ${schema.table('ledger_entries')} l
     WHERE l.organization_id = $1 AND l.wallet_id = $2
     ${after ? 'AND (l.effective_time, l.entry_type, l.entry_id) > ($4::timestamptz, $5::text, $6::text)' : ''}
@@ -129,7 +131,7 @@ export function createReportSource(db: Queryable, schema: StoreSchema, options: 
         batchRows,
         async (after) => (await db.query<PaymentRecord>(paymentsSql(after !== null, query), after === null ? base : [...base, ...after])).rows,
         (last) => [last.created_at, last.key_id],
-        decodePayment,
+        decoder<PaymentRow>(PAYMENT_COLUMNS),
       );
     },
 
@@ -139,7 +141,7 @@ export function createReportSource(db: Queryable, schema: StoreSchema, options: 
         batchRows,
         async (after) => (await db.query<LedgerRecord>(ledgerSql(after !== null, options), after === null ? base : [...base, ...after])).rows,
         (last) => [last.effective_time, last.key_type, last.key_id],
-        decodeLedger,
+        decoder<LedgerRow>(LEDGER_COLUMNS),
       );
     },
 

@@ -23,7 +23,7 @@ export interface QueryOptions {
   /**
    * The caller runs this exact text again and again (a page's hash lookup, its checkpoint, its
    * upsert): a server engine keeps it prepared per connection, so Postgres parses and plans it
-   * once instead of on every page (docs/benchmarks.md, "Snapshot cost per row"). Only for text
+   * once instead of on every page (docs/benchmarks.md, "Round 3"). Only for text
    * whose result columns never change; the embedded engine ignores it.
    */
   reuse?: boolean;
