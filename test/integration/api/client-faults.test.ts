@@ -103,16 +103,18 @@ describe('ApiClient: faults', () => {
     await Promise.all([client.close(), second.client.close()]);
   });
 
+  // The client's clock is fixed, so the HTTP date is exactly 3 s ahead: with the real clock the
+  // date's whole seconds and the time the response took made the wait anywhere under 3 s.
+  const NOW = Date.parse('Thu, 26 Nov 2026 10:00:00 GMT');
   it.each([
-    ['seconds', () => '2', 2_000],
-    ['an HTTP date', () => new Date(Date.now() + 3_000).toUTCString(), 2_000],
-  ])('honours 429 Retry-After given in %s', async (_name, header, atLeast) => {
-    const server = await serveFakeApi((_req, res, { n }) => (n === 1 ? sendError(res, 429, 'rate_limited', 'slow down', {}, { 'retry-after': header() }) : sendJson(res, 200, OK_BODY)));
-    const { client, sleeps } = makeClient(server.baseUrl);
+    ['seconds', '2', 2_000],
+    ['an HTTP date', 'Thu, 26 Nov 2026 10:00:03 GMT', 3_000],
+  ])('honours 429 Retry-After given in %s', async (_name, header, wait) => {
+    const server = await serveFakeApi((_req, res, { n }) => (n === 1 ? sendError(res, 429, 'rate_limited', 'slow down', {}, { 'retry-after': header }) : sendJson(res, 200, OK_BODY)));
+    const { client, sleeps } = makeClient(server.baseUrl, { now: () => NOW });
     await client.get('/p');
-    expect(sleeps).toHaveLength(1);
-    expect(sleeps[0]).toBeGreaterThanOrEqual(atLeast);
-    expect(sleeps[0]).toBeLessThanOrEqual(3_000);
+    // the floor is the server's wait; the jittered backoff of a first retry stays below it
+    expect(sleeps).toEqual([wait]);
     await client.close();
   });
 
