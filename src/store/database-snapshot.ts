@@ -12,7 +12,7 @@ import { migrate, type MigrateResult } from './db/migrate.js';
 import { openDb, type OpenDbOptions } from './db/open-db.js';
 import { DEFAULT_SCHEMA, storeSchema, type StoreSchema } from './db/schema.js';
 import { createReportSource, type ReportSourceOptions } from './report-source.js';
-import { createSnapshotWriter, type PostgresSnapshotWriter } from './snapshot-writer.js';
+import { createSnapshotWriter, type PostgresSnapshotWriter, type SnapshotWriterOptions } from './snapshot-writer.js';
 import { loadCheckpoints } from './sql/checkpoints.js';
 import { createJournalExports } from './sql/journal-exports.js';
 import { ledgerHighWater, orphanLedgerPaymentIds } from './sql/ledger-queries.js';
@@ -25,7 +25,7 @@ export interface DatabaseSnapshot extends Snapshot {
   readonly db: Db;
   readonly schema: StoreSchema;
   /** a writer for one run (call beginRun first) */
-  writer(): PostgresSnapshotWriter;
+  writer(options?: SnapshotWriterOptions): PostgresSnapshotWriter;
   readonly journalExports: JournalExports;
   loadCheckpoints(runKey: string): Promise<Checkpoint[]>;
   getClosedPeriod(organizationId: string, period: string): Promise<ClosedPeriod | null>;
@@ -49,7 +49,7 @@ export function databaseSnapshot(db: Db, options: DatabaseSnapshotOptions = {}):
     target: options.target ?? db.target,
     db,
     schema,
-    writer: () => createSnapshotWriter(db, schema),
+    writer: (options) => createSnapshotWriter(db, schema, options),
     source: createReportSource(db, schema, { packRows: db.engine === 'pglite', ...options }),
     lock: (organizationId, job) => acquireRunLock(db, schema, organizationId, job),
     async ledgerStart(organizationId, wallet, lookbackDays) {

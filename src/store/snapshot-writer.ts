@@ -3,6 +3,7 @@ import { BILL_HISTORY, BILL_LINE_ITEMS, BILLS } from './sql/bill-tables.js';
 import { FINDING_COLUMNS, type Finding } from '../model/results.js';
 import { AppError } from '../util/errors.js';
 import { faultPoint } from '../util/fault-points.js';
+import { createCommitGroup } from './commit-group.js';
 import { loadCheckpoints, saveCheckpoint } from './sql/checkpoints.js';
 import type { Db, Queryable } from './db/db.js';
 import { insertRows } from './sql/insert-rows.js';
@@ -34,7 +35,35 @@ function merge<R>(tx: Queryable, schema: StoreSchema, spec: TableSpec<R>, rows: 
   return loadRows(tx, schema, spec, rows, { runId: runId === null ? null : escapeText(runId) });
 }
 
-export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnapshotWriter {
+/** One page as a stream hands it in: its rows, the stream's checkpoint after it, its run. */
+interface PageWrite<R = unknown> {
+  spec: TableSpec<R>;
+  rows: readonly R[];
+  checkpoint: Checkpoint;
+  run: string;
+  history?: LoadOptions['history'];
+}
+
+/**
+ * Pages per group commit (commit-group.ts) and rows per group: a group is one transaction, so its
+ * rows are held until it commits; eight streams' pages of 100 fit in one.
+ */
+const GROUP_PAGES = 16;
+const GROUP_ROWS = 2000;
+
+/** A group whose pages cannot go together: a key in two of its pages. Its transaction rolls back. */
+class KeyInTwoPages extends Error {}
+
+export interface SnapshotWriterOptions {
+  /**
+   * Write pages expected to be new in groups, one transaction for the pages waiting together
+   * (commit-group.ts). Default: on the embedded engine, which runs one transaction at a time, so
+   * the pages wait for each other anyway; a server's pool writes them side by side instead.
+   */
+  groupPages?: boolean;
+}
+
+export function createSnapshotWriter(db: Db, schema: StoreSchema, options: SnapshotWriterOptions = {}): PostgresSnapshotWriter {
   let runId: string | null = null;
   let pagesInTransaction = 0;
 
@@ -45,6 +74,14 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
    */
   const freshStreams = new Map<string, boolean>();
   const freshTables = new Map<string, boolean>();
+  const expectsNew = (page: PageWrite): boolean => freshStreams.get(page.checkpoint.stream) ?? freshTables.get(page.spec.table) ?? false;
+  const remember = (page: PageWrite, written: WriteStats): void => {
+    // an empty page (a stream's end) says nothing either way
+    if (page.rows.length === 0) return;
+    const allNew = written.updated === 0 && written.unchanged === 0;
+    freshStreams.set(page.checkpoint.stream, allNew);
+    freshTables.set(page.spec.table, allNew);
+  };
 
   /**
    * One page in one transaction with its checkpoint. A page of a stream whose previous page was
@@ -54,7 +91,7 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
    * writer inserted one of the page's new keys first (unique violation on that way too), the page
    * is retried once through staging + upsert, which merges with whatever is there.
    */
-  const writePage = async <R>(spec: TableSpec<R>, rows: readonly R[], checkpoint: Checkpoint, run: string, history?: LoadOptions['history']): Promise<WriteStats> => {
+  const writeAlone = async (page: PageWrite): Promise<WriteStats> => {
     const attempt = (way: 'assumeNew' | 'lookup' | 'viaStaging'): Promise<WriteStats> =>
       // A page commit need not wait for its WAL flush: it holds its own checkpoint, so a server
       // crash that loses the last pages' commits rewinds the stream to a checkpoint that is
@@ -62,16 +99,14 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
       // commit (finishRun) is synchronous and flushes all of them. Nothing else changes.
       db.transaction(
         async (tx) => {
-          const stats = await loadRows(tx, schema, spec, rows, { runId: escapeText(run), assumeNew: way === 'assumeNew', viaStaging: way === 'viaStaging', ...(history ? { history } : {}) });
+          const stats = await loadRows(tx, schema, page.spec, page.rows, { runId: escapeText(page.run), assumeNew: way === 'assumeNew', viaStaging: way === 'viaStaging', ...(page.history ? { history: page.history } : {}) });
           faultPoint('store:commit', { pages: ++pagesInTransaction });
-          await saveCheckpoint(tx, schema, checkpoint, run);
+          await saveCheckpoint(tx, schema, page.checkpoint, page.run);
           return stats;
         },
         { asyncCommit: true },
       );
-    const stream = checkpoint.stream;
-    const expectNew = freshStreams.get(stream) ?? freshTables.get(spec.table) ?? false;
-    const ways = expectNew ? (['assumeNew', 'lookup', 'viaStaging'] as const) : (['lookup', 'viaStaging'] as const);
+    const ways = expectsNew(page) ? (['assumeNew', 'lookup', 'viaStaging'] as const) : (['lookup', 'viaStaging'] as const);
     let stats: WriteStats | undefined;
     for (const [index, way] of ways.entries()) {
       try {
@@ -82,13 +117,60 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema): PostgresSnaps
       }
     }
     const written = stats as WriteStats;
-    // an empty page (a stream's end) says nothing either way
-    if (rows.length > 0) {
-      const allNew = written.updated === 0 && written.unchanged === 0;
-      freshStreams.set(stream, allNew);
-      freshTables.set(spec.table, allNew);
-    }
+    remember(page, written);
     return written;
+  };
+
+  /**
+   * Pages expected to be new, several in one transaction: each table's rows in one COPY (with
+   * their history rows), then each page's checkpoint in the order the pages came. A stored key
+   * (unique violation) or a key in two of the group's pages rolls the group back, and each of its
+   * pages is written alone (`writeAlone`, which finds out which rows are new).
+   */
+  const writeGroup = (pages: readonly PageWrite[]): Promise<WriteStats[]> =>
+    db.transaction(
+      async (tx) => {
+        const unique = pages.map((page) => dedupeByKey(page.spec, page.rows));
+        const tables = new Map<TableSpec<unknown>, { page: PageWrite; rows: unknown[] }[]>();
+        pages.forEach((page, index) => {
+          const entries = tables.get(page.spec) ?? [];
+          entries.push({ page, rows: unique[index] as unknown[] });
+          tables.set(page.spec, entries);
+        });
+        for (const [spec, entries] of tables) {
+          const rows = entries.flatMap((entry) => entry.rows);
+          const history = entries[0]?.page.history;
+          const stats = await loadRows(tx, schema, spec, rows, { runId: escapeText(entries[0]?.page.run ?? ''), assumeNew: true, ...(history ? { history } : {}) });
+          if (stats.inserted !== rows.length) throw new KeyInTwoPages();
+        }
+        for (const page of pages) {
+          faultPoint('store:commit', { pages: ++pagesInTransaction });
+          await saveCheckpoint(tx, schema, page.checkpoint, page.run);
+        }
+        return pages.map((page, index) => {
+          const inserted = (unique[index] as unknown[]).length;
+          const stats: WriteStats = { inserted, updated: 0, unchanged: page.rows.length - inserted };
+          if (page.history) stats.history = inserted;
+          remember(page, stats);
+          return stats;
+        });
+      },
+      { asyncCommit: true },
+    );
+
+  const group = createCommitGroup<PageWrite, WriteStats>({
+    writeGroup,
+    writeOne: writeAlone,
+    splitOn: (error) => error instanceof KeyInTwoPages || isUniqueViolation(error),
+    maxItems: GROUP_PAGES,
+    weight: (page) => page.rows.length,
+    maxWeight: GROUP_ROWS,
+  });
+  const groupPages = options.groupPages ?? db.engine === 'pglite';
+
+  const writePage = <R>(spec: TableSpec<R>, rows: readonly R[], checkpoint: Checkpoint, run: string, history?: LoadOptions['history']): Promise<WriteStats> => {
+    const page: PageWrite = { spec: spec as unknown as TableSpec<unknown>, rows, checkpoint, run, ...(history ? { history } : {}) };
+    return groupPages && expectsNew(page) ? group.submit(page) : writeAlone(page);
   };
 
   const requireRun = (what: string): string => {

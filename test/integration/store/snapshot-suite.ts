@@ -409,6 +409,79 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       expect((await store.loadCheckpoints('export:test')).find((row) => row.stream === stream)?.pages).toBe(4);
     });
 
+    it('writes pages expected to be new that wait together in one transaction; a stored key or a key in two pages sends each page alone', async () => {
+      let transactions = 0;
+      // an engine without COPY stages a page expected to be new, so a stored key does not fail it
+      let copies = false;
+      const counting: Db = {
+        ...db,
+        transaction: (fn, options) => {
+          transactions += 1;
+          return db.transaction((tx) => ((copies = tx.copyFrom !== undefined), fn(tx)), options);
+        },
+      };
+      const writer = databaseSnapshot(counting, { schema: schemaName }).writer({ groupPages: true });
+      const run = runInfo('grouped-pages');
+      await writer.beginRun(run);
+      const page = (indexes: number[]) => indexes.map((index) => paymentRow(index));
+      // a writer's first page is not expected to be new: alone, with the lookup
+      expect(await writer.writePaymentsPage(page([460, 461]), checkpoint('payments:ga', 1))).toEqual({ inserted: 2, updated: 0, unchanged: 0, history: 2 });
+      transactions = 0;
+      // the first goes at once; the two that arrive while it is written go together (one transaction)
+      const together = await Promise.all([
+        writer.writePaymentsPage(page([462, 463]), checkpoint('payments:ga', 2)),
+        writer.writePaymentsPage(page([464]), checkpoint('payments:gb', 1)),
+        writer.writePaymentsPage(page([465, 466]), checkpoint('payments:gc', 1)),
+      ]);
+      expect(together).toEqual([
+        { inserted: 2, updated: 0, unchanged: 0, history: 2 },
+        { inserted: 1, updated: 0, unchanged: 0, history: 1 },
+        { inserted: 2, updated: 0, unchanged: 0, history: 2 },
+      ]);
+      expect(transactions).toBe(2);
+
+      // 468 in two pages of one group: the group rolls back, each page is written alone
+      transactions = 0;
+      const twice = await Promise.all([
+        writer.writePaymentsPage(page([467]), checkpoint('payments:gd', 1)),
+        writer.writePaymentsPage(page([468, 469]), checkpoint('payments:ge', 1)),
+        writer.writePaymentsPage(page([468, 470]), checkpoint('payments:gf', 1)),
+      ]);
+      expect(twice).toEqual([
+        { inserted: 1, updated: 0, unchanged: 0, history: 1 },
+        { inserted: 2, updated: 0, unchanged: 0, history: 2 },
+        { inserted: 1, updated: 0, unchanged: 1, history: 1 },
+      ]);
+      // gd; the group (rolled back); ge alone; gf alone as new (fails on a stored key where COPY is used), then looked up
+      expect(transactions).toBe(copies ? 5 : 4);
+
+      // gf was not all new, so the next page is looked up; once a page is all new again, pages group again
+      expect(await writer.writePaymentsPage(page([471]), checkpoint('payments:gg', 1))).toEqual({ inserted: 1, updated: 0, unchanged: 0, history: 1 });
+      // 460 is stored: the group fails, its pages go alone, the stored row is found unchanged
+      transactions = 0;
+      const stored = await Promise.all([
+        writer.writePaymentsPage(page([472]), checkpoint('payments:gh', 1)),
+        writer.writePaymentsPage(page([473]), checkpoint('payments:gi', 1)),
+        writer.writePaymentsPage(page([460, 474]), checkpoint('payments:gj', 1)),
+      ]);
+      expect(stored).toEqual([
+        { inserted: 1, updated: 0, unchanged: 0, history: 1 },
+        { inserted: 1, updated: 0, unchanged: 0, history: 1 },
+        { inserted: 1, updated: 0, unchanged: 1, history: 1 },
+      ]);
+      expect(transactions).toBe(copies ? 5 : 4);
+
+      const ids = Array.from({ length: 15 }, (_, offset) => paymentRow(460 + offset).payment_id);
+      expect(await count(db, `${t('payments')} WHERE payment_id = ANY($1)`, [ids])).toBe(15);
+      // one first_seen row per payment, none doubled by a group that rolled back
+      expect(await count(db, `${t('payment_history')} WHERE payment_id = ANY($1) AND change = 'first_seen' AND run_id = $2`, [ids, run.run_id])).toBe(15);
+      expect(await count(db, `${t('payment_history')} WHERE payment_id = ANY($1)`, [ids])).toBe(15);
+      const checkpoints = new Map((await store.loadCheckpoints('export:test')).map((row) => [row.stream, row.pages]));
+      expect(['ga', 'gb', 'gc', 'gd', 'ge', 'gf', 'gg', 'gh', 'gi', 'gj'].map((s) => checkpoints.get(`payments:${s}`))).toEqual([2, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+      const { rows } = await collect(store.source.payments({ organization_id: ORG, wallet_id: WALLET, window: WINDOW }));
+      expect(sortPayments(rows.filter((row) => ids.includes(row.payment_id)))).toEqual(sortPayments(ids.map((_, offset) => paymentRow(460 + offset))));
+    });
+
     it('streams one wallet\'s window in keyset batches, in (created_at, payment_id) order, half-open', async () => {
       const writer = store.writer();
       await writer.beginRun(runInfo('batches'));
