@@ -424,52 +424,25 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       const run = runInfo('grouped-pages');
       await writer.beginRun(run);
       const page = (indexes: number[]) => indexes.map((index) => paymentRow(index));
+      /** new rows, and rows already stored (or repeated), of one page's counts */
+      const counts = (inserted: number, unchanged = 0) => ({ inserted, updated: 0, unchanged, history: inserted });
+      /** pages handed in at once, each its stream's `pages`-th; the number of transactions they took */
+      const atOnce = async (pages: Array<[number[], string, number?]>) => {
+        transactions = 0;
+        const stats = await Promise.all(pages.map(([indexes, stream, n]) => writer.writePaymentsPage(page(indexes), checkpoint(`payments:${stream}`, n ?? 1))));
+        return { stats, transactions };
+      };
       // a writer's first page is not expected to be new: alone, with the lookup
-      expect(await writer.writePaymentsPage(page([460, 461]), checkpoint('payments:ga', 1))).toEqual({ inserted: 2, updated: 0, unchanged: 0, history: 2 });
-      transactions = 0;
+      expect(await writer.writePaymentsPage(page([460, 461]), checkpoint('payments:ga', 1))).toEqual(counts(2));
       // the first goes at once; the two that arrive while it is written go together (one transaction)
-      const together = await Promise.all([
-        writer.writePaymentsPage(page([462, 463]), checkpoint('payments:ga', 2)),
-        writer.writePaymentsPage(page([464]), checkpoint('payments:gb', 1)),
-        writer.writePaymentsPage(page([465, 466]), checkpoint('payments:gc', 1)),
-      ]);
-      expect(together).toEqual([
-        { inserted: 2, updated: 0, unchanged: 0, history: 2 },
-        { inserted: 1, updated: 0, unchanged: 0, history: 1 },
-        { inserted: 2, updated: 0, unchanged: 0, history: 2 },
-      ]);
-      expect(transactions).toBe(2);
-
-      // 468 in two pages of one group: the group rolls back, each page is written alone
-      transactions = 0;
-      const twice = await Promise.all([
-        writer.writePaymentsPage(page([467]), checkpoint('payments:gd', 1)),
-        writer.writePaymentsPage(page([468, 469]), checkpoint('payments:ge', 1)),
-        writer.writePaymentsPage(page([468, 470]), checkpoint('payments:gf', 1)),
-      ]);
-      expect(twice).toEqual([
-        { inserted: 1, updated: 0, unchanged: 0, history: 1 },
-        { inserted: 2, updated: 0, unchanged: 0, history: 2 },
-        { inserted: 1, updated: 0, unchanged: 1, history: 1 },
-      ]);
+      expect(await atOnce([[[462, 463], 'ga', 2], [[464], 'gb'], [[465, 466], 'gc']])).toEqual({ stats: [counts(2), counts(1), counts(2)], transactions: 2 });
+      // 468 in two pages of one group: the group rolls back, each page is written alone:
       // gd; the group (rolled back); ge alone; gf alone as new (fails on a stored key where COPY is used), then looked up
-      expect(transactions).toBe(copies ? 5 : 4);
-
+      expect(await atOnce([[[467], 'gd'], [[468, 469], 'ge'], [[468, 470], 'gf']])).toEqual({ stats: [counts(1), counts(2), counts(1, 1)], transactions: copies ? 5 : 4 });
       // gf was not all new, so the next page is looked up; once a page is all new again, pages group again
-      expect(await writer.writePaymentsPage(page([471]), checkpoint('payments:gg', 1))).toEqual({ inserted: 1, updated: 0, unchanged: 0, history: 1 });
+      expect(await writer.writePaymentsPage(page([471]), checkpoint('payments:gg', 1))).toEqual(counts(1));
       // 460 is stored: the group fails, its pages go alone, the stored row is found unchanged
-      transactions = 0;
-      const stored = await Promise.all([
-        writer.writePaymentsPage(page([472]), checkpoint('payments:gh', 1)),
-        writer.writePaymentsPage(page([473]), checkpoint('payments:gi', 1)),
-        writer.writePaymentsPage(page([460, 474]), checkpoint('payments:gj', 1)),
-      ]);
-      expect(stored).toEqual([
-        { inserted: 1, updated: 0, unchanged: 0, history: 1 },
-        { inserted: 1, updated: 0, unchanged: 0, history: 1 },
-        { inserted: 1, updated: 0, unchanged: 1, history: 1 },
-      ]);
-      expect(transactions).toBe(copies ? 5 : 4);
+      expect(await atOnce([[[472], 'gh'], [[473], 'gi'], [[460, 474], 'gj']])).toEqual({ stats: [counts(1), counts(1), counts(1, 1)], transactions: copies ? 5 : 4 });
 
       const ids = Array.from({ length: 15 }, (_, offset) => paymentRow(460 + offset).payment_id);
       expect(await count(db, `${t('payments')} WHERE payment_id = ANY($1)`, [ids])).toBe(15);
