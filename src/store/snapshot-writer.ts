@@ -127,8 +127,8 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema, options: Snaps
    * (unique violation) or a key in two of the group's pages rolls the group back, and each of its
    * pages is written alone (`writeAlone`, which finds out which rows are new).
    */
-  const writeGroup = (pages: readonly PageWrite[]): Promise<WriteStats[]> =>
-    db.transaction(
+  const writeGroup = async (pages: readonly PageWrite[]): Promise<WriteStats[]> => {
+    const written = await db.transaction(
       async (tx) => {
         const unique = pages.map((page) => dedupeByKey(page.spec, page.rows));
         const tables = new Map<TableSpec<unknown>, { page: PageWrite; rows: unknown[] }[]>();
@@ -151,12 +151,15 @@ export function createSnapshotWriter(db: Db, schema: StoreSchema, options: Snaps
           const inserted = (unique[index] as unknown[]).length;
           const stats: WriteStats = { inserted, updated: 0, unchanged: page.rows.length - inserted };
           if (page.history) stats.history = inserted;
-          remember(page, stats);
           return stats;
         });
       },
       { asyncCommit: true },
     );
+    // as for a page alone: what a page was is known once it is committed
+    pages.forEach((page, index) => remember(page, written[index] as WriteStats));
+    return written;
+  };
 
   const group = createCommitGroup<PageWrite, WriteStats>({
     writeGroup,
