@@ -409,50 +409,49 @@ export function defineSnapshotSuite(engine: SuiteEngine): void {
       expect((await store.loadCheckpoints('export:test')).find((row) => row.stream === stream)?.pages).toBe(4);
     });
 
-    it('writes pages expected to be new that wait together in one transaction; a stored key or a key in two pages sends each page alone', async () => {
+    // An engine without COPY stages a page expected to be new, so a stored key does not fail it:
+    // one transaction fewer when a group falls back.
+    it.each([
+      { path: 'COPY', first: 460, prefix: 'g', fallbackTransactions: 5 },
+      { path: 'no COPY', first: 2400, prefix: 'n', fallbackTransactions: 4 },
+    ])('writes pages expected to be new that wait together in one transaction; a stored key or a key in two pages sends each page alone ($path)', async ({ path, first, prefix, fallbackTransactions }) => {
       let transactions = 0;
-      // an engine without COPY stages a page expected to be new, so a stored key does not fail it
-      let copies = false;
-      const counting: Db = {
-        ...db,
-        transaction: (fn, options) => {
-          transactions += 1;
-          return db.transaction((tx) => ((copies = tx.copyFrom !== undefined), fn(tx)), options);
-        },
-      };
+      const base = path === 'COPY' ? db : withoutCopy(db);
+      const counting: Db = { ...base, transaction: (fn, options) => ((transactions += 1), base.transaction(fn, options)) };
       const writer = databaseSnapshot(counting, { schema: schemaName }).writer({ groupPages: true });
-      const run = runInfo('grouped-pages');
+      const run = runInfo(`grouped-pages-${prefix}`);
       await writer.beginRun(run);
-      const page = (indexes: number[]) => indexes.map((index) => paymentRow(index));
+      /** payments by offset from `first` */
+      const page = (offsets: number[]) => offsets.map((offset) => paymentRow(first + offset));
       /** new rows, and rows already stored (or repeated), of one page's counts */
       const counts = (inserted: number, unchanged = 0) => ({ inserted, updated: 0, unchanged, history: inserted });
       /** pages handed in at once, each its stream's `pages`-th; the number of transactions they took */
       const atOnce = async (pages: Array<[number[], string, number?]>) => {
         transactions = 0;
-        const stats = await Promise.all(pages.map(([indexes, stream, n]) => writer.writePaymentsPage(page(indexes), checkpoint(`payments:${stream}`, n ?? 1))));
+        const stats = await Promise.all(pages.map(([offsets, stream, n]) => writer.writePaymentsPage(page(offsets), checkpoint(`payments:${prefix}${stream}`, n ?? 1))));
         return { stats, transactions };
       };
       // a writer's first page is not expected to be new: alone, with the lookup
-      expect(await writer.writePaymentsPage(page([460, 461]), checkpoint('payments:ga', 1))).toEqual(counts(2));
+      expect(await writer.writePaymentsPage(page([0, 1]), checkpoint(`payments:${prefix}a`, 1))).toEqual(counts(2));
       // the first goes at once; the two that arrive while it is written go together (one transaction)
-      expect(await atOnce([[[462, 463], 'ga', 2], [[464], 'gb'], [[465, 466], 'gc']])).toEqual({ stats: [counts(2), counts(1), counts(2)], transactions: 2 });
-      // 468 in two pages of one group: the group rolls back, each page is written alone:
-      // gd; the group (rolled back); ge alone; gf alone as new (fails on a stored key where COPY is used), then looked up
-      expect(await atOnce([[[467], 'gd'], [[468, 469], 'ge'], [[468, 470], 'gf']])).toEqual({ stats: [counts(1), counts(2), counts(1, 1)], transactions: copies ? 5 : 4 });
-      // gf was not all new, so the next page is looked up; once a page is all new again, pages group again
-      expect(await writer.writePaymentsPage(page([471]), checkpoint('payments:gg', 1))).toEqual(counts(1));
-      // 460 is stored: the group fails, its pages go alone, the stored row is found unchanged
-      expect(await atOnce([[[472], 'gh'], [[473], 'gi'], [[460, 474], 'gj']])).toEqual({ stats: [counts(1), counts(1), counts(1, 1)], transactions: copies ? 5 : 4 });
+      expect(await atOnce([[[2, 3], 'a', 2], [[4], 'b'], [[5, 6], 'c']])).toEqual({ stats: [counts(2), counts(1), counts(2)], transactions: 2 });
+      // +8 in two pages of one group: the group rolls back, each page is written alone:
+      // d; the group (rolled back); e alone; f alone as new (fails on a stored key where COPY is used), then looked up
+      expect(await atOnce([[[7], 'd'], [[8, 9], 'e'], [[8, 10], 'f']])).toEqual({ stats: [counts(1), counts(2), counts(1, 1)], transactions: fallbackTransactions });
+      // f was not all new, so the next page is looked up; once a page is all new again, pages group again
+      expect(await writer.writePaymentsPage(page([11]), checkpoint(`payments:${prefix}g`, 1))).toEqual(counts(1));
+      // +0 is stored: the group fails, its pages go alone, the stored row is found unchanged
+      expect(await atOnce([[[12], 'h'], [[13], 'i'], [[0, 14], 'j']])).toEqual({ stats: [counts(1), counts(1), counts(1, 1)], transactions: fallbackTransactions });
 
-      const ids = Array.from({ length: 15 }, (_, offset) => paymentRow(460 + offset).payment_id);
+      const ids = page(Array.from({ length: 15 }, (_, offset) => offset)).map((row) => row.payment_id);
       expect(await count(db, `${t('payments')} WHERE payment_id = ANY($1)`, [ids])).toBe(15);
       // one first_seen row per payment, none doubled by a group that rolled back
       expect(await count(db, `${t('payment_history')} WHERE payment_id = ANY($1) AND change = 'first_seen' AND run_id = $2`, [ids, run.run_id])).toBe(15);
       expect(await count(db, `${t('payment_history')} WHERE payment_id = ANY($1)`, [ids])).toBe(15);
       const checkpoints = new Map((await store.loadCheckpoints('export:test')).map((row) => [row.stream, row.pages]));
-      expect(['ga', 'gb', 'gc', 'gd', 'ge', 'gf', 'gg', 'gh', 'gi', 'gj'].map((s) => checkpoints.get(`payments:${s}`))).toEqual([2, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+      expect([...'abcdefghij'].map((s) => checkpoints.get(`payments:${prefix}${s}`))).toEqual([2, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
       const { rows } = await collect(store.source.payments({ organization_id: ORG, wallet_id: WALLET, window: WINDOW }));
-      expect(sortPayments(rows.filter((row) => ids.includes(row.payment_id)))).toEqual(sortPayments(ids.map((_, offset) => paymentRow(460 + offset))));
+      expect(sortPayments(rows.filter((row) => ids.includes(row.payment_id)))).toEqual(sortPayments(page(Array.from({ length: 15 }, (_, offset) => offset))));
     });
 
     it('streams one wallet\'s window in keyset batches, in (created_at, payment_id) order, half-open', async () => {
