@@ -9,6 +9,7 @@ import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
 import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
+import { deliverCommand } from './commands/deliver.js';
 import { demoCommand } from './commands/demo.js';
 import { listenCommand } from './commands/listen.js';
 import { webhooksCommand } from './commands/webhooks.js';
@@ -50,6 +51,7 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .command(demoCommand(ctx))
     .command(simCommand)
     .command(verifyCommand(ctx))
+    .command(deliverCommand(ctx))
     .command(dbCommand(ctx))
     .command(notifyCommand(ctx))
     .command(listenCommand(ctx))

@@ -27,6 +27,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['extract'],
   ['jobs'],
   ['notify'],
+  ['delivery'],
   ['listen'],
   ['cli'],
 ];
