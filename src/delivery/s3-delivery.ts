@@ -34,6 +34,8 @@ export function s3Label(d: S3Destination): string {
 }
 
 export function s3Client(d: S3Destination, credentials: S3Credentials | undefined, timeoutMs: number): S3Client {
+  // the SDK warns on stderr about Node versions it will drop; stderr is the one-line error channel (contracts.md)
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return new S3Client({
     region: d.region,
     ...(d.endpoint ? { endpoint: d.endpoint } : {}),

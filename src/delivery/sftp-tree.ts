@@ -74,7 +74,7 @@ export async function openSftpTree(d: SftpDestination, credentials: SftpCredenti
       });
     },
     async upload(localPath, remotePath) {
-      await wrap(`write ${remotePath}`, () => client.put(localPath, remotePath));
+      await wrap(`write ${remotePath}`, () => client.fastPut(localPath, remotePath));
     },
     async rename(from, to) {
       await wrap(`rename ${from} to ${to}`, () => client.rename(from, to));
