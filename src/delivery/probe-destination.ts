@@ -14,7 +14,7 @@ import type { Env } from '../notify/destination-secrets.js';
 import { SecretScrubber } from '../util/secret-scrubber.js';
 import { resolveCredentials } from './delivery-secrets.js';
 import { objectKey, s3Client, s3Label } from './s3-delivery.js';
-import { s3Failure } from './s3-failure.js';
+import { BUCKET_LOOKUP, s3Failure } from './s3-failure.js';
 import { openSftpTree } from './sftp-tree.js';
 
 export type ProbeResult = { ok: true; detail: string } | { ok: false; detail: string; fix: string };
@@ -57,7 +57,7 @@ export async function probeDestination(d: DeliveryDestination, options: ProbeOpt
       const label = s3Label(d);
       try {
         const key = objectKey(d, token);
-        await client.send(new HeadBucketCommand({ Bucket: d.bucket })).catch((e: unknown) => Promise.reject(s3Failure(e, label, 'look for the bucket')));
+        await client.send(new HeadBucketCommand({ Bucket: d.bucket })).catch((e: unknown) => Promise.reject(s3Failure(e, label, BUCKET_LOOKUP)));
         await client.send(new PutObjectCommand({ Bucket: d.bucket, Key: key, Body: 'probe\n', ...(d.serverSideEncryption ? { ServerSideEncryption: d.serverSideEncryption } : {}), ...(d.kmsKeyId ? { SSEKMSKeyId: d.kmsKeyId } : {}) })).catch((e: unknown) => Promise.reject(s3Failure(e, label, `write ${key}`)));
         await client.send(new DeleteObjectCommand({ Bucket: d.bucket, Key: key })).catch((e: unknown) => Promise.reject(s3Failure(e, label, `delete ${key}`)));
         return { ok: true, detail: `${label}: bucket reachable, writable` };

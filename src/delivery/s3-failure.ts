@@ -7,11 +7,15 @@ import { DeliveryError, networkFailure } from '../notify/delivery-error.js';
 
 const NOT_RETRIED = new Set(['NoSuchBucket', 'AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'InvalidBucketName', 'PermanentRedirect', 'AuthorizationHeaderMalformed', 'CredentialsProviderError', 'InvalidArgument', 'KMS.NotFoundException']);
 
+/** What `probeDestination` says it is doing when it HEADs the bucket. */
+export const BUCKET_LOOKUP = 'look for the bucket';
+
 export function s3Failure(error: unknown, label: string, doing: string): DeliveryError {
   if (error instanceof DeliveryError) return error;
   const e = error as { name?: unknown; message?: unknown; $metadata?: { httpStatusCode?: number }; code?: unknown };
   const status = e.$metadata?.httpStatusCode;
-  const name = typeof e.name === 'string' ? e.name : 'Error';
+  // a HEAD has no body to name the error: a 404 on the bucket itself is a missing bucket
+  const name = typeof e.name === 'string' ? (e.name === 'NotFound' && status === 404 && doing === BUCKET_LOOKUP ? 'NoSuchBucket' : e.name) : 'Error';
   const text = (typeof e.message === 'string' ? e.message : String(error)).split('\n')[0]!.slice(0, 200);
   if (name === 'CredentialsProviderError') {
     return new DeliveryError(`${label}: no AWS credentials found (set accessKeyIdEnv and secretAccessKeyEnv, or give the process an AWS profile or role)`, false);

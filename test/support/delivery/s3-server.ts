@@ -1,14 +1,16 @@
 /**
  * A real S3-compatible server process on loopback for the delivery tests: moto's server
- * (`moto_server`, what the issue names) when `.ci/run` could install it, else s3rver (npm), which
- * speaks SigV4 and path-style addressing to the real AWS SDK. PyPI is unreachable on the build
- * machine (pip fails on DNS), hence the fallback. A child process, so a test can kill it mid-upload.
+ * (`moto_server`, what the issue names) when it is installed, and s3rver (npm) always, which
+ * speaks SigV4 (it checks signatures, moto does not) and path-style addressing to the real AWS
+ * SDK. PyPI is unreachable on the build machine (pip fails on DNS), so `.ci/run` can only try to
+ * install moto; s3rver needs nothing. A child process, so a test can kill it mid-upload.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 
 export interface S3Server {
@@ -26,7 +28,7 @@ export interface S3Server {
   stop(): Promise<void>;
 }
 
-const S3RVER_BIN = join(process.cwd(), 'node_modules', 's3rver', 'bin', 's3rver.js');
+const S3RVER_PROCESS = fileURLToPath(new URL('./s3rver-process.mjs', import.meta.url));
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -56,15 +58,21 @@ async function waitForPort(port: number, child: ChildProcess, what: string): Pro
   throw new Error(`${what} did not listen on ${port} within 20 s`);
 }
 
-export async function startS3Server(): Promise<S3Server> {
+/** The servers this machine can run: moto when installed, s3rver always (an npm dev dependency). */
+export function availableS3Kinds(): Array<'moto' | 's3rver'> {
+  return hasMoto() ? ['moto', 's3rver'] : ['s3rver'];
+}
+
+export async function startS3Server(kind: 'moto' | 's3rver' = availableS3Kinds()[0]!): Promise<S3Server> {
   const port = await freePort();
-  const moto = process.env.PAYEXPORT_TEST_S3 !== 's3rver' && hasMoto();
+  const moto = kind === 'moto';
+  const buckets: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'payexport-s3-'));
   let child: ChildProcess;
   const launch = async (): Promise<void> => {
     child = moto
       ? spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' })
-      : spawn(process.execPath, [S3RVER_BIN, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '-s', '--no-vhost-buckets'], { stdio: 'ignore' });
+      : spawn(process.execPath, [S3RVER_PROCESS, dir, String(port)], { stdio: 'ignore' });
     await waitForPort(port, child, moto ? 'moto_server' : 's3rver');
   };
   await launch();
@@ -87,6 +95,7 @@ export async function startS3Server(): Promise<S3Server> {
     secretAccessKey,
     client,
     async createBucket(name) {
+      if (!buckets.includes(name)) buckets.push(name);
       const c = client();
       try {
         await c.send(new CreateBucketCommand({ Bucket: name }));
@@ -95,7 +104,11 @@ export async function startS3Server(): Promise<S3Server> {
       }
     },
     kill: () => killChild('SIGKILL'),
-    restart: launch,
+    async restart() {
+      await launch();
+      // moto keeps everything in memory: a restarted one has lost its buckets (not its objects' absence)
+      if (moto) for (const name of buckets) await this.createBucket(name);
+    },
     async stop() {
       await killChild('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
