@@ -88,7 +88,7 @@ describe.each(availableS3Kinds())('S3 delivery to %s', (kind) => {
     let killed = false;
     const killing = (async () => {
       for (let i = 0; i < 400 && !killed; i++) {
-        const seen = await keys(base).catch(() => []);
+        const seen: string[] = await keys(base).catch(() => []);
         if (seen.includes(`${base}payments.csv`)) {
           // mid-delivery: the data files go first, the manifest has not yet
           expect(seen).not.toContain(`${base}manifest.json`);

@@ -88,26 +88,27 @@ export async function startS3Server(kind: 'moto' | 's3rver' = availableS3Kinds()
     child.kill(signal);
     await gone;
   };
+  const createBucket = async (name: string): Promise<void> => {
+    if (!buckets.includes(name)) buckets.push(name);
+    const c = client();
+    try {
+      await c.send(new CreateBucketCommand({ Bucket: name }));
+    } finally {
+      c.destroy();
+    }
+  };
   return {
     kind: moto ? 'moto' : 's3rver',
     endpoint,
     accessKeyId,
     secretAccessKey,
     client,
-    async createBucket(name) {
-      if (!buckets.includes(name)) buckets.push(name);
-      const c = client();
-      try {
-        await c.send(new CreateBucketCommand({ Bucket: name }));
-      } finally {
-        c.destroy();
-      }
-    },
+    createBucket,
     kill: () => killChild('SIGKILL'),
     async restart() {
       await launch();
       // moto keeps everything in memory: a restarted one has lost its buckets (not its objects' absence)
-      if (moto) for (const name of buckets) await this.createBucket(name);
+      if (moto) for (const name of buckets) await createBucket(name);
     },
     async stop() {
       await killChild('SIGTERM');
