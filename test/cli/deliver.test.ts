@@ -109,9 +109,9 @@ describe.skipIf(unavailable !== null)('nightly delivers its folder to SFTP, S3 a
     expect([0, 65], context).toContain(result.code);
     firstCode = result.code;
     expect(splitStderr(result.stderr).plain, context).toEqual([]);
-    expect(result.stdout).toMatch(/delivery  accountant \(sftp:\/\/.*\/nightly\/2026-11-20\): delivered \d+ file\(s\)/);
-    expect(result.stdout).toMatch(/delivery  archive \(s3:\/\/books\/acme\/nightly\/2026-11-20\/\): delivered/);
-    expect(result.stdout).toMatch(/delivery  share \(.*\): delivered/);
+    expect(result.stdout).toMatch(/delivery {2}accountant \(sftp:\/\/.*\/nightly\/2026-11-20\): delivered \d+ file\(s\)/);
+    expect(result.stdout).toMatch(/delivery {2}archive \(s3:\/\/books\/acme\/nightly\/2026-11-20\/\): delivered/);
+    expect(result.stdout).toMatch(/delivery {2}share \(.*\): delivered/);
     await expectDeliveredEverywhere(join(cwd, 'reports/nightly/2026-11-20'), 'nightly', '2026-11-20');
     const rows = readFileSync(join(cwd, 'reports/.state/deliveries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.map((r) => [r.destination, r.outcome])).toEqual([['accountant', 'delivered'], ['archive', 'delivered'], ['share', 'delivered']]);
@@ -123,10 +123,10 @@ describe.skipIf(unavailable !== null)('nightly delivers its folder to SFTP, S3 a
     const failed = await run(['nightly', '--date', '2026-11-20']);
     const context = describeRun(['nightly'], failed);
     expect(failed.code, context).toBe(firstCode);
-    expect(failed.stdout).toMatch(/delivery  archive .*FAILED after 2 attempt\(s\): /);
+    expect(failed.stdout).toMatch(/delivery {2}archive .*FAILED after 2 attempt\(s\): /);
     expect(failed.stdout).toContain('retry the delivery alone with: payexport deliver');
     // the re-run's own folder (a new manifest) replaced the first one where the servers were up
-    expect(failed.stdout).toMatch(/delivery  accountant .*: delivered/);
+    expect(failed.stdout).toMatch(/delivery {2}accountant .*: delivered/);
     const { logs } = splitStderr(failed.stderr);
     expect(logs.some((l) => l.level === 'warn' && /delivery of nightly\/2026-11-20 to archive failed/.test(String(l.msg)))).toBe(true);
     const message = JSON.parse(webhook.requests.slice(before).at(-1)!.body.toString('utf8')) as { headline: string; delivery: Array<{ destination: string; outcome: string }> };
@@ -138,8 +138,8 @@ describe.skipIf(unavailable !== null)('nightly delivers its folder to SFTP, S3 a
     await s3.restart();
     const healed = await runCli(['deliver', 'reports/nightly/2026-11-20', '--config', 'payexport.json', '--no-db'], { cwd, env });
     expect(healed.code, describeRun(['deliver'], healed)).toBe(0);
-    expect(healed.stdout).toMatch(/delivery  archive .*: (delivered|already there)/);
-    expect(healed.stdout).toMatch(/delivery  accountant .*already there, unchanged/);
+    expect(healed.stdout).toMatch(/delivery {2}archive .*: (delivered|already there)/);
+    expect(healed.stdout).toMatch(/delivery {2}accountant .*already there, unchanged/);
     await expectDeliveredEverywhere(dir, 'nightly', '2026-11-20');
     const rows = readFileSync(join(cwd, 'reports/.state/deliveries.jsonl'), 'utf8');
     expectNoSecrets([...PLANTED_SECRETS, 'whsec_PLANTED-deliver-9f1', readFileSync(sftp.keyFile, 'utf8').split('\n')[1]!], { texts: [failed.stdout, failed.stderr, healed.stdout, healed.stderr, rows, readFileSync(join(dir, 'manifest.json'), 'utf8')] });
