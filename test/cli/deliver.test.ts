@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +144,24 @@ describe.skipIf(unavailable !== null)('nightly delivers its folder to SFTP, S3 a
     const rows = readFileSync(join(cwd, 'reports/.state/deliveries.jsonl'), 'utf8');
     expectNoSecrets([...PLANTED_SECRETS, 'whsec_PLANTED-deliver-9f1', readFileSync(sftp.keyFile, 'utf8').split('\n')[1]!], { texts: [failed.stdout, failed.stderr, healed.stdout, healed.stderr, rows, readFileSync(join(dir, 'manifest.json'), 'utf8')] });
   }, 180_000);
+
+  it('`payexport deliver` resumes a delivery cut halfway: what arrived whole stays, the rest is sent, then one rename', async () => {
+    const dir = join(cwd, 'reports/nightly/2026-11-20');
+    const files = filesOf(dir);
+    const jobDir = join(sftp.root, 'nightly');
+    rmSync(join(jobDir, '2026-11-20'), { recursive: true });
+    // what a cut connection leaves: the hidden partial folder, one file whole, one cut short
+    const part = join(jobDir, `.2026-11-20.part-${sha256(readFileSync(join(dir, 'manifest.json'))).slice(0, 16)}`);
+    mkdirSync(part);
+    copyFileSync(join(dir, 'payments.csv'), join(part, 'payments.csv'));
+    const xlsx = readFileSync(join(dir, 'report.xlsx'));
+    writeFileSync(join(part, 'report.xlsx'), xlsx.subarray(0, Math.floor(xlsx.length / 2)));
+    const resumed = await runCli(['deliver', 'reports/nightly/2026-11-20', '--to', 'accountant', '--config', 'payexport.json', '--no-db'], { cwd, env });
+    expect(resumed.code, describeRun(['deliver'], resumed)).toBe(0);
+    expect(resumed.stdout).toContain(`delivered ${files.length - 1} file(s)`);
+    expect(readdirSync(jobDir).filter((n) => n.includes('2026-11-20'))).toEqual(['2026-11-20']);
+    await expectDeliveredEverywhere(dir, 'nightly', '2026-11-20');
+  }, 60_000);
 
   it('`payexport deliver` refuses a folder that is not a report (64) and names an unknown destination (78)', async () => {
     const notReport = await runCli(['deliver', 'share', '--config', 'payexport.json', '--no-db'], { cwd, env });
