@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, type LoadedConfig } from '../../../src/config/load.js';
 import type { DeliveryRecord } from '../../../src/delivery/delivery-record.js';
 import { noDbDeliveriesPath, recordDeliveries } from '../../../src/delivery/record-deliveries.js';
+import { outstandingDeliveryFailures } from '../../../src/delivery/outstanding-failures.js';
 import { openDatabaseSnapshot } from '../../../src/store/database-snapshot.js';
 import { latestDeliveries } from '../../../src/store/sql/latest-deliveries.js';
 import { createMemoryLogger } from '../../../src/util/log.js';
@@ -44,6 +45,10 @@ async function roundTrip(loaded: LoadedConfig, cwd: string): Promise<void> {
   // the retry of the failed one, by `payexport deliver`, under its own run id
   expect(await recordDeliveries(loaded, cwd, 'run-2', [{ ...records[0]!, outcome: 'delivered', attempts: 1, detail: 'delivered' }], log.log)).toBe('database');
   expect(log.records().filter((r) => r.level === 'warn' || r.level === 40)).toEqual([]);
+  // run-1's failure was healed by run-2: nothing outstanding; a new failure elsewhere is
+  expect(await outstandingDeliveryFailures(loaded, cwd)).toEqual([]);
+  await recordDeliveries(loaded, cwd, 'run-3', [{ ...records[1]!, report: 'nightly/2026-11-21', outcome: 'failed', detail: 'HTTP 503' }], log.log);
+  expect((await outstandingDeliveryFailures(loaded, cwd)).map((r) => [r.run_id, r.destination, r.report])).toEqual([['run-3', 'archive', 'nightly/2026-11-21']]);
   expect(await readBack(loaded, cwd)).toEqual([
     { run_id: 'run-2', destination: 'accountant', outcome: 'delivered', bytes_sent: 5_000_000_000, attempts: 1 },
     { run_id: 'run-1', destination: 'archive', outcome: 'delivered', bytes_sent: 123456, attempts: 1 },
@@ -51,7 +56,7 @@ async function roundTrip(loaded: LoadedConfig, cwd: string): Promise<void> {
 }
 
 describe('recordDeliveries', () => {
-  it('embedded database: one row per run, destination and folder; the latest per destination read back', async () => {
+  it('embedded database: one row per run, destination and folder; the latest per destination read back', { timeout: 180_000 }, async () => {
     const cwd = join(root, 'embedded');
     mkdirSync(join(cwd, 'data'), { recursive: true });
     await roundTrip(loadConfig({ flags: {}, env: {}, cwd }), cwd);
@@ -74,5 +79,8 @@ describe('recordDeliveries', () => {
       ['run-3', 'archive', 'delivered', 123456],
     ]);
     expect(noDbDeliveriesPath(loaded, cwd)).toBe(join(cwd, 'reports', '.state', 'deliveries.jsonl'));
+    expect((await outstandingDeliveryFailures(loaded, cwd)).map((r) => r.destination)).toEqual(['accountant']);
+    await recordDeliveries(loaded, cwd, 'run-4', [{ ...records[0]!, outcome: 'delivered' }], createMemoryLogger().log);
+    expect(await outstandingDeliveryFailures(loaded, cwd)).toEqual([]);
   });
 });
