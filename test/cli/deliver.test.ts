@@ -163,6 +163,16 @@ describe.skipIf(unavailable !== null)('nightly delivers its folder to SFTP, S3 a
     await expectDeliveredEverywhere(dir, 'nightly', '2026-11-20');
   }, 60_000);
 
+  it('--no-deliver: the run publishes its folder and delivers nothing', async () => {
+    const rowsBefore = readFileSync(join(cwd, 'reports/.state/deliveries.jsonl'), 'utf8');
+    const result = await run(['nightly', '--date', '2026-11-18', '--no-deliver']);
+    expect([0, 65], describeRun(['nightly'], result)).toContain(result.code);
+    expect(result.stdout).not.toMatch(/^delivery /m);
+    expect(filesOf(join(cwd, 'reports/nightly/2026-11-18'))).toContain('manifest.json');
+    expect(readdirSync(join(sftp.root, 'nightly'))).not.toContain('2026-11-18');
+    expect(readFileSync(join(cwd, 'reports/.state/deliveries.jsonl'), 'utf8')).toBe(rowsBefore);
+  }, 120_000);
+
   it('`payexport deliver` refuses a folder that is not a report (64) and names an unknown destination (78)', async () => {
     const notReport = await runCli(['deliver', 'share', '--config', 'payexport.json', '--no-db'], { cwd, env });
     expect(notReport.code).toBe(64);
