@@ -4,6 +4,7 @@
  * sleep). Nothing here throws: every destination ends as a DeliveryRecord, delivered, unchanged or
  * failed with the reason — the report and its exit code are never touched by a delivery.
  */
+import { resolve } from 'node:path';
 import type { DeliveryConfig, DeliveryDestination } from '../config/delivery-schema.js';
 import { DeliveryError } from '../notify/delivery-error.js';
 import type { Env } from '../notify/destination-secrets.js';
@@ -18,7 +19,6 @@ import { deliverToS3, objectKey, s3Client } from './s3-delivery.js';
 import { openSftpTree, sftpLabel } from './sftp-tree.js';
 import { noTransfer, type TransferStats } from './transfer-stats.js';
 import { deliverToTree } from './tree-delivery.js';
-import { resolve } from 'node:path';
 
 export interface DeliverInput {
   delivery: Pick<DeliveryConfig, 'timeoutMs' | 'attempts'>;
@@ -55,41 +55,42 @@ async function deliverOne(input: DeliverInput, d: DeliveryDestination): Promise<
   const began = Date.now();
   const { report } = input;
   let stats: TransferStats = noTransfer();
-  let outcome: AttemptsOutcome;
-  let credentials: DeliveryCredentials | null = null;
-  try {
-    credentials = resolveCredentials(d, input.env, input.cwd, input.scrubber);
-  } catch (error) {
-    outcome = { ok: false, attempts: 0, detail: error instanceof Error ? error.message : String(error) };
-  }
-  if (credentials !== null) {
-    const creds = credentials;
-    try {
-      outcome = await withRetries({ budgetMs: input.delivery.timeoutMs, attempts: input.delivery.attempts, ...input.retry }, async (timeoutMs) => {
-        const sent = await withDeadline(timeoutMs, d.name, (onClose) => attemptOnce(d, creds, input, timeoutMs, onClose));
-        stats = { filesSent: stats.filesSent + sent.filesSent, bytesSent: stats.bytesSent + sent.bytesSent, unchanged: sent.unchanged && stats.filesSent === 0 };
-      });
-    } catch (error) {
-      // a bug in a transport must not reach the run either
-      outcome = { ok: false, attempts: 1, detail: error instanceof Error ? error.message : String(error) };
-    }
-  }
+  const outcome = await attempts(input, d, (sent) => {
+    stats = { filesSent: stats.filesSent + sent.filesSent, bytesSent: stats.bytesSent + sent.bytesSent, unchanged: sent.unchanged && stats.filesSent === 0 };
+  });
   const record: DeliveryRecord = {
     destination: d.name,
     kind: d.kind,
     report: `${report.job}/${report.folder}`,
     remote: remoteOf(d, report, input.cwd),
-    outcome: !outcome!.ok ? 'failed' : stats.unchanged ? 'unchanged' : 'delivered',
+    outcome: !outcome.ok ? 'failed' : stats.unchanged ? 'unchanged' : 'delivered',
     files_sent: stats.filesSent,
     bytes_sent: stats.bytesSent,
-    attempts: outcome!.attempts,
-    detail: input.scrubber.scrub(outcome!.ok ? (stats.unchanged ? 'already delivered, unchanged: nothing sent' : 'delivered') : outcome!.detail),
+    attempts: outcome.attempts,
+    detail: input.scrubber.scrub(outcome.ok ? (stats.unchanged ? 'already delivered, unchanged: nothing sent' : 'delivered') : outcome.detail),
     duration_ms: Date.now() - began,
   };
   const fields = { destination: record.destination, kind: record.kind, report: record.report, remote: record.remote, files_sent: record.files_sent, bytes_sent: record.bytes_sent, attempts: record.attempts, duration_ms: record.duration_ms };
   if (record.outcome === 'failed') input.log.warn({ ...fields, reason: record.detail }, `delivery of ${record.report} to ${record.destination} failed: ${record.detail}`);
   else input.log.info(fields, `${record.report} ${record.outcome} at ${record.destination}`);
   return record;
+}
+
+/** The credentials, then the attempts; a missing secret is a failure with no attempt, a bug in a transport a failure too. */
+async function attempts(input: DeliverInput, d: DeliveryDestination, onSent: (sent: TransferStats) => void): Promise<AttemptsOutcome> {
+  let creds: DeliveryCredentials;
+  try {
+    creds = resolveCredentials(d, input.env, input.cwd, input.scrubber);
+  } catch (error) {
+    return { ok: false, attempts: 0, detail: error instanceof Error ? error.message : String(error) };
+  }
+  try {
+    return await withRetries({ budgetMs: input.delivery.timeoutMs, attempts: input.delivery.attempts, ...input.retry }, async (timeoutMs) => {
+      onSent(await withDeadline(timeoutMs, d.name, (onClose) => attemptOnce(d, creds, input, timeoutMs, onClose)));
+    });
+  } catch (error) {
+    return { ok: false, attempts: 1, detail: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 async function attemptOnce(d: DeliveryDestination, creds: DeliveryCredentials, input: DeliverInput, timeoutMs: number, onClose: (close: () => Promise<void>) => void): Promise<TransferStats> {
