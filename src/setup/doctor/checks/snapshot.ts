@@ -5,7 +5,7 @@
  * without the schema, is what a first run starts from, and passes.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { redactDatabaseUrl } from '../../../config/secrets.js';
 import type { Db } from '../../../store/db/db.js';
 import { loadMigrations } from '../../../store/db/migrate.js';
@@ -58,7 +58,8 @@ export const snapshotCheck: DoctorCheck = {
     const url = secrets.databaseUrl;
     const dataDir = resolve(ctx.cwd, config.dataDir);
     const target = url === undefined ? `the embedded database under ${config.dataDir}` : `Postgres ${redactDatabaseUrl(url)}`;
-    if (url === undefined && !existsSync(dataDir)) {
+    // the engine's own files live in <dataDir>/pgdata (store/db/pglite-db.ts): without them there is nothing to open, and opening would create them
+    if (url === undefined && !existsSync(join(dataDir, 'pgdata'))) {
       return [pass(REACHABLE, `${target} does not exist yet: the first run creates it`), pass(VERSION, 'created by the first run'), pass(LOCKS, 'no run has started')];
     }
     let db: Db;
