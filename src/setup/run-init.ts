@@ -97,10 +97,10 @@ export async function runInit(options: InitOptions): Promise<void> {
       view = null;
       const problem: AccessProblem = accessProblemOf(error, environments.length > 0);
       // a key from the environment cannot be typed again here, nor can the service be fixed by an answer
-      const askAgain = problem === 'organization' || problem === 'environment' || (problem === 'key' && key.typed);
+      const askAgain = problem === 'organization' || problem === 'environment' || (problem === 'key' && key.source.kind === 'file' && key.source.path === keyFile);
       if (!askAgain) throw error;
       refused(error);
-      if (problem === 'key') key = await obtainKey({ env: {}, keyEnv, keyFile, cwd: options.cwd, prompter });
+      if (problem === 'key') key = await obtainKey({ env: {}, keyEnv, keyFile, cwd: options.cwd, prompter, retype: true });
       else if (problem === 'organization') organization = await askOrganization(answer, undefined, refused);
       else environments = [await answer("Environment id (the key's own environment)", undefined, undefined, 'the environment')];
     }
@@ -183,12 +183,16 @@ interface ObtainedKey {
   typed: boolean;
 }
 
-async function obtainKey(input: { env: Env; keyEnv: string; keyFile: string; cwd: string; prompter: Prompter | null }): Promise<ObtainedKey> {
+async function obtainKey(input: { env: Env; keyEnv: string; keyFile: string; cwd: string; prompter: Prompter | null; retype?: boolean }): Promise<ObtainedKey> {
   const fromEnv = secretFromEnv(input.env, input.keyEnv);
   if (fromEnv !== undefined) return { credential: { scheme: 'api_key', value: fromEnv }, source: { kind: 'env', name: input.keyEnv }, typed: false };
   const file = input.env.PAYEXPORT_API_KEY_FILE;
   if (file !== undefined && file !== '') {
     return { credential: { scheme: 'api_key', value: readSecretFile(resolve(input.cwd, file), 'API key') }, source: { kind: 'file', path: file }, typed: false };
+  }
+  // a key an earlier init saved: kept (a refused one is asked again and replaced)
+  if (!input.retype && existsSync(resolve(input.cwd, input.keyFile))) {
+    return { credential: { scheme: 'api_key', value: readSecretFile(resolve(input.cwd, input.keyFile), 'API key') }, source: { kind: 'file', path: input.keyFile }, typed: false };
   }
   if (input.prompter === null) {
     throw new AppError('noPerm', 'missing_credentials', `no API key: set ${input.keyEnv} (or PAYEXPORT_API_KEY_FILE), or run init at a terminal to type it`);

@@ -11,6 +11,8 @@ import { workspace } from '../support/cli/workspace.js';
 import { migrate } from '../../src/store/db/migrate.js';
 import { storeSchema } from '../../src/store/db/schema.js';
 import { acquireRunLock } from '../../src/store/sql/run-lock.js';
+import { acquireFileLock, describeHolder } from '../../src/store/db/lock-file.js';
+import { embeddedLockPath } from '../../src/store/db/pglite-db.js';
 import { monthPeriod } from '../../src/model/period.js';
 import { ROOT } from '../support/cli/cli.js';
 
@@ -177,6 +179,23 @@ describe('payexport doctor', () => {
       const again = await doctor('lock-released', { ...baseConfig(), dbSchema: schema }, { env: { DATABASE_URL: pg.url! } });
       expect(again.mark('run locks free'), describeRun(['doctor'], again.result)).toBe('✓');
     });
+  });
+
+  it('the embedded database held by a run in progress: ✗ run locks, naming the holder', async () => {
+    const cwd = ws.fresh('embedded-held');
+    mkdirSync(join(cwd, 'data', 'pgdata'), { recursive: true });
+    // this test process stands for the run: alive, on this host, holding the data folder
+    const lock = await acquireFileLock(embeddedLockPath(join(cwd, 'data')), 'embedded database', describeHolder);
+    try {
+      writeFileSync(join(cwd, 'payexport.json'), JSON.stringify(baseConfig()));
+      const result = await runCli(['doctor', '--config', 'payexport.json'], { cwd, env: { PAYEXPORT_API_KEY: PLANTED_KEYS[0] } });
+      expect(result.code, describeRun(['doctor'], result)).toBe(78);
+      expect(result.stdout).toMatch(new RegExp(`✗ run locks free: .*pid ${process.pid}`));
+      expect(result.stdout).toMatch(/fix: wait for that run to end/);
+      expect(result.stdout.split('\n').filter((l) => l.startsWith('  ✗ '))).toHaveLength(1);
+    } finally {
+      await lock.release();
+    }
   });
 
   it('an output root that cannot be written: ✗ with the reason', async () => {

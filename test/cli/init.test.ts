@@ -6,6 +6,8 @@ import { assertBuilt, CLI, describeRun, runCli } from '../support/cli/cli.js';
 import { expectNoSecrets } from '../support/cli/secrets.js';
 import { PLANTED_KEYS, PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
+import { closedPort } from '../support/cli/closed-port.js';
+import { probePostgres, urlWithPassword } from '../support/cli/pg.js';
 
 /**
  * `payexport init` against the simulator: with flags (a script's way) it writes a config with
@@ -16,6 +18,7 @@ import { workspace } from '../support/cli/workspace.js';
  */
 
 const ws = workspace('init');
+const pg = await probePostgres();
 let sim: TestSim;
 const hasTmux = (() => {
   try {
@@ -91,6 +94,32 @@ describe('payexport init with flags', () => {
     expect(lines[0]).toMatch(message);
     expect(existsSync(join(cwd, 'config'))).toBe(false);
     expectNoSecrets(PLANTED_SECRETS, { texts: [result.stdout, result.stderr] });
+  });
+});
+
+describe('payexport init: the snapshot answer', () => {
+  it.skipIf(!pg.url)("'env': Postgres at DATABASE_URL is reached, and the URL (with its password) stays out of the config", async () => {
+    const cwd = ws.fresh('pg-env');
+    const { url, password } = urlWithPassword(pg.url!, 'pw-PLANTED-init-5e2a');
+    const result = await runCli([...flags(), '--snapshot', 'env'], { cwd, env: { PAYEXPORT_API_KEY: PLANTED_KEYS[0], DATABASE_URL: url } });
+    expect(result.code, describeRun(['init', '--snapshot', 'env'], result)).toBe(0);
+    expect(result.stdout).toMatch(/snapshot: Postgres postgres:\/\/[^ ]*@127\.0\.0\.1[^ ]* reached \(the jobs read DATABASE_URL\)/);
+    const config = readFileSync(join(cwd, 'config', 'payexport.json'), 'utf8');
+    expect(JSON.parse(config)).not.toHaveProperty('databaseUrl');
+    expectNoSecrets([password, ...PLANTED_SECRETS], { texts: [result.stdout, result.stderr, config] });
+  });
+
+  it('a URL with a password is refused (it would land in the config); an unreachable server is the jobs\' 75', async () => {
+    const cwd = ws.fresh('pg-url');
+    const withPassword = await runCli([...flags(), '--snapshot', 'postgres://books:pw-PLANTED-url-77@127.0.0.1:5432/finance'], { cwd, env: { PAYEXPORT_API_KEY: PLANTED_KEYS[0] } });
+    expect(withPassword.code).toBe(64);
+    expect(withPassword.stderr).toMatch(/the URL holds a password, which would land in the config file/);
+    expect(withPassword.stderr + withPassword.stdout).not.toContain('pw-PLANTED-url-77');
+    const port = await closedPort();
+    const unreachable = await runCli([...flags(), '--snapshot', `postgres://books@127.0.0.1:${port}/finance`], { cwd, env: { PAYEXPORT_API_KEY: PLANTED_KEYS[0] } });
+    expect(unreachable.code, describeRun(['init'], unreachable)).toBe(75);
+    expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(cwd, 'config'))).toBe(false);
   });
 });
 
