@@ -8,6 +8,7 @@ import { dropSchemas, probePostgres, uniqueSchemaName, withDb } from '../support
 import { expectNoSecrets } from '../support/cli/secrets.js';
 import { PLANTED_KEYS, PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
+import { makeTestCertificate, startSmtpReceiver, type SmtpReceiver, type TestCertificate } from '../support/notify/receivers.js';
 import { migrate } from '../../src/store/db/migrate.js';
 import { storeSchema } from '../../src/store/db/schema.js';
 import { acquireRunLock } from '../../src/store/sql/run-lock.js';
@@ -32,6 +33,9 @@ let skewed: TestSim;
 let listener: Server;
 let listenerPort = 0;
 let listenerRequests = 0;
+let cert: TestCertificate;
+let smtp: SmtpReceiver;
+const SMTP_PASSWORD = 'smtp-PLANTED-doctor-3c1d';
 
 beforeAll(async () => {
   assertBuilt();
@@ -43,10 +47,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   listenerPort = (listener.address() as { port: number }).port;
+  cert = makeTestCertificate();
+  smtp = await startSmtpReceiver(cert, { user: 'payexport', password: SMTP_PASSWORD });
 });
 
 afterAll(async () => {
-  await Promise.all([sim?.close(), skewed?.close(), new Promise((resolve) => listener?.close(resolve))]);
+  await Promise.all([sim?.close(), skewed?.close(), new Promise((resolve) => listener?.close(resolve)), smtp?.close()]);
+  cert?.remove();
   if (pg.url) await dropSchemas(pg.url, schemas);
   ws.remove();
 });
@@ -243,5 +250,20 @@ describe('payexport doctor', () => {
     expect(d.mark('notify books-hook (webhook)')).toBe('✓');
     expect(listenerRequests).toBe(before);
     expect(d.result.stdout).not.toContain('whsec_PLANTED');
+  });
+
+  it('an SMTP relay: greeting, STARTTLS and login checked without a mail; a refused password is ✗', async () => {
+    const email = (passwordEnv: string): Record<string, unknown> => ({
+      notify: {
+        destinations: [{ kind: 'email', name: 'finance-mail', host: '127.0.0.1', port: smtp.port, caFile: cert.certPath, from: 'payexport@example.com', to: ['finance@example.com'], user: 'payexport', passwordEnv }],
+      },
+    });
+    const good = await doctor('smtp-ok', { ...baseConfig(), ...email('PAYEXPORT_SMTP_PASSWORD') }, { env: { PAYEXPORT_SMTP_PASSWORD: SMTP_PASSWORD } });
+    expect(good.result.code, describeRun(['doctor'], good.result)).toBe(0);
+    expect(good.line('notify finance-mail (email)')).toMatch(new RegExp(`127\\.0\\.0\\.1:${smtp.port} greeted, TLS, login accepted \\(nothing sent\\)`));
+    const bad = await doctor('smtp-bad', { ...baseConfig(), ...email('PAYEXPORT_SMTP_PASSWORD') }, { env: { PAYEXPORT_SMTP_PASSWORD: 'not-the-PLANTED-password' } });
+    expectOnlyFailure(bad, 'notify finance-mail (email)', /Invalid login|535/, /check host, port, TLS and login of finance-mail/);
+    expect(smtp.mails).toHaveLength(0);
+    expect(good.result.stdout + bad.result.stdout).not.toContain(SMTP_PASSWORD);
   });
 });

@@ -52,7 +52,7 @@ async function reachSmtp(d: EmailDestination, password: string | undefined, time
   });
   try {
     await transport.verify();
-    return `${d.host}:${d.port}${d.user === undefined ? '' : ', login accepted'}`;
+    return `${d.host}:${d.port} greeted${d.secure || d.starttls === 'required' ? ', TLS' : ''}${d.user === undefined ? '' : ', login accepted'}`;
   } finally {
     transport.close();
   }
@@ -77,8 +77,8 @@ export const notifyDestinationsCheck: DoctorCheck = {
       }
       try {
         const url = urlOf(d, resolved.secret);
-        const where = d.kind === 'email' ? await reachSmtp(d, resolved.secret, notify.timeoutMs, ctx.cwd) : await reachHttp(url ?? '', notify.timeoutMs);
-        lines.push(pass(title, `${where} reachable (nothing sent)`));
+        const reached = d.kind === 'email' ? await reachSmtp(d, resolved.secret, notify.timeoutMs, ctx.cwd) : `${await reachHttp(url ?? '', notify.timeoutMs)} reachable`;
+        lines.push(pass(title, `${reached} (nothing sent)`));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         lines.push(fail(title, message, d.kind === 'email' ? `check host, port, TLS and login of ${d.name}, then payexport notify test` : `check the URL of ${d.name} and this machine's outbound network, then payexport notify test`));
