@@ -124,7 +124,7 @@ describe('payexport init: the snapshot answer', () => {
 });
 
 /** A tmux session running one command in a pseudo-terminal of its own (its own server socket). */
-function tmuxSession(cwd: string, command: string[]): { send(keys: string, enter?: boolean): void; screen(): string; waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>; close(): void } {
+function tmuxSession(cwd: string, command: string[]): { send(keys: string, enter?: boolean): void; sendKey(key: string): void; screen(): string; waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>; close(): void } {
   const socket = join(cwd, 'tmux.sock');
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
   tmux('new-session', '-d', '-x', '200', '-y', '60', '-s', 'init', '-c', cwd, ...command);
@@ -134,6 +134,9 @@ function tmuxSession(cwd: string, command: string[]): { send(keys: string, enter
     send(keys, enter = true) {
       tmux('send-keys', '-t', 'init', '-l', keys);
       if (enter) tmux('send-keys', '-t', 'init', 'Enter');
+    },
+    sendKey(key) {
+      tmux('send-keys', '-t', 'init', key);
     },
     screen,
     async waitFor(pattern, timeoutMs = 20_000) {
@@ -156,6 +159,25 @@ function tmuxSession(cwd: string, command: string[]): { send(keys: string, enter
 }
 
 describe('payexport init at a terminal (tmux)', () => {
+  it.skipIf(!hasTmux)('Ctrl-C at a question: cancelled, nothing written', async () => {
+    const cwd = ws.fresh('tty-cancel');
+    const term = tmuxSession(cwd, ['env', '-i', `PATH=${process.env.PATH ?? '/usr/bin:/bin'}`, `HOME=${cwd}`, 'TERM=xterm', 'sh', '-c', `'${process.execPath}' '${CLI}' init --base-url ${sim.sim.baseUrl}; echo "exit $?"`]);
+    try {
+      await term.waitFor(/Organization id \(UUID\):\s*$/m);
+      term.send(sim.sim.organizationId);
+      await term.waitFor(/typing is not shown\):\s*$/m);
+      term.send('vltg_half', false);
+      term.sendKey('C-c');
+      const screen = await term.waitFor(/exit \d+/);
+      expect(screen).toMatch(/payexport: cancelled: nothing was written/);
+      expect(screen).toMatch(/exit 64/);
+      expect(screen).not.toContain('vltg_half');
+    } finally {
+      term.close();
+    }
+    expect(existsSync(join(cwd, 'config'))).toBe(false);
+  });
+
   it.skipIf(!hasTmux)('asks each question, takes the key without echo, asks again after a wrong key and an unknown organization, saves the key 0600', async () => {
     const cwd = ws.fresh('tty');
     // the child's environment: no key, so init asks for one
