@@ -7,17 +7,18 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Credential, Env } from '../config/load.js';
-import { databaseUrlPassword, readSecretFile, redactDatabaseUrl, secretFromEnv } from '../config/secrets.js';
+import type { Env } from '../config/load.js';
+import { secretFromEnv } from '../config/secrets.js';
 import { checkTimeZone } from '../model/period.js';
-import { openDb } from '../store/db/open-db.js';
 import { AppError, usageError } from '../util/errors.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { accessProblemOf, type AccessProblem } from './access-problem.js';
-import { configFromAnswers, writeKeyFile, writeValidatedConfig, type KeySource, type SnapshotAnswer } from './init-config.js';
+import { configFromAnswers, writeKeyFile, writeValidatedConfig } from './init-config.js';
+import { obtainKey } from './init-key.js';
 import { describeKeyView, viewOfKey, type KeyView } from './key-view.js';
 import { nextCommands, type Scheduler } from './next-commands.js';
 import type { Prompter } from './prompter.js';
+import { checkSnapshot, describeSnapshot } from './snapshot-answer.js';
 import { folderProblem } from './writable-folder.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/payexport.json';
@@ -75,11 +76,28 @@ export async function runInit(options: InitOptions): Promise<void> {
     if (!prompter) throw error;
     options.showError(error);
   };
+  /** The first answer `accept` takes: a flag's value or the default first, then what is typed. */
+  const untilAccepted = async <T>(question: string, given: string | undefined, fallback: string | undefined, what: string, accept: (answer: string) => Promise<T>): Promise<T> => {
+    let offered = given;
+    for (;;) {
+      try {
+        return await accept(await answer(question, offered, fallback, what));
+      } catch (error) {
+        refused(error);
+        offered = undefined;
+      }
+    }
+  };
 
   const baseUrl = (flags.baseUrl ?? env.PAYEXPORT_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   print(`payexport init: writes ${options.configPath} for the service at ${baseUrl}`);
 
-  let organization = await askOrganization(answer, flags.organization ?? env.PAYEXPORT_ORGANIZATION_ID, refused);
+  const askOrganization = (given: string | undefined): Promise<string> =>
+    untilAccepted('Organization id (UUID)', given, undefined, 'the organization id (--organization)', async (candidate) => {
+      if (!UUID.test(candidate)) throw usageError('bad_option', `invalid organization id '${candidate.slice(0, 60)}': expected a UUID`);
+      return candidate.toLowerCase();
+    });
+  let organization = await askOrganization(flags.organization ?? env.PAYEXPORT_ORGANIZATION_ID);
   const keyEnv = flags.keyEnv ?? 'PAYEXPORT_API_KEY';
   const keyFile = flags.keyFile ?? join(dirname(options.configPath), 'payexport.api-key');
   let key = await obtainKey({ env, keyEnv, keyFile, cwd: options.cwd, prompter });
@@ -101,7 +119,7 @@ export async function runInit(options: InitOptions): Promise<void> {
       if (!askAgain) throw error;
       refused(error);
       if (problem === 'key') key = await obtainKey({ env: {}, keyEnv, keyFile, cwd: options.cwd, prompter, retype: true });
-      else if (problem === 'organization') organization = await askOrganization(answer, undefined, refused);
+      else if (problem === 'organization') organization = await askOrganization(undefined);
       else environments = [await answer("Environment id (the key's own environment)", undefined, undefined, 'the environment')];
     }
   }
@@ -111,44 +129,20 @@ export async function runInit(options: InitOptions): Promise<void> {
   print(`The key sees (organization ${organization}):`);
   for (const line of describeKeyView(seen)) print(line);
 
-  let tz = '';
-  while (tz === '') {
-    const candidate = await answer('Time zone of the books (IANA)', flags.tz ?? env.PAYEXPORT_TZ, systemTimeZone(), 'the time zone');
-    try {
-      tz = checkTimeZone(candidate);
-    } catch (error) {
-      refused(error);
-      flags.tz = undefined;
-    }
-  }
-
-  let snapshot: SnapshotAnswer | null = null;
-  while (snapshot === null) {
-    const candidate = await answer(
-      "Snapshot database: 'embedded' (a folder, nothing to install), 'env' (Postgres at DATABASE_URL) or a postgres:// URL without its password",
-      flags.snapshot,
-      secretFromEnv(env, 'DATABASE_URL') === undefined ? 'embedded' : 'env',
-      'the snapshot',
-    );
-    try {
-      snapshot = await checkSnapshot(candidate, flags.dataDir ?? 'data', env, options.cwd, options.scrubber);
-      print(`  snapshot: ${describeSnapshot(snapshot, env)}`);
-    } catch (error) {
-      refused(error);
-      flags.snapshot = undefined;
-    }
-  }
-
-  let out = '';
-  while (out === '') {
-    const candidate = await answer('Output root (report folders go under it)', flags.out ?? env.PAYEXPORT_OUT, 'reports', 'the output root');
+  const tz = await untilAccepted('Time zone of the books (IANA)', flags.tz ?? env.PAYEXPORT_TZ, systemTimeZone(), 'the time zone', async (candidate) => checkTimeZone(candidate));
+  const snapshot = await untilAccepted(
+    "Snapshot database: 'embedded' (a folder, nothing to install), 'env' (Postgres at DATABASE_URL) or a postgres:// URL without its password",
+    flags.snapshot,
+    secretFromEnv(env, 'DATABASE_URL') === undefined ? 'embedded' : 'env',
+    'the snapshot',
+    (candidate) => checkSnapshot(candidate, flags.dataDir ?? 'data', env, options.cwd, options.scrubber),
+  );
+  print(`  snapshot: ${describeSnapshot(snapshot, env)}`);
+  const out = await untilAccepted('Output root (report folders go under it)', flags.out ?? env.PAYEXPORT_OUT, 'reports', 'the output root', async (candidate) => {
     const problem = await folderProblem(resolve(options.cwd, candidate));
-    if (problem === null) out = candidate;
-    else {
-      refused(new AppError('cantCreate', 'output_not_writable', `output root: ${problem}`));
-      flags.out = undefined;
-    }
-  }
+    if (problem !== null) throw new AppError('cantCreate', 'output_not_writable', `output root: ${problem}`);
+    return candidate;
+  });
 
   if (key.source.kind === 'file' && key.typed) {
     writeKeyFile(resolve(options.cwd, key.source.path), key.credential.value);
@@ -162,85 +156,6 @@ export async function runInit(options: InitOptions): Promise<void> {
   print('Next:');
   for (const line of nextCommands({ configPath: options.configPath, cwd: options.cwd, tz, key: key.source, scheduler: flags.scheduler ?? 'cron', now: options.now })) print(line);
   print(`Before tonight's run: npx payexport doctor --config ${options.configPath}`);
-}
-
-type Answer = (question: string, given: string | undefined, fallback: string | undefined, what: string) => Promise<string>;
-
-async function askOrganization(answer: Answer, given: string | undefined, refused: (error: unknown) => void): Promise<string> {
-  let candidate = given;
-  for (;;) {
-    const organization = await answer('Organization id (UUID)', candidate, undefined, 'the organization id (--organization)');
-    if (UUID.test(organization)) return organization.toLowerCase();
-    refused(usageError('bad_option', `invalid organization id '${organization.slice(0, 60)}': expected a UUID`));
-    candidate = undefined;
-  }
-}
-
-interface ObtainedKey {
-  credential: Credential;
-  source: KeySource;
-  /** typed at the terminal: saved to the key file once every answer passed */
-  typed: boolean;
-}
-
-async function obtainKey(input: { env: Env; keyEnv: string; keyFile: string; cwd: string; prompter: Prompter | null; retype?: boolean }): Promise<ObtainedKey> {
-  const fromEnv = secretFromEnv(input.env, input.keyEnv);
-  if (fromEnv !== undefined) return { credential: { scheme: 'api_key', value: fromEnv }, source: { kind: 'env', name: input.keyEnv }, typed: false };
-  const file = input.env.PAYEXPORT_API_KEY_FILE;
-  if (file !== undefined && file !== '') {
-    return { credential: { scheme: 'api_key', value: readSecretFile(resolve(input.cwd, file), 'API key') }, source: { kind: 'file', path: file }, typed: false };
-  }
-  // a key an earlier init saved: kept (a refused one is asked again and replaced)
-  if (!input.retype && existsSync(resolve(input.cwd, input.keyFile))) {
-    return { credential: { scheme: 'api_key', value: readSecretFile(resolve(input.cwd, input.keyFile), 'API key') }, source: { kind: 'file', path: input.keyFile }, typed: false };
-  }
-  if (input.prompter === null) {
-    throw new AppError('noPerm', 'missing_credentials', `no API key: set ${input.keyEnv} (or PAYEXPORT_API_KEY_FILE), or run init at a terminal to type it`);
-  }
-  for (;;) {
-    const typed = await input.prompter.askSecret(`API key (it is saved to ${input.keyFile}, mode 600, never into the config)`);
-    if (typed !== '') return { credential: { scheme: 'api_key', value: typed }, source: { kind: 'file', path: input.keyFile }, typed: true };
-  }
-}
-
-async function checkSnapshot(answer: string, dataDir: string, env: Env, cwd: string, scrubber: SecretScrubber): Promise<SnapshotAnswer> {
-  if (answer === 'embedded') {
-    const problem = await folderProblem(resolve(cwd, dataDir));
-    if (problem !== null) throw new AppError('cantCreate', 'data_dir_not_writable', `embedded database folder: ${problem}`);
-    return { kind: 'embedded', dataDir };
-  }
-  let url: string;
-  let snapshot: SnapshotAnswer;
-  if (answer === 'env') {
-    const fromEnv = secretFromEnv(env, 'DATABASE_URL');
-    if (fromEnv === undefined) throw usageError('database_url_missing', "DATABASE_URL is not set: set it, or answer 'embedded'");
-    url = fromEnv;
-    snapshot = { kind: 'env' };
-  } else if (/^postgres(ql)?:\/\//.test(answer)) {
-    if (databaseUrlPassword(answer) !== undefined) {
-      scrubber.add(databaseUrlPassword(answer));
-      throw usageError('secret_in_config', `the URL holds a password, which would land in the config file: put the URL in DATABASE_URL and answer 'env'`);
-    }
-    url = answer;
-    snapshot = { kind: 'url', url: answer };
-  } else {
-    throw usageError('bad_option', `invalid snapshot '${answer.slice(0, 40)}': expected embedded, env or a postgres:// URL`);
-  }
-  const password = databaseUrlPassword(url);
-  if (password !== undefined) scrubber.add(password);
-  const db = await openDb({ databaseUrl: url });
-  try {
-    await db.query('SELECT 1');
-  } finally {
-    await db.close().catch(() => undefined);
-  }
-  return snapshot;
-}
-
-function describeSnapshot(snapshot: SnapshotAnswer, env: Env): string {
-  if (snapshot.kind === 'embedded') return `embedded database under ${snapshot.dataDir}/ (created by the first run)`;
-  const url = snapshot.kind === 'env' ? (secretFromEnv(env, 'DATABASE_URL') ?? '') : snapshot.url;
-  return `Postgres ${redactDatabaseUrl(url)} reached${snapshot.kind === 'env' ? ' (the jobs read DATABASE_URL)' : ''}`;
 }
 
 function systemTimeZone(): string {
