@@ -28,6 +28,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['jobs'],
   ['notify'],
   ['listen'],
+  ['setup'],
   ['cli'],
 ];
 
