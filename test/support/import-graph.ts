@@ -29,6 +29,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['notify'],
   ['delivery'],
   ['listen'],
+  ['setup'],
   ['cli'],
 ];
 
