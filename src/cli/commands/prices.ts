@@ -57,7 +57,7 @@ export function pricesCommand(ctx: CliContext): CommandModule<object, object> {
       if (!/^[A-Z]{3}$/.test(books)) throw usageError('bad_currency', `--books ${books}: expected an ISO 4217 code such as USD`);
       const fromSec = bound(args.from, false, '--from');
       const toSec = bound(args.to, true, '--to');
-      if (toSec < fromSec) throw usageError('bad_range', `--from ${args.from} is after --to ${args.to}`);
+      if (bound(args.to, false, '--to') < fromSec) throw usageError('bad_range', `--from ${args.from} is after --to ${args.to}`);
       const { pricesFetchJob } = await import('../../jobs/prices-fetch-job.js');
       const controller = new AbortController();
       ctx.exitCode = await pricesFetchJob(

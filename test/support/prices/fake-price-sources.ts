@@ -15,7 +15,8 @@ import { BITSTAMP_BAD_LIMIT, BITSTAMP_NOT_FOUND, BITSTAMP_RATE_LIMITED } from '.
 import { COINGECKO_COIN_NOT_FOUND, COINGECKO_HISTORY_LIMIT, COINGECKO_INVALID_VS_CURRENCY, COINGECKO_RATE_LIMITED } from './fixtures/coingecko.js';
 
 export type FakeSourceName = 'coinbase' | 'kraken' | 'bitstamp' | 'coingecko';
-export type Misbehaviour = 'rate_limited' | 'rate_limited_retry_after' | 'server_error' | 'gone' | 'wrong_currency' | 'empty' | 'hang';
+/** `ok` answers normally (to script the Nth answer) */
+export type Misbehaviour = 'ok' | 'rate_limited' | 'rate_limited_retry_after' | 'server_error' | 'gone' | 'wrong_currency' | 'empty' | 'hang';
 
 export interface FakePriceSources {
   server: FakeApiServer;
