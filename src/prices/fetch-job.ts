@@ -10,7 +10,7 @@ import { readClosedThrough } from './closed-marker.js';
 import { fetchPrices, type FetchPricesResult, type SourceOutcome } from './fetch-prices.js';
 import { describeRuns } from './fetch-plan.js';
 import { fetchGet, type HttpGet } from './http-get.js';
-import { instantToSeconds, secondsToText, type PriceInterval } from './interval.js';
+import { instantToSeconds, type PriceInterval } from './interval.js';
 import { makeSource } from './make-source.js';
 import { pairKey, type PricePair } from './pair.js';
 import { pairPolicy } from './policy.js';

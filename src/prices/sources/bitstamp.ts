@@ -7,7 +7,6 @@
  *   404 for a pair Bitstamp does not list
  * The answer names its pair (`data.pair`): another pair than asked is refused, never cached.
  */
-import type { PricePair } from '../pair.js';
 import { INTERVAL_SECONDS, type PriceInterval } from '../interval.js';
 import { decimalText } from '../decimal-text.js';
 import { PriceSourceError } from '../source-error.js';
