@@ -37,13 +37,12 @@ export async function autoFetchPrices(env: JobEnv, spec: PipelineSpec): Promise<
     );
     for (const outcome of result.outcomes) env.log.info({ source: outcome.source, interval: outcome.interval, appended: outcome.appended, gaps: outcome.gaps.length }, outcomeLine(pair, outcome));
     const verdict = fetchVerdict(pair, result);
-    if (verdict.kind === null) return [];
-    return [
-      finding('journal.price_fetch_failed', { subject_kind: 'run', subject_id: subject, wallet_id: null, currency: 'btc', message: `${verdict.message} (${verdict.kind})` }),
-      ...result.outcomes
-        .filter((o) => o.failure === null && o.gaps.length > 0)
-        .map((o) => finding('journal.price_gap', { subject_kind: 'run', subject_id: `${subject}:${o.source}:${o.interval}`, wallet_id: null, currency: 'btc', actual: BigInt(o.gaps.length), message: `${o.source}:${o.interval} has no close for ${describeRuns(o.gaps, o.interval)}` })),
-    ];
+    // gaps are listed even when a later source of the policy covered them: the journal falls back there, and says so in rate_source
+    const gaps = result.outcomes
+      .filter((o) => o.failure === null && o.gaps.length > 0)
+      .map((o) => finding('journal.price_gap', { subject_kind: 'run', subject_id: `${subject}:${o.source}:${o.interval}`, wallet_id: null, currency: 'btc', actual: BigInt(o.gaps.length), message: `${o.source}:${o.interval} has no close for ${describeRuns(o.gaps, o.interval)}` }));
+    if (verdict.kind === null) return gaps;
+    return [finding('journal.price_fetch_failed', { subject_kind: 'run', subject_id: subject, wallet_id: null, currency: 'btc', message: `${verdict.message} (${verdict.kind})` }), ...gaps];
   } catch (error) {
     return [finding('journal.price_fetch_failed', { subject_kind: 'run', subject_id: subject, wallet_id: null, currency: 'btc', message: `the price fetch stopped: ${error instanceof Error ? error.message : String(error)}` })];
   }
