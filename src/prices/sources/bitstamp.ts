@@ -20,12 +20,15 @@ export function bitstampSource(baseUrl: string = BITSTAMP_BASE_URL): PriceSource
   const base = baseUrl.replace(/\/+$/, '');
   return {
     name: 'bitstamp',
-    maxBuckets: () => BITSTAMP_MAX_LIMIT,
+    // one below the documented 1000: the request asks for one candle more (see request)
+    maxBuckets: () => BITSTAMP_MAX_LIMIT - 1,
     historyStartSec: () => null,
     request(q: CandleQuery): SourceRequest {
       const step = INTERVAL_SECONDS[q.interval];
-      const limit = Math.round((q.endSec - q.startSec) / step);
-      const params = new URLSearchParams({ step: String(step), limit: String(limit), end: String(q.endSec - step), exclude_current_candle: 'true' });
+      // `end` = the last bucket's END and one candle more: whether Bitstamp counts a candle starting
+      // at `end` or not, every bucket of the query is in the answer (an extra one is dropped)
+      const limit = Math.round((q.endSec - q.startSec) / step) + 1;
+      const params = new URLSearchParams({ step: String(step), limit: String(limit), end: String(q.endSec), exclude_current_candle: 'true' });
       return { url: `${base}/api/v2/ohlc/${`${q.pair.base}${q.pair.quote}`.toLowerCase()}/?${params.toString()}`, headers: { accept: 'application/json' } };
     },
     parse(q: CandleQuery, response: SourceResponse): Candle[] {

@@ -25,7 +25,9 @@ export function coinbaseSource(baseUrl: string = COINBASE_BASE_URL): PriceSource
   };
   return {
     name: 'coinbase',
-    maxBuckets: () => 300,
+    // 300 is the documented maximum; `end` is sent as the last bucket's END, which Coinbase may
+    // count as one more candle — one fewer keeps every request within the limit either way
+    maxBuckets: () => 299,
     historyStartSec: () => null,
     pairCheck: (pair): SourceRequest => ({ url: `${base}/products/${product(pair)}`, headers: { accept: 'application/json' } }),
     parsePairCheck(pair, response) {
@@ -40,8 +42,8 @@ export function coinbaseSource(baseUrl: string = COINBASE_BASE_URL): PriceSource
     },
     request(q: CandleQuery): SourceRequest {
       const granularity = INTERVAL_SECONDS[q.interval];
-      // `end` is the last bucket's start: the range is inclusive of both candles' times
-      const params = new URLSearchParams({ granularity: String(granularity), start: secondsToText(q.startSec), end: secondsToText(q.endSec - granularity) });
+      // a candle starting at `end` (if the API includes it) is outside the query and dropped by the fetcher
+      const params = new URLSearchParams({ granularity: String(granularity), start: secondsToText(q.startSec), end: secondsToText(q.endSec) });
       return { url: `${base}/products/${product(q.pair)}/candles?${params.toString()}`, headers: { accept: 'application/json' } };
     },
     parse(q: CandleQuery, response: SourceResponse): Candle[] {

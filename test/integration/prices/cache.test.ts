@@ -55,13 +55,13 @@ describe('the price cache', () => {
     await expect(fetchWith(config, dir, OCTOBER, { get: dying })).rejects.toThrow('killed');
     const file = cacheFilePath(dir, 'coinbase', PAIR, '1h');
     const kept = readFileSync(file, 'utf8');
-    expect(kept.trim().split('\n')).toHaveLength(1 + 300);
+    expect(kept.trim().split('\n')).toHaveLength(1 + 299);
     // a temp file a kill between write and rename would leave: removed by the next append, never read
     writeFileSync(join(dir, '.coinbase.BTC-USD.1h.csv.dead.tmp'), 'half a file');
     const { result } = await fetchWith(config, dir, OCTOBER);
     const after = readFileSync(file, 'utf8');
     expect(after.startsWith(kept)).toBe(true);
-    expect(result.outcomes[0]).toMatchObject({ cached: 300, appended: 31 * 24 + 1 - 300, gaps: [] });
+    expect(result.outcomes[0]).toMatchObject({ cached: 299, appended: 31 * 24 + 1 - 299, gaps: [] });
     const stamps = after.trim().split('\n').slice(1).map((l) => l.split(',')[0]);
     expect(new Set(stamps).size).toBe(stamps.length);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
