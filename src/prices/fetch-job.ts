@@ -6,6 +6,7 @@
 import type { PricesConfig } from '../config/prices-schema.js';
 import { RetryBudget } from '../api/retry.js';
 import type { ExitCodeName } from '../util/exit-codes.js';
+import { usageError } from '../util/errors.js';
 import { readClosedThrough } from './closed-marker.js';
 import { fetchPrices, type FetchPricesResult, type SourceOutcome } from './fetch-prices.js';
 import { describeRuns } from './fetch-plan.js';
@@ -51,6 +52,7 @@ export async function runPriceFetch(deps: PriceFetchDeps, request: PriceFetchReq
   const entries = request.source !== undefined
     ? [{ source: request.source, interval: request.interval ?? policy.entries.find((e) => e.source === request.source)?.interval ?? '1h' }]
     : policy.entries.filter((e) => request.interval === undefined || e.interval === request.interval);
+  if (entries.length === 0) throw usageError('no_price_source', `no source of the ${pairKey(request.pair)} policy has the interval ${request.interval ?? '?'}: name one with --source`);
   const closed = readClosedThrough(deps.cacheDir);
   return fetchPrices({
     cacheDir: deps.cacheDir,

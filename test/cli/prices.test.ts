@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, runCli, startCli } from '../support/cli/cli.js';
@@ -62,6 +62,10 @@ describe('payexport prices fetch', () => {
     expectExit(bad, await runCli(bad, { cwd }), 64, { message: /--from '2026-13-01': expected YYYY-MM-DD/ });
     const reversed = ['prices', 'fetch', '--from', TO, '--to', FROM];
     expectExit(reversed, await runCli(reversed, { cwd }), 64, { message: /is after --to/ });
+    // the default policy has no daily Coinbase, Bitstamp or Kraken: --interval 1d keeps CoinGecko only; a policy of hours has none
+    writeFileSync(join(cwd, 'hours.json'), JSON.stringify({ prices: { policy: { 'BTC-USD': { sources: ['coinbase:1h'] } } } }));
+    const none = ['prices', 'fetch', '--interval', '1d', '--from', FROM, '--to', TO, '--config', 'hours.json'];
+    expectExit(none, await runCli(none, { cwd }), 64, { message: /no source of the BTC-USD policy has the interval 1d/ });
   });
 
   it('a fetch killed with SIGKILL mid-way keeps what it had; the rerun appends the rest, nothing twice', { timeout: 60_000 }, async () => {
