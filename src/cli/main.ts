@@ -10,6 +10,8 @@ import { withHint } from './error-hints.js';
 import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
 import { demoCommand } from './commands/demo.js';
+import { doctorCommand } from './commands/doctor.js';
+import { initCommand } from './commands/init.js';
 import { listenCommand } from './commands/listen.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { exportCommand, monthEndCommand, nightlyCommand, reportCommand } from './commands/job-commands.js';
@@ -23,7 +25,7 @@ import { verifyCommand } from './commands/verify.js';
  * Each command parses its flags, calls one job and returns; errors map to exit codes here, as ONE
  * line on stderr (the stack only with --verbose), scrubbed of every secret loaded.
  */
-const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'prices']);
+const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'init', 'doctor', 'prices']);
 
 async function main(argv: string[], ctx: CliContext): Promise<number> {
   const parser = yargs(argv)
@@ -55,6 +57,8 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .command(notifyCommand(ctx))
     .command(listenCommand(ctx))
     .command(webhooksCommand(ctx))
+    .command(initCommand(ctx))
+    .command(doctorCommand(ctx))
     .command(pricesCommand(ctx));
   try {
     await parser.parseAsync();

@@ -16,4 +16,20 @@ export class PriceChain implements PriceLookup {
     }
     return null;
   }
+
+  /** Covered where any table is: each round moves to the furthest point a table still covers from here. */
+  firstUncoveredMs(fromMs: number, toMs: number): number | null {
+    let covered = fromMs;
+    while (covered < toMs) {
+      let furthest = covered;
+      for (const table of this.tables) {
+        const gap = table.firstUncoveredMs(covered, toMs);
+        if (gap === null) return null;
+        furthest = Math.max(furthest, gap);
+      }
+      if (furthest === covered) return covered;
+      covered = furthest;
+    }
+    return null;
+  }
 }

@@ -31,6 +31,8 @@ export type PriceLabel = 'price_file' | `price_cache:${string}`;
 /** The last price at or before an instant: one table, or several tried in order (price-chain.ts). */
 export interface PriceLookup {
   at(at: UtcInstant): PricePoint | null;
+  /** the first instant in [fromMs, toMs) without a usable price, or null when the span is covered */
+  firstUncoveredMs(fromMs: number, toMs: number): number | null;
 }
 
 const PRICE = /^(0|[1-9][0-9]*)(?:\.([0-9]{1,18}))?$/;
@@ -88,5 +90,22 @@ export class PriceTable implements PriceLookup {
     if (point === undefined) return null;
     if (Date.parse(at.slice(0, 23) + 'Z') - Date.parse(point.at.slice(0, 23) + 'Z') > this.maxStalenessMs) return null;
     return point;
+  }
+
+  /**
+   * The first millisecond of `[fromMs, toMs)` at which `at()` would find no price (none before it,
+   * or the last one older than the staleness limit), or null when the whole span is priced — what
+   * `payexport doctor` checks the open period against.
+   */
+  firstUncoveredMs(fromMs: number, toMs: number): number | null {
+    const ms = (p: PricePoint): number => Date.parse(p.at.slice(0, 23) + 'Z');
+    let covered = fromMs;
+    for (let i = 0; i < this.points.length && covered < toMs; i++) {
+      const start = ms(this.points[i] as PricePoint);
+      if (start > covered) return covered;
+      // a point priced from `start` until it grows stale; the next one may take over before that
+      covered = Math.max(covered, start + this.maxStalenessMs + 1);
+    }
+    return covered < toMs ? covered : null;
   }
 }
