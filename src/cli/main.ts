@@ -17,6 +17,7 @@ import { listenCommand } from './commands/listen.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { exportCommand, monthEndCommand, nightlyCommand, reportCommand } from './commands/job-commands.js';
 import { notifyCommand } from './commands/notify.js';
+import { pricesCommand } from './commands/prices.js';
 import { simCommand } from './commands/sim.js';
 import { verifyCommand } from './commands/verify.js';
 
@@ -25,7 +26,7 @@ import { verifyCommand } from './commands/verify.js';
  * Each command parses its flags, calls one job and returns; errors map to exit codes here, as ONE
  * line on stderr (the stack only with --verbose), scrubbed of every secret loaded.
  */
-const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'init', 'doctor']);
+const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'init', 'doctor', 'prices']);
 
 async function main(argv: string[], ctx: CliContext): Promise<number> {
   const parser = yargs(argv)
@@ -59,7 +60,8 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .command(listenCommand(ctx))
     .command(webhooksCommand(ctx))
     .command(initCommand(ctx))
-    .command(doctorCommand(ctx));
+    .command(doctorCommand(ctx))
+    .command(pricesCommand(ctx));
   try {
     await parser.parseAsync();
     return ctx.exitCode;

@@ -20,6 +20,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['model'],
   ['api', 'config', 'sim'],
   ['normalize'],
+  ['prices'],
   ['store'],
   ['reconcile'],
   ['sinks'],
