@@ -16,6 +16,7 @@ import { open } from 'node:fs/promises';
 import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
 import { ensureFolderSync } from '../../util/ensure-folder.js';
+import { APPEND_NO_FOLLOW, assertNotLink, clearTemporary, CREATE_NEW } from '../../util/no-follow.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../model/rows.js';
 import type { Finding } from '../../model/results.js';
 import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../../model/ports.js';
@@ -62,7 +63,10 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   private readonly hashes = new Map<string, Hash>();
 
   constructor(private readonly dir: string) {
+    // the spool's own folders are never links: a planted one would carry every page elsewhere (SEC-09)
+    assertNotLink(dir, 'the spool folder');
     ensureFolderSync(join(dir, 'streams'));
+    assertNotLink(join(dir, 'streams'), 'the spool folder');
     this.journal = new CheckpointJournal(join(dir, 'checkpoints.jsonl'));
     const statePath = join(dir, 'state.json');
     if (existsSync(statePath)) {
@@ -258,7 +262,7 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     if (rows.length > 0) {
       const text = rows.map((r) => encodeRow(r) + '\n').join('');
       hash.update(text);
-      const handle = await open(path, 'a', 0o640);
+      const handle = await open(path, APPEND_NO_FOLLOW, 0o640);
       try {
         await handle.write(text);
         await handle.sync();
@@ -379,7 +383,8 @@ function hashOfFile(path: string, length: number): Hash | null {
 
 function writeAtomically(path: string, text: string): void {
   const temp = `${path}.tmp`;
-  const fd = openSync(temp, 'w', 0o640);
+  clearTemporary(temp);
+  const fd = openSync(temp, CREATE_NEW, 0o640);
   try {
     writeSync(fd, text);
     fsyncSync(fd);
