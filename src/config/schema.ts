@@ -48,6 +48,9 @@ export const configSchema = z.strictObject({
   /** false = `--no-db`: no snapshot, checkpoints in a state file under the output folder */
   db: z.boolean().default(true),
   dbSchema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier').default('payexport'),
+  /** a statement waiting longer for a lock, or running longer, is cancelled: exit 75, resumable (docs/reliability.md PROC-12) */
+  dbLockTimeoutMs: z.number().int().min(100).default(60_000),
+  dbStatementTimeoutMs: z.number().int().min(0).default(15 * 60_000),
   /** where the embedded database lives when no URL is given */
   dataDir: z.string().default('data'),
   concurrency: z.number().int().min(1).max(64).default(8),
