@@ -9,6 +9,7 @@ import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
 import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
+import { deliverCommand } from './commands/deliver.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { initCommand } from './commands/init.js';
@@ -53,6 +54,7 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .command(demoCommand(ctx))
     .command(simCommand)
     .command(verifyCommand(ctx))
+    .command(deliverCommand(ctx))
     .command(dbCommand(ctx))
     .command(notifyCommand(ctx))
     .command(listenCommand(ctx))
