@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { notifySchema } from './notify-schema.js';
 import { listenSchema } from './listen-schema.js';
 import { journalSchema } from './journal-schema.js';
+import { pricesSchema } from './prices-schema.js';
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
 const envVarName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'expected an environment variable name such as PAYEXPORT_API_KEY_STAGING');
@@ -81,6 +82,8 @@ export const configSchema = z.strictObject({
   notify: notifySchema.default({ timeoutMs: 10_000, attempts: 3, maxExceptions: 5, destinations: [] }),
   /** the chart-of-accounts mapping for journal entries (journal-schema.ts); absent = no journal files */
   journal: journalSchema.optional(),
+  /** the price cache and its sources (prices-schema.ts, docs/prices.md); absent = no cache */
+  prices: pricesSchema.optional(),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;
