@@ -47,9 +47,10 @@ export type CommonOption = (typeof COMMON_OPTIONS)[number];
  *   `db`       the database options only;
  *   `listen`   the listener: the API (its safety-net sweeps) and the snapshot, no report or period options;
  *   `api`      one API call with the organization's scope (webhooks);
- *   `config`   reads one section of the config file (notify).
+ *   `config`   reads one section of the config file (notify);
+ *   `check`    checks what a job would run with (doctor): every setting of `pull`, no run controls.
  */
-export type OptionSet = 'pull' | 'report' | 'db' | 'listen' | 'api' | 'config';
+export type OptionSet = 'pull' | 'report' | 'db' | 'listen' | 'api' | 'config' | 'check';
 
 const LOGGING: readonly CommonOption[] = ['log-format', 'quiet', 'verbose'];
 export const OPTION_SETS: Readonly<Record<OptionSet, readonly CommonOption[]>> = {
@@ -59,6 +60,7 @@ export const OPTION_SETS: Readonly<Record<OptionSet, readonly CommonOption[]>> =
   listen: ['config', 'base-url', 'organization', 'environment', 'wallet', 'database-url', 'schema', 'data-dir', 'concurrency', 'page-size', ...LOGGING, 'print-config'],
   api: ['config', 'base-url', 'organization', 'environment', 'verbose'],
   config: ['config', 'verbose'],
+  check: COMMON_OPTIONS.filter((o) => !['dry-run', 'print-config', 'log-format', 'quiet'].includes(o)),
 };
 
 /**
