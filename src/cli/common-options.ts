@@ -48,9 +48,11 @@ export type CommonOption = (typeof COMMON_OPTIONS)[number];
  *   `listen`   the listener: the API (its safety-net sweeps) and the snapshot, no report or period options;
  *   `api`      one API call with the organization's scope (webhooks);
  *   `config`   reads one section of the config file (notify);
- *   `check`    checks what a job would run with (doctor): every setting of `pull`, no run controls.
+ *   `check`    checks what a job would run with (doctor): every setting of `pull`, no run controls;
+ *   `deliver`  sends a published folder again (deliver): the config's destinations, and where its
+ *              outcomes are recorded (the snapshot, or the output root's state with --no-db).
  */
-export type OptionSet = 'pull' | 'report' | 'db' | 'listen' | 'api' | 'config' | 'check';
+export type OptionSet = 'pull' | 'report' | 'db' | 'listen' | 'api' | 'config' | 'check' | 'deliver';
 
 const LOGGING: readonly CommonOption[] = ['log-format', 'quiet', 'verbose'];
 export const OPTION_SETS: Readonly<Record<OptionSet, readonly CommonOption[]>> = {
@@ -61,6 +63,7 @@ export const OPTION_SETS: Readonly<Record<OptionSet, readonly CommonOption[]>> =
   api: ['config', 'base-url', 'organization', 'environment', 'verbose'],
   config: ['config', 'verbose'],
   check: COMMON_OPTIONS.filter((o) => !['dry-run', 'print-config', 'log-format', 'quiet'].includes(o)),
+  deliver: ['config', 'out', 'database-url', 'db', 'schema', 'data-dir', ...LOGGING],
 };
 
 /**
