@@ -236,6 +236,58 @@ describe('payexport doctor', () => {
     expect(covering.line('prices of btc (btc-usd.csv)')).toMatch(new RegExp(`cover the open period ${open.firstDay} \\.\\. now`));
   });
 
+  describe('the price cache (prices section): judged as the journal looks prices up', () => {
+    const demoJournal = (): Record<string, unknown> => ({ ...(JSON.parse(readFileSync(join(ROOT, 'config', 'demo.json'), 'utf8')) as { journal: Record<string, unknown> }).journal, prices: [] });
+    const open = monthPeriod(undefined, 'UTC', new Date());
+    const fromSec = Date.parse(open.window.from.slice(0, 23) + 'Z') / 1000;
+    /** a cache file as `payexport prices fetch` writes it: one row per hourly close, stamped at the hour's end, except the closes in `skip` */
+    const hourly = (source: string, skip: (closeSec: number) => boolean = () => false): string => {
+      const rows = ['timestamp,price,source,interval,close_of,observed_at,fetched_at'];
+      for (let close = fromSec; close <= Date.now() / 1000; close += 3600) {
+        if (skip(close)) continue;
+        const at = new Date(close * 1000).toISOString().replace(/\.000Z$/, 'Z');
+        rows.push(`${at},90000.5,${source},1h,UTC hour ${new Date((close - 3600) * 1000).toISOString().slice(0, 13)},${at},${at}`);
+      }
+      return rows.join('\n') + '\n';
+    };
+    const plant = (files: Record<string, string>) => (cwd: string): void => {
+      mkdirSync(join(cwd, 'prices'));
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, 'prices', name), text);
+    };
+
+    it('a cache covering the open period: ✓ naming the source that covers it, exit 0', async () => {
+      const prices = { cacheDir: 'prices', policy: { 'BTC-USD': { sources: ['coinbase:1h', 'kraken:1h'] } } };
+      const d = await doctor('cache-ok', { ...baseConfig(), journal: demoJournal(), prices }, { prepare: plant({ 'kraken.BTC-USD.1h.csv': hourly('kraken') }) });
+      expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
+      expect(d.mark('price cache BTC-USD (prices)')).toBe('✓');
+      // coinbase (first in the policy) has no file: the journal falls through to kraken, and so does the check
+      expect(d.line('price cache BTC-USD (prices)')).toMatch(new RegExp(`price_cache:kraken:1h covers the open period ${open.firstDay} \\.\\. now \\((\\d+) of \\1 closes\\)`));
+    });
+
+    it('a cache with a three-day gap: ✗ naming the missing closes and the fetch that fills them', async () => {
+      const gapStart = fromSec + 5 * 86_400; // closes from day 5 00:00 (exclusive) to day 8 00:00 (inclusive) are missing
+      const gapEnd = gapStart + 3 * 86_400;
+      const prices = { cacheDir: 'prices', policy: { 'BTC-USD': { sources: ['coinbase:1h', 'kraken:1h'], maxStalenessSeconds: 3600 } } };
+      const d = await doctor('cache-gap', { ...baseConfig(), journal: demoJournal(), prices }, { prepare: plant({ 'coinbase.BTC-USD.1h.csv': hourly('coinbase', (c) => c > gapStart && c <= gapEnd) }) });
+      const text = (sec: number): string => new Date(sec * 1000).toISOString().replace(/\.000Z$/, 'Z');
+      const day = (sec: number): string => new Date(sec * 1000).toISOString().slice(0, 10);
+      expectOnlyFailure(
+        d,
+        'price cache BTC-USD (prices)',
+        new RegExp(`no source covers the open period ${open.firstDay} \\.\\. now: price_cache:coinbase:1h is missing 72 of \\d+ closes \\(${text(gapStart + 3600)} \\.\\. ${text(gapEnd)}\\); after it in the policy: kraken:1h has none`),
+        new RegExp(`^payexport prices fetch --currency BTC --books USD --from ${day(gapStart + 3600)} --to ${day(gapEnd - 1)} --config payexport\\.json$`),
+      );
+    });
+
+    it('a price file covering the open period comes first: the empty cache is then no ✗', async () => {
+      const daily = ['timestamp,price', ...Array.from({ length: Math.ceil((Date.now() / 1000 - fromSec) / 86_400) + 2 }, (_, i) => `${new Date((fromSec + (i - 1) * 86_400) * 1000).toISOString()},90000.50`)].join('\n') + '\n';
+      const journal = { ...demoJournal(), prices: [{ currency: 'btc', file: 'btc-usd.csv' }] };
+      const d = await doctor('cache-file-first', { ...baseConfig(), journal, prices: { cacheDir: 'prices' } }, { prepare: (cwd) => writeFileSync(join(cwd, 'btc-usd.csv'), daily) });
+      expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
+      expect(d.line('price cache BTC-USD (prices)')).toMatch(/covered by the price file first/);
+    });
+  });
+
   it('notification destinations: an unreachable one is ✗, a reachable one ✓ — and nothing is sent to it', async () => {
     const port = await closedPort();
     const notify = {
