@@ -127,6 +127,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     parameters: { job: spec.job, period: spec.period.label, tz: window.tz, shard: config.shard ?? null, formats: config.formats, concurrency: config.concurrency },
     started_at: instantFromDate(env.clock()),
   });
+  for (const what of writer.setAside ?? []) log.warn({ state: snapshot.target }, `spool state not trusted, set aside: ${what}`);
   if (resumed.length > 0) log.info({ streams: resumed.length }, 'resuming an interrupted run from its checkpoints');
 
   let status: RunStatus = 'failed';
