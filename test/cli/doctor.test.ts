@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, runCli, type CliResult } from '../support/cli/cli.js';
@@ -16,13 +17,16 @@ import { acquireFileLock, describeHolder } from '../../src/store/db/lock-file.js
 import { embeddedLockPath } from '../../src/store/db/pglite-db.js';
 import { monthPeriod } from '../../src/model/period.js';
 import { ROOT } from '../support/cli/cli.js';
+import { startS3Server, type S3Server } from '../support/delivery/s3-server.js';
+import { sshdUnavailable, startSftpServer, type SftpServer } from '../support/delivery/sftp-server.js';
 
 /**
  * `payexport doctor` as a subprocess against the simulator: a healthy config passes with exit 0,
  * and each planted fault — a bad config, a wrong key, a key of another environment, a service
  * clock off by ten minutes, an unreachable or old snapshot, a held run lock, an unwritable or too
  * small output root, a price file short of the open period, an unreachable notification
- * destination — turns exactly its line into ✗ with its fix, and the exit code into 78.
+ * destination, a price cache with a gap, an SFTP server showing another host key, a missing S3
+ * bucket — turns exactly its line into ✗ with its fix, and the exit code into 78.
  */
 
 const ws = workspace('doctor');
@@ -317,5 +321,66 @@ describe('payexport doctor', () => {
     expectOnlyFailure(bad, 'notify finance-mail (email)', /Invalid login|535/, /check host, port, TLS and login of finance-mail/);
     expect(smtp.mails).toHaveLength(0);
     expect(good.result.stdout + bad.result.stdout).not.toContain(SMTP_PASSWORD);
+  });
+});
+
+describe.skipIf(sshdUnavailable() !== null)('payexport doctor: delivery destinations, probed on real servers without a report sent', () => {
+  let sftp: SftpServer;
+  let s3: S3Server;
+  const S3_ENV = { PAYEXPORT_TEST_S3_KEY_ID: '', PAYEXPORT_TEST_S3_SECRET: '' };
+  beforeAll(async () => {
+    sftp = await startSftpServer();
+    s3 = await startS3Server();
+    await s3.createBucket('books');
+    S3_ENV.PAYEXPORT_TEST_S3_KEY_ID = s3.accessKeyId;
+    S3_ENV.PAYEXPORT_TEST_S3_SECRET = s3.secretAccessKey;
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([sftp?.stop(), s3?.stop()]);
+  });
+
+  const accountant = (hostKey?: string): Record<string, unknown> => ({ kind: 'sftp', name: 'accountant', host: sftp.host, port: sftp.port, user: sftp.user, hostKey: hostKey ?? sftp.fingerprint, privateKeyFile: sftp.keyFile, remoteDir: sftp.root });
+  const bucket = (name = 'books'): Record<string, unknown> => ({ kind: 's3', name: 'archive', bucket: name, prefix: 'acme/payexport', endpoint: s3.endpoint, forcePathStyle: true, accessKeyIdEnv: 'PAYEXPORT_TEST_S3_KEY_ID', secretAccessKeyEnv: 'PAYEXPORT_TEST_S3_SECRET' });
+  /** what the probes must not leave behind: no object in the bucket, no entry under the SFTP root */
+  const leftovers = async (): Promise<number> => {
+    const client = s3.client();
+    try {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: 'books' }));
+      return (listed.KeyCount ?? 0) + readdirSync(sftp.root).length;
+    } finally {
+      client.destroy();
+    }
+  };
+  const noSecretIn = (d: Doctor): void => {
+    for (const text of [d.result.stdout, d.result.stderr]) {
+      expect(text).not.toContain(readFileSync(sftp.keyFile, 'utf8').split('\n')[1]);
+      expect(text).not.toContain('PRIVATE KEY');
+      expect(text).not.toContain(s3.secretAccessKey);
+    }
+  };
+
+  it('an SFTP server with its pinned host key and an S3 bucket: both ✓, exit 0, nothing left on either', async () => {
+    const d = await doctor('delivery-ok', { ...baseConfig(), delivery: { destinations: [accountant(), bucket()] } }, { env: S3_ENV });
+    expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
+    expect(d.line('deliver accountant (sftp)')).toMatch(/host key matches, login ok, .* writable \(no report sent\)/);
+    expect(d.line('deliver archive (s3)')).toMatch(/bucket reachable, writable \(no report sent\)/);
+    expect(await leftovers()).toBe(0);
+    noSecretIn(d);
+  });
+
+  it('a changed host key: ✗ naming both fingerprints, the fix says how to confirm the new one', async () => {
+    const pinned = 'SHA256:' + 'A'.repeat(43);
+    const d = await doctor('delivery-hostkey', { ...baseConfig(), delivery: { destinations: [accountant(pinned), bucket()] } }, { env: S3_ENV });
+    expectOnlyFailure(d, 'deliver accountant (sftp)', new RegExp(`the server shows ${sftp.fingerprint.replace(/[+/]/g, '\\$&')}, the config pins ${pinned}`), /ssh-keyscan/);
+    expect(d.mark('deliver archive (s3)')).toBe('✓');
+    expect(await leftovers()).toBe(0);
+    noSecretIn(d);
+  });
+
+  it('a wrong bucket: ✗ with the fix, the SFTP line still ✓', async () => {
+    const d = await doctor('delivery-bucket', { ...baseConfig(), delivery: { destinations: [accountant(), bucket('no-such-books')] } }, { env: S3_ENV });
+    expectOnlyFailure(d, 'deliver archive (s3)', /no-such-books/, /check bucket, endpoint, region and forcePathStyle/);
+    expect(d.mark('deliver accountant (sftp)')).toBe('✓');
+    noSecretIn(d);
   });
 });
