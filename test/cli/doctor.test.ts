@@ -290,6 +290,21 @@ describe('payexport doctor', () => {
       expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
       expect(d.line('price cache BTC-USD (prices)')).toMatch(/covered by the price file first/);
     });
+
+    it('a price file that stops early with the cache behind it: the pair is covered, the file line says the cache fills the rest', async () => {
+      const daily = ['timestamp,price', ...Array.from({ length: 12 }, (_, i) => `${new Date((fromSec + (i - 1) * 86_400) * 1000).toISOString()},90000.50`)].join('\n') + '\n';
+      const journal = { ...demoJournal(), prices: [{ currency: 'btc', file: 'btc-usd.csv' }] };
+      // the cache lacks its first ten days: only the file and the cache together price every instant
+      const d = await doctor('cache-behind-file', { ...baseConfig(), journal, prices: { cacheDir: 'prices', policy: { 'BTC-USD': { sources: ['kraken:1h'] } } } }, {
+        prepare: (cwd) => {
+          writeFileSync(join(cwd, 'btc-usd.csv'), daily);
+          plant({ 'kraken.BTC-USD.1h.csv': hourly('kraken', (c) => c < fromSec + 10 * 86_400) })(cwd);
+        },
+      });
+      expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
+      expect(d.line('prices of btc (btc-usd.csv)')).toMatch(/do not cover on their own .*; the price cache fills the rest/);
+      expect(d.line('price cache BTC-USD (prices)')).toMatch(/covered by the price file and the cache together, each price within its staleness \(kraken:1h misses 240 of \d+ closes\)/);
+    });
   });
 
   it('notification destinations: an unreachable one is ✗, a reachable one ✓ — and nothing is sent to it', async () => {
