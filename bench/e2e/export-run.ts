@@ -29,6 +29,8 @@ export interface ExportRunOptions {
   cpuProfDir?: string;
   /** the checkout whose built CLI runs (dist/cli/main.js; default this one): a baseline build for the `cores` section */
   root?: string;
+  /** more flags for `payexport export` (e.g. `--page-size 100`, `--no-db`) */
+  extraArgs?: readonly string[];
 }
 
 export interface ExportRunResult {
@@ -86,6 +88,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       String(options.concurrency),
       '--log-format',
       'json',
+      ...(options.extraArgs ?? []),
     ];
     const busyBefore = busyCoreSeconds();
     const simBefore = processCpuSeconds(sim.pid as number);

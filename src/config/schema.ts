@@ -49,7 +49,8 @@ export const configSchema = z.strictObject({
   /** where the embedded database lives when no URL is given */
   dataDir: z.string().default('data'),
   concurrency: z.number().int().min(1).max(64).default(8),
-  pageSize: z.number().int().min(1).max(1000).default(100),
+  // the largest page asked; the service's echoed `limit` or a refusal lowers it (api/page-size.ts)
+  pageSize: z.number().int().min(1).max(1000).default(1000),
   lookbackDays: z.number().int().min(0).max(366).default(7),
   requestTimeoutMs: z.number().int().min(100).default(30_000),
   retry: z

@@ -109,7 +109,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       wallets,
       quotes,
       webhooks,
-      limits: { defaultPageSize: 100, maxPageSize: 1000, maxBodyBytes: 256 * 1024, ...options.limits },
+      limits: { defaultPageSize: 100, maxPageSize: 500, oversizedLimit: 'clamp', maxBodyBytes: 256 * 1024, ...options.limits },
     },
     faults,
     log: requestLog,
