@@ -14,6 +14,9 @@
  *            ratio, same CSV/XLSX bytes, and wall against the latency and CPU floors (bench/cores.ts)
  *   embedded `payexport export` on the embedded engine (a new data folder) and on the Postgres
  *            server, same data, 50 ms latency, one after the other: peak RSS and the wall ratio
+ *   issue29  at the smallest size, over --issue29-wallets (200): pages of 100 against --page-size 1000
+ *            (requests, the API floor, same bytes), efficiency against max(API floor, CPU floor ÷
+ *            cores), export --no-db against the naive exporter (bench/issue29.ts)
  *
  * Every ceiling is measured in the same run as what it bounds, on the same machine, because this
  * machine is shared and noisy (±30 % between runs is normal); the table prints the load average.
