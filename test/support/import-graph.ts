@@ -20,6 +20,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['model'],
   ['api', 'config', 'sim'],
   ['normalize'],
+  ['prices'],
   ['store'],
   ['reconcile'],
   ['sinks'],
@@ -28,6 +29,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['jobs'],
   ['notify'],
   ['listen'],
+  ['setup'],
   ['cli'],
 ];
 

@@ -24,6 +24,7 @@ interface SimArgs {
   'unknown-fields': boolean;
   profile: DatasetProfile;
   json: boolean;
+  'clock-offset'?: number;
 }
 
 export const simCommand: CommandModule<object, SimArgs> = {
@@ -45,6 +46,7 @@ export const simCommand: CommandModule<object, SimArgs> = {
       .option('unknown-fields', { type: 'boolean', default: false, describe: 'add unknown fields and enum values' })
       .option('profile', { choices: DATASET_PROFILES, default: 'business' as DatasetProfile, describe: 'business: a mid-sized company (paired treasury transfers); stress: every extreme (hostile text, amounts above 2^53)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the connection details as one JSON line' })
+      .option('clock-offset', { type: 'number', describe: "seconds the service's Date header runs ahead (negative: behind); what `payexport doctor` checks" })
       .example('$0 sim --port 8080 --seed 7 --scale 10000', 'serve a seeded organization on http://127.0.0.1:8080/v1')
       .example("$0 sim --faults 'latency=50ms,503=0.05' --anomalies all", 'slow, flaky, and with reconciliation anomalies planted')
       .example('$0 sim --json --environments production,staging', 'one JSON line with the URL, organization and keys, for scripts')
@@ -91,6 +93,7 @@ export const simCommand: CommandModule<object, SimArgs> = {
         ...(args.to !== undefined ? { to: args.to } : {}),
         ...(environments ? { environments } : {}),
         ...(anomalies ? { anomalies } : {}),
+        ...(args['clock-offset'] !== undefined ? { clockOffsetMs: args['clock-offset'] * 1000 } : {}),
       });
     } catch (error) {
       if (error instanceof RangeError) throw usageError('bad_option', error.message);
