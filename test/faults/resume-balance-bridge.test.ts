@@ -9,7 +9,7 @@ import { csvRecords, expectExit } from './support/invariants.js';
 import { startOctoberSim } from './support/setting.js';
 
 /**
- * PROC-16: a nightly resumed after a failure, with payments landing in between, must not end 65
+ * PROC-18: a nightly resumed after a failure, with payments landing in between, must not end 65
  * on `balance.api_total` (the soak found it; docs/reliability.md).
  *
  * The first nightly pulls everything — every ledger stream checkpointed done — and fails in the
