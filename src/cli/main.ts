@@ -9,6 +9,7 @@ import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
 import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
+import { deliverCommand } from './commands/deliver.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { initCommand } from './commands/init.js';
@@ -53,6 +54,7 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .command(demoCommand(ctx))
     .command(simCommand)
     .command(verifyCommand(ctx))
+    .command(deliverCommand(ctx))
     .command(dbCommand(ctx))
     .command(notifyCommand(ctx))
     .command(listenCommand(ctx))
@@ -61,7 +63,10 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .command(doctorCommand(ctx))
     .command(pricesCommand(ctx));
   try {
-    await parser.parseAsync();
+    // `payexport nonsens --help` must fail like `payexport nonsens` (exit 64, "Did you mean …?"), not
+    // print the global help and exit 0: a typo in a scheduled command must never look like success.
+    const helpless = unknownCommand(argv, registeredCommands(parser)) ? argv.filter((a) => a !== '--help' && a !== '-h') : argv;
+    await parser.parseAsync(helpless);
     return ctx.exitCode;
   } catch (error) {
     const lines = (error instanceof Error ? error.message : String(error)).split('\n').map((line) => line.trim()).filter((line) => line !== '');
@@ -75,6 +80,19 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     if (argv.includes('--verbose') && error instanceof Error && error.stack) ctx.stderr.write(ctx.scrubber.scrub(error.stack) + '\n');
     return exitCodeOf(error);
   }
+}
+
+/** The names of the commands registered on the parser (new command modules count without a list to update). */
+function registeredCommands(parser: ReturnType<typeof yargs>): Set<string> {
+  // yargs keeps its registry behind getInternalMethods(); a command's first word is its name ('webhooks <action>')
+  const internal = (parser as unknown as { getInternalMethods(): { getCommandInstance(): { getCommands(): string[] } } }).getInternalMethods();
+  return new Set(internal.getCommandInstance().getCommands().map((c) => c.split(' ')[0] ?? c));
+}
+
+/** The first word is neither an option nor a registered command. */
+function unknownCommand(argv: readonly string[], commands: ReadonlySet<string>): boolean {
+  const first = argv[0];
+  return first !== undefined && !first.startsWith('-') && !commands.has(first);
 }
 
 const context: CliContext = { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, scrubber: new SecretScrubber(), exitCode: ExitCode.ok };

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { notifySchema } from './notify-schema.js';
 import { listenSchema } from './listen-schema.js';
 import { journalSchema } from './journal-schema.js';
+import { deliverySchema } from './delivery-schema.js';
 import { pricesSchema } from './prices-schema.js';
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
@@ -83,6 +84,8 @@ export const configSchema = z.strictObject({
     }, 'expected 0 <= K < N')
     .optional(),
   notify: notifySchema.default({ timeoutMs: 10_000, attempts: 3, maxExceptions: 5, destinations: [] }),
+  /** where published report folders are copied (delivery-schema.ts): SFTP, S3, a mounted share */
+  delivery: deliverySchema.default({ timeoutMs: 300_000, attempts: 3, destinations: [] }),
   /** the chart-of-accounts mapping for journal entries (journal-schema.ts); absent = no journal files */
   journal: journalSchema.optional(),
   /** the price cache and its sources (prices-schema.ts, docs/prices.md); absent = no cache */

@@ -28,6 +28,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['extract'],
   ['jobs'],
   ['notify'],
+  ['delivery'],
   ['listen'],
   ['setup'],
   ['cli'],
