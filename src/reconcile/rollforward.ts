@@ -9,7 +9,8 @@
  *   `difference` = closing − api_balance.
  * - `bridge`: a past period (or entries after the reading): closing + movements since the window
  *   end up to the API balance's effective_time = the API balance now. The movements come from the
- *   same ledger, which every pull reads through the run's clock, after the wallet balances.
+ *   same ledger, which every pull reads through the run's clock, after the wallet balances (a
+ *   resumed pull reads the part past the window end again: src/extract/streams/ledger-tail.ts).
  * - `not_checked`: the wallet lists no balances, the reading has no time, or an entry in the bridge
  *   span has an unknown amount or effect: nothing is compared rather than a guess.
  * Entries may arrive in any order: every test is on the entry's time, none on arrival order.

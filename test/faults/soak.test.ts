@@ -170,10 +170,10 @@ describe.skipIf(!ENABLED || UNAVAILABLE !== null)(longTitle(`the soak: listener 
     await at(0.1);
     const full = await job('nightly, disk full', ['nightly'], { PAYEXPORT_FAULT_AT: 'report:open@full' });
     expect(full.code, full.stderr).toBe(74);
-    // 65 is the contract's answer when the live stream moves payments between the summary and the
-    // rows it is checked against; the run still published (see the figures' `said`)
+    // resumed from the failed run's checkpoints while payments land: its balance bridge reads the
+    // ledger past the window end again, so it ties (it used to end 65: docs/reliability.md, bug 16)
     const freed = await job('nightly after the disk was freed', ['nightly']);
-    expect([0, 65], freed.stderr).toContain(freed.code);
+    expect(freed.code, freed.stderr).toBe(0);
 
     // 2. Postgres restarted (stop, a few seconds down, start)
     await at(0.3);
@@ -191,6 +191,8 @@ describe.skipIf(!ENABLED || UNAVAILABLE !== null)(longTitle(`the soak: listener 
     await sleep(apiFaultMs);
     sim.sim.setFaults(null);
     const monthEndResult = await monthEnd;
+    // 65 is the contract's answer when the live stream moves payments between the summary and the
+    // rows it is checked against; the run still published (see the figures' `said`)
     expect([0, 65], monthEndResult.stderr).toContain(monthEndResult.code);
 
     // 4. the listener SIGKILLed, restarted on its port
@@ -203,7 +205,7 @@ describe.skipIf(!ENABLED || UNAVAILABLE !== null)(longTitle(`the soak: listener 
     // 5. a second night
     await at(0.85);
     const second = await job('second nightly', ['nightly']);
-    expect([0, 65], second.stderr).toContain(second.code);
+    expect(second.code, second.stderr).toBe(0);
 
     await at(1);
     producing = false;

@@ -8,6 +8,9 @@
  * `maxChainItems` entries: the first slice continues the chain (same order, now bounded above), the
  * rest of the time up to now is cut into slices of their own. No summary counts ledger entries, so
  * the first page is the cheapest place to learn the size.
+ *
+ * A chain an earlier, failed attempt of this run read to the ledger's open end is not taken as
+ * complete past the window's end: the balance is read afresh, so the tail is too (ledger-tail.ts).
  */
 import { ledgerEventKey, ledgerPages } from '../../api/endpoints.js';
 import { SweepDeduper } from '../../api/paginate.js';
@@ -22,6 +25,7 @@ import { decodePosition, encodePosition, streamName, type LedgerPosition, type L
 import { nextWholeSecond, rangeFilters, splitRange } from '../time-slices.js';
 import { acceptPage, writePageBehind } from '../stream-page.js';
 import { WriteBehind } from '../write-behind.js';
+import { rereadLedgerTail } from './ledger-tail.js';
 
 interface LedgerStreamOptions {
   wallet: WalletRow;
@@ -31,6 +35,8 @@ interface LedgerStreamOptions {
   maxChainItems?: number;
   /** the upper end of the time the slices are spread over (the run's clock) */
   now?: string;
+  /** the report window's end: where the balance bridge's movements start */
+  windowEnd: string;
 }
 
 /** One sequential chain of ledger pages: one slice of a split wallet ledger. */
@@ -48,7 +54,7 @@ async function pullWalletLedger(ctx: ExtractContext, options: LedgerStreamOption
   const stream = streamName.ledger(wallet.wallet_id);
   const saved = ctx.resume.get(stream);
   const progress: StreamProgress = { stream, pages: saved?.pages ?? 0, rows: saved?.rows ?? 0, duplicates: 0, done: saved?.done ?? false };
-  if (progress.done) return { progress, slices: null };
+  if (saved?.done) return { progress: await rereadLedgerTail(ctx, wallet, saved, progress, options.windowEnd), slices: null };
 
   const position = decodePosition<LedgerPosition>(saved);
   if (position?.slices) return { progress, slices: ledgerChains(wallet, stream, position.slices), startDate: position.startDate };
@@ -120,11 +126,12 @@ async function finishSlicedLedger(ctx: ExtractContext, own: StreamProgress, slic
   return progress;
 }
 
-async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): Promise<StreamProgress> {
+async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain, windowEnd: string): Promise<StreamProgress> {
   const { wallet, stream, slice } = chain;
   const saved = ctx.resume.get(stream);
   const progress: StreamProgress = { stream, pages: saved?.pages ?? 0, rows: saved?.rows ?? 0, duplicates: 0, done: saved?.done ?? false };
-  if (progress.done) return progress;
+  // the open slice (the last, unbounded above) read to the end by an earlier attempt: read the tail again
+  if (saved?.done) return slice.range.to === null ? rereadLedgerTail(ctx, wallet, saved, progress, windowEnd) : progress;
   const position = decodePosition<LedgerSlicePosition>(saved);
   const start = position ? position.next : slice.startOffset;
   if (start === null) return { ...progress, done: true };
@@ -167,9 +174,10 @@ export const ledgerStream: WalletStream<LedgerUnit> = {
 };
 
 async function readLedger(ctx: ExtractContext, scope: PullScope, unit: LedgerUnit): Promise<ReadOutcome<LedgerUnit>> {
-  if (unit.chain) return { progress: [await pullLedgerChain(ctx, unit.chain)] };
+  const windowEnd = scope.plan.window.to;
+  if (unit.chain) return { progress: [await pullLedgerChain(ctx, unit.chain, windowEnd)] };
   const { wallet } = unit;
-  const outcome = await pullWalletLedger(ctx, { wallet, startDate: await scope.plan.ledgerStart(wallet), maxChainItems: scope.maxChainItems, now: scope.now });
+  const outcome = await pullWalletLedger(ctx, { wallet, startDate: await scope.plan.ledgerStart(wallet), maxChainItems: scope.maxChainItems, now: scope.now, windowEnd });
   if (outcome.slices === null) return { progress: [outcome.progress] };
   const { slices, startDate, progress } = outcome;
   return {
