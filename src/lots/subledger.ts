@@ -36,6 +36,8 @@ export interface Applied {
   added: Lot[];
   /** lots moved out by a treasury transfer (units and cost as they left the sender) */
   movedOut: Lot[];
+  /** base units relieved beyond what the wallet held (from unknown lots made for them) */
+  shortfall: bigint;
   notes: LotNote[];
 }
 
@@ -76,7 +78,7 @@ export class Subledger {
   }
 
   apply(event: LotEvent): Applied {
-    const applied: Applied = { reliefs: [], added: [], movedOut: [], notes: [] };
+    const applied: Applied = { reliefs: [], added: [], movedOut: [], shortfall: 0n, notes: [] };
     if (event.type === 'acquire') this.acquire(event, applied);
     else if (event.type === 'dispose') this.dispose(event.walletId, event.currency, event.at, event.ref, event.legs, applied);
     else {
@@ -123,7 +125,8 @@ export class Subledger {
     let queue: Lot[];
     if (method === 'specific') {
       const chosen = identifiedOrder(this.ids, walletId, ref, at);
-      if (chosen.late !== null) applied.notes.push({ code: 'identification_late', walletId, currency, ref, units, message: `the identification of ${ref} was recorded at ${chosen.late.recordedAt}, after the disposal at ${at}: refused, the standing order (${chosen.order}) applies` });
+      // one note per disposal, not one per leg
+      if (chosen.late !== null && !applied.notes.some((n) => n.code === 'identification_late' && n.ref === ref)) applied.notes.push({ code: 'identification_late', walletId, currency, ref, units, message: `the identification of ${ref} was recorded at ${chosen.late.recordedAt}, after the disposal at ${at}: refused, the standing order (${chosen.order}) applies` });
       const named = chosen.lotIds.map((id) => lots.find((l) => l.lotId === id && l.units > 0n)).filter((l): l is Lot => l !== undefined);
       queue = [...named, ...ordered(lots, chosen.order).filter((l) => !named.includes(l))];
     } else {
@@ -141,6 +144,7 @@ export class Subledger {
     if (left > 0n) {
       const lot: Lot = { lotId: lotId(walletId, 'unknown', ref), walletId, currency, acquiredAt: at, origin: 'unknown', units: 0n, cost: null };
       slices.push({ lot, units: left, cost: null });
+      applied.shortfall += left;
       applied.notes.push({ code: 'basis_unknown', walletId, currency, ref, units: left, message: `${ref} disposes of ${left} base units more than the wallet's lots hold: they come from an unknown lot` });
     }
     return slices;
