@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { notifySchema } from './notify-schema.js';
 import { listenSchema } from './listen-schema.js';
 import { journalSchema } from './journal-schema.js';
+import { lotsSchema } from './lots-schema.js';
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
 const envVarName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'expected an environment variable name such as PAYEXPORT_API_KEY_STAGING');
@@ -81,6 +82,8 @@ export const configSchema = z.strictObject({
   notify: notifySchema.default({ timeoutMs: 10_000, attempts: 3, maxExceptions: 5, destinations: [] }),
   /** the chart-of-accounts mapping for journal entries (journal-schema.ts); absent = no journal files */
   journal: journalSchema.optional(),
+  /** the crypto subledger: lots per wallet, cost basis, realized gains (lots-schema.ts); needs `journal` */
+  lots: lotsSchema.optional(),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

@@ -14,6 +14,7 @@ import type { ExtractContext } from '../extract/context.js';
 import type { WalletRow } from '../model/rows.js';
 import type { ReportStageResult, runReportStage as RunReportStage } from './report-stage.js';
 import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
+import { lotsSetup, type LotsSetup } from '../lots/lots-setup.js';
 import { configError } from '../util/errors.js';
 import { instantFromDate } from '../model/instant.js';
 import { parseShard, type Shard } from '../util/shard.js';
@@ -66,6 +67,7 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   const writesReport = !spec.dryRun && shard === undefined;
   if (writesReport) await assertWritable(outRoot);
   const journal = writesReport ? journalSetup(config, env.loaded.configFile, env.cwd, spec.job) : null;
+  const lots = writesReport ? lotsSetup(config, env.loaded.configFile, env.cwd) : null;
 
   const apis = spec.pull ? createApiSet({ loaded: env.loaded, scrubber: env.scrubber, log, signal: env.signal }) : null;
   try {
@@ -76,7 +78,7 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
       const lock = await snapshot.lock(organizationId, spec.command === 'report' ? `report:${spec.job}` : lockJob);
       void loadReportStage().catch(() => undefined);
       try {
-        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, log, journal });
+        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, log, journal, lots });
       } catch (error) {
         // The spool lives under the output folder: a full disk there is exit 74, not a bug (1).
         throw snapshot.kind === 'spool' ? outputError(error, snapshot.target) : error;
@@ -102,6 +104,7 @@ interface RunDeps {
   outRoot: string;
   log: JobEnv['log'];
   journal: JournalSetup | null;
+  lots: LotsSetup | null;
 }
 
 async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<PipelineOutcome> {
@@ -182,6 +185,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
               // month-end closes or amends its period: it records what its journal posts
               discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.job === 'month-end' && (spec.closePeriod || closedBefore) },
             },
+      lots: deps.lots,
     });
     await writer.writeFindings(runId, report.result.findings);
 

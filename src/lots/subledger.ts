@@ -63,13 +63,6 @@ export class Subledger {
     }
   }
 
-  /** The opening lots with an unknown basis, as notes (a run reports them once). */
-  openingNotes(): LotNote[] {
-    const notes: LotNote[] = [];
-    for (const lots of this.lots.values()) for (const l of lots) if (l.origin === 'unknown') notes.push({ code: 'basis_unknown', walletId: l.walletId, currency: l.currency, ref: l.lotId, units: l.units, message: `opening lot ${l.lotId} has no cost in the opening-lots file` });
-    return notes;
-  }
-
   /** Copies of the lots held now (units > 0), per wallet and currency, in acquisition order. */
   held(walletId?: string): Lot[] {
     const out: Lot[] = [];
