@@ -89,8 +89,14 @@ export class Subledger {
   private acquire(event: Extract<LotEvent, { type: 'acquire' }>, applied: Applied): void {
     if (event.units <= 0n) return;
     let cost = event.cost;
-    if (event.origin === 'deposit') cost = this.depositBasis.get(`${event.walletId}|${event.ref}`)?.cost ?? null;
-    const lot: Lot = { lotId: lotId(event.walletId, event.ref), walletId: event.walletId, currency: event.currency, acquiredAt: event.at, origin: cost === null ? 'unknown' : event.origin, units: event.units, cost };
+    let acquiredAt = event.at;
+    if (event.origin === 'deposit') {
+      // coins bought elsewhere and deposited keep their own acquisition date and cost (the file's row)
+      const basis = this.depositBasis.get(`${event.walletId}|${event.ref}`);
+      cost = basis?.cost ?? null;
+      acquiredAt = basis?.acquiredAt ?? event.at;
+    }
+    const lot: Lot = { lotId: lotId(event.walletId, event.ref), walletId: event.walletId, currency: event.currency, acquiredAt, origin: cost === null ? 'unknown' : event.origin, units: event.units, cost };
     if (cost === null) {
       const why = event.origin === 'deposit' ? 'a deposit with no row in the opening-lots file' : `a ${event.origin} with no price`;
       applied.notes.push({ code: 'basis_unknown', walletId: event.walletId, currency: event.currency, ref: event.ref, units: event.units, message: `${event.ref}: ${why}; its ${event.units} base units form an unknown lot` });
