@@ -15,6 +15,7 @@ import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { monthPeriod } from '../../../src/model/period.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { scaled } from '../../support/journal/ledger-tools.js';
+import { checkFolderWithIndependentReaders } from '../../support/readers/folder-check.js';
 import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl, sheetNamed } from '../../support/readers/readers.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
 
@@ -125,4 +126,8 @@ describe.skipIf(skip !== null)(`the crypto subledger against the demo's simulato
     const overview = sheetNamed(sheets, 'Overview').rows?.flat().map((c) => String(c.v ?? '')) ?? [];
     expect(overview.some((t) => /^Lots: realized gain -?[0-9.]+ USD in the period, unrealized gain -?[0-9.]+ USD at its end; the lots tie\.$/.test(t))).toBe(true);
   }, 120_000);
+
+  it("reads as its manifest says in Python's csv and openpyxl (every file, every sheet, every row count)", () => {
+    checkFolderWithIndependentReaders(run.dir);
+  }, 180_000);
 });
