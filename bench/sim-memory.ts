@@ -59,7 +59,7 @@ interface Info {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const args = ['dist/cli/main.js', 'sim', '--json', '--port', '0', '--seed', String(values.seed), '--scale', String(scale), ...(latencyMs > 0 ? ['--faults', `latency=${latencyMs}ms`] : [])];
+  const args = ['dist/cli/main.js', 'sim', '--profile', 'stress', '--json', '--port', '0', '--seed', String(values.seed), '--scale', String(scale), ...(latencyMs > 0 ? ['--faults', `latency=${latencyMs}ms`] : [])];
   const child = spawn(process.execPath, [...(process.env['SIM_PROF'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['SIM_PROF']] : []), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const pid = child.pid as number;
   const info = await new Promise<Info>((resolve, reject) => {

@@ -34,6 +34,9 @@ export async function startSimChild(options: SimChildOptions): Promise<{ child: 
     ...(process.env.SIM_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SIM_PROF] : []),
     ...entry,
     'sim',
+    // the dataset the benchmarks were measured on (docs/benchmarks.md): every extreme, not the demo's business
+    '--profile',
+    'stress',
     '--json',
     '--port',
     '0',

@@ -10,6 +10,8 @@ import { withHint } from './error-hints.js';
 import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
 import { demoCommand } from './commands/demo.js';
+import { doctorCommand } from './commands/doctor.js';
+import { initCommand } from './commands/init.js';
 import { listenCommand } from './commands/listen.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { exportCommand, monthEndCommand, nightlyCommand, reportCommand } from './commands/job-commands.js';
@@ -22,7 +24,7 @@ import { verifyCommand } from './commands/verify.js';
  * Each command parses its flags, calls one job and returns; errors map to exit codes here, as ONE
  * line on stderr (the stack only with --verbose), scrubbed of every secret loaded.
  */
-const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks']);
+const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'init', 'doctor']);
 
 async function main(argv: string[], ctx: CliContext): Promise<number> {
   const parser = yargs(argv)
@@ -53,7 +55,9 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .command(dbCommand(ctx))
     .command(notifyCommand(ctx))
     .command(listenCommand(ctx))
-    .command(webhooksCommand(ctx));
+    .command(webhooksCommand(ctx))
+    .command(initCommand(ctx))
+    .command(doctorCommand(ctx));
   try {
     await parser.parseAsync();
     return ctx.exitCode;

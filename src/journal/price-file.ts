@@ -76,4 +76,21 @@ export class PriceTable {
     if (Date.parse(at.slice(0, 23) + 'Z') - Date.parse(point.at.slice(0, 23) + 'Z') > this.maxStalenessMs) return null;
     return point;
   }
+
+  /**
+   * The first millisecond of `[fromMs, toMs)` at which `at()` would find no price (none before it,
+   * or the last one older than the staleness limit), or null when the whole span is priced — what
+   * `payexport doctor` checks the open period against.
+   */
+  firstUncoveredMs(fromMs: number, toMs: number): number | null {
+    const ms = (p: PricePoint): number => Date.parse(p.at.slice(0, 23) + 'Z');
+    let covered = fromMs;
+    for (let i = 0; i < this.points.length && covered < toMs; i++) {
+      const start = ms(this.points[i] as PricePoint);
+      if (start > covered) return covered;
+      // a point priced from `start` until it grows stale; the next one may take over before that
+      covered = Math.max(covered, start + this.maxStalenessMs + 1);
+    }
+    return covered < toMs ? covered : null;
+  }
 }

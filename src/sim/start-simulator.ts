@@ -34,6 +34,8 @@ export interface SimulatorOptions extends DatasetOptions {
   dataset?: Dataset;
   /** unexpected server errors (simulator bugs); default console.error */
   onError?: (error: unknown) => void;
+  /** the service's clock, as its `Date` header shows it, is this far ahead of ours (negative: behind) */
+  clockOffsetMs?: number;
 }
 
 export interface SimEnvironmentInfo {
@@ -114,6 +116,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults,
     log: requestLog,
     ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.clockOffsetMs ? { clockOffsetMs: options.clockOffsetMs } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

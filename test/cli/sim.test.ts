@@ -46,9 +46,11 @@ describe('payexport sim', () => {
   it('prints one JSON line with --json', async () => {
     const child = cli(['sim', '--json', '--scale', '50', '--environments', 'production,staging']);
     const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-    const info = JSON.parse(line) as { baseUrl: string; environments: Array<{ kind: string; apiKey: string }> };
+    const info = JSON.parse(line) as { baseUrl: string; environments: Array<{ kind: string; apiKey: string }>; profile: string };
     expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(info.environments.map((e) => e.kind)).toEqual(['production', 'staging']);
+    // the CLI serves the business organization unless told `--profile stress` (docs/simulator.md#profiles)
+    expect(info.profile).toBe('business');
     child.kill('SIGINT');
     expect(((await once(child, 'exit')) as [number | null])[0]).toBe(0);
   });

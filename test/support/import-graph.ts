@@ -29,6 +29,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['jobs'],
   ['notify'],
   ['listen'],
+  ['setup'],
   ['cli'],
 ];
 

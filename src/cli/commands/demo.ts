@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Argv, CommandModule } from 'yargs';
 import type { PipelineOutcome, PipelineSpec } from '../../jobs/pipeline.js';
 import { monthPeriod, rangePeriod } from '../../model/period.js';
+import { DATASET_PROFILES, type DatasetProfile } from '../../sim/dataset/options.js';
 import type { CliContext } from '../cli-context.js';
 import { JOB_EPILOG } from '../help.js';
 import { runJob } from '../run-job.js';
@@ -25,6 +26,7 @@ interface DemoArgs {
   seed: number;
   scale: number;
   wallets: number;
+  profile: DatasetProfile;
   config: string;
   out?: string;
   'data-dir'?: string;
@@ -42,6 +44,7 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
         .option('seed', { type: 'number', default: 7, describe: 'dataset seed' })
         .option('scale', { type: 'number', default: 5000, describe: 'payments in the simulated organization' })
         .option('wallets', { type: 'number', default: 12, describe: 'wallets in the simulated organization' })
+        .option('profile', { choices: DATASET_PROFILES, default: 'business' as DatasetProfile, describe: 'business: a mid-sized company; stress: every extreme (hostile text, amounts above 2^53)' })
         .option('config', { type: 'string', default: DEMO_CONFIG, defaultDescription: 'config/demo.json', describe: 'the demo settings (tz, out, dataDir, formats, ...)' })
         .option('out', { type: 'string', describe: 'output root (default from config/demo.json: reports/)' })
         .option('data-dir', { type: 'string', describe: 'embedded database folder (default from config/demo.json: data/demo)' })
@@ -53,9 +56,9 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
         .epilog(JOB_EPILOG) as unknown as Argv<DemoArgs>,
     handler: async (args) => {
       const [{ runPipeline }, { startSimulator }] = await Promise.all([import('../../jobs/pipeline.js'), import('../../sim/start-simulator.js')]);
-      const sim = await startSimulator({ seed: args.seed, scale: args.scale, wallets: args.wallets });
+      const sim = await startSimulator({ seed: args.seed, scale: args.scale, wallets: args.wallets, profile: args.profile });
       try {
-        ctx.stdout.write(`simulator: ${sim.baseUrl} — organization ${sim.organizationId}, ${args.scale} payments over ${args.wallets} wallets (seed ${args.seed})\n`);
+        ctx.stdout.write(`simulator: ${sim.baseUrl} — organization ${sim.organizationId}, ${args.scale} payments over ${args.wallets} wallets (seed ${args.seed}, ${args.profile})\n`);
         const overrideFlags = {
           baseUrl: sim.baseUrl,
           organization: sim.organizationId,

@@ -1,6 +1,6 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { ANOMALY_KINDS, type AnomalyKind } from '../../sim/dataset/anomaly-kinds.js';
-import type { EnvironmentKind } from '../../sim/dataset/options.js';
+import { DATASET_PROFILES, type DatasetProfile, type EnvironmentKind } from '../../sim/dataset/options.js';
 import { parseDeliveryFaults } from '../../sim/faults/delivery-faults.js';
 import { FaultSpecError, parseFaultSpec } from '../../sim/faults/fault-spec.js';
 import type { SimHandle } from '../../sim/start-simulator.js';
@@ -22,7 +22,9 @@ interface SimArgs {
   environments?: string;
   anomalies?: string;
   'unknown-fields': boolean;
+  profile: DatasetProfile;
   json: boolean;
+  'clock-offset'?: number;
 }
 
 export const simCommand: CommandModule<object, SimArgs> = {
@@ -42,7 +44,9 @@ export const simCommand: CommandModule<object, SimArgs> = {
       .option('environments', { type: 'string', describe: 'environment kinds, comma-separated (default production,production)' })
       .option('anomalies', { type: 'string', describe: `plant anomalies: all, or a comma list of ${ANOMALY_KINDS.join(', ')}` })
       .option('unknown-fields', { type: 'boolean', default: false, describe: 'add unknown fields and enum values' })
+      .option('profile', { choices: DATASET_PROFILES, default: 'business' as DatasetProfile, describe: 'business: a mid-sized company (paired treasury transfers); stress: every extreme (hostile text, amounts above 2^53)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the connection details as one JSON line' })
+      .option('clock-offset', { type: 'number', describe: "seconds the service's Date header runs ahead (negative: behind); what `payexport doctor` checks" })
       .example('$0 sim --port 8080 --seed 7 --scale 10000', 'serve a seeded organization on http://127.0.0.1:8080/v1')
       .example("$0 sim --faults 'latency=50ms,503=0.05' --anomalies all", 'slow, flaky, and with reconciliation anomalies planted')
       .example('$0 sim --json --environments production,staging', 'one JSON line with the URL, organization and keys, for scripts')
@@ -81,6 +85,7 @@ export const simCommand: CommandModule<object, SimArgs> = {
         scale: args.scale,
         wallets: args.wallets,
         unknownFields: args['unknown-fields'],
+        profile: args.profile,
         ...(args.faults !== undefined ? { faults: args.faults } : {}),
         ...(args['delivery-faults'] !== undefined ? { webhooks: { faults: args['delivery-faults'] } } : {}),
         ...(args['request-log'] !== undefined ? { requestLog: { file: args['request-log'] } } : {}),
@@ -88,6 +93,7 @@ export const simCommand: CommandModule<object, SimArgs> = {
         ...(args.to !== undefined ? { to: args.to } : {}),
         ...(environments ? { environments } : {}),
         ...(anomalies ? { anomalies } : {}),
+        ...(args['clock-offset'] !== undefined ? { clockOffsetMs: args['clock-offset'] * 1000 } : {}),
       });
     } catch (error) {
       if (error instanceof RangeError) throw usageError('bad_option', error.message);
@@ -103,7 +109,7 @@ function print(sim: SimHandle, args: SimArgs): void {
   const ds = sim.dataset.options;
   if (args.json) {
     process.stdout.write(
-      `${JSON.stringify({ baseUrl: sim.baseUrl, organizationId: sim.organizationId, environments: sim.environments.map((e) => ({ id: e.id, kind: e.kind, apiKey: e.apiKey })), bearerToken: sim.bearerToken, seed: ds.seed, scale: ds.scale, wallets: ds.wallets })}\n`,
+      `${JSON.stringify({ baseUrl: sim.baseUrl, organizationId: sim.organizationId, environments: sim.environments.map((e) => ({ id: e.id, kind: e.kind, apiKey: e.apiKey })), bearerToken: sim.bearerToken, seed: ds.seed, scale: ds.scale, wallets: ds.wallets, profile: ds.profile })}\n`,
     );
     return;
   }
@@ -113,7 +119,7 @@ function print(sim: SimHandle, args: SimArgs): void {
     `  organization  ${sim.organizationId}`,
     ...sim.environments.map((e) => `  environment   ${e.id} (${e.kind})  api key ${e.apiKey}`),
     `  bearer token  ${sim.bearerToken}`,
-    `  dataset       seed ${ds.seed}, ${ds.scale} payments, ${ds.wallets} wallets`,
+    `  dataset       seed ${ds.seed}, ${ds.scale} payments, ${ds.wallets} wallets (${ds.profile})`,
     `  faults        ${args.faults ?? 'none'}`,
     `  deliveries    ${args['delivery-faults'] ?? 'no faults'}`,
     'Serving until Ctrl-C (SIGINT) or SIGTERM.',

@@ -13,6 +13,7 @@ import { renderPayment, amountOf, wireInt } from './render-payment.js';
 import { PaymentStore } from './store.js';
 import { bucketize, renderEnvironmentSummary, renderWalletSummary, type WalletBuckets } from './summaries.js';
 import { buildTimeline } from './timeline.js';
+import { pairTransfers } from './transfer-pairs.js';
 import { WalletLedgers, type LedgerQuery } from './wallet-ledgers.js';
 import { SimBills } from './bills.js';
 import { buildWorld, type SimEnvironment, type SimLineOfCredit, type SimWallet, type World } from './world.js';
@@ -78,7 +79,9 @@ export class Dataset {
   constructor(options: DatasetOptions = {}) {
     this.options = resolveDatasetOptions(options);
     this.world = buildWorld(this.options);
-    this.ctx = { options: this.options, world: this.world, timeline: buildTimeline(this.options, this.world) };
+    const timeline = buildTimeline(this.options, this.world);
+    pairTransfers(this.options, this.world, timeline); // business profile: treasury sends get their receiving leg
+    this.ctx = { options: this.options, world: this.world, timeline };
     this.plan = planAnomalies(this.ctx);
     this.store = new PaymentStore(this.ctx, this.plan);
     this.orderings = new Orderings(this.store, () => this.version);

@@ -2,6 +2,7 @@ import { uuidOf } from '../core/ids.js';
 import { hash32, hashString } from '../core/prng.js';
 import { formatMicros, US_PER_DAY, US_PER_HOUR, type Micros } from '../core/time.js';
 import type { AnomalyPlan } from './anomaly-plan.js';
+import type { DatasetProfile } from './options.js';
 import { DIR_SEND, F_CHECK, F_LEGACY, F_REJECTED, F_SHORTCIRCUIT, F_SWAP, KIND_NAMES, ST_COMPLETED, ST_FAILED, ST_SENDING, ST_SETTLING_V2 } from './codes.js';
 import type { PaymentCore } from './payment-core.js';
 import { amountOf, wireInt } from './render-payment.js';
@@ -65,21 +66,27 @@ export function paymentEventEffectiveUs(store: PaymentStore, h: number, type: nu
 }
 
 /** Deposits and withdrawals of a wallet: funding at creation, weekly top-ups, monthly withdrawals. */
-export function walletExtras(world: World, wallet: SimWallet, scale: number, plan: AnomalyPlan): ExtraEntry[] {
+export function walletExtras(world: World, wallet: SimWallet, scale: number, plan: AnomalyPlan, profile: DatasetProfile = 'stress'): ExtraEntry[] {
   const seed = world.seed;
-  const unit = wallet.currencyKind === 'usd' ? 1n : wallet.currencyKind === 'asset' ? 10_000n : 100_000n;
+  // stress: funding no payment mix can exhaust; business: a treasury's size (at the demo's 5,000
+  // payments over 12 wallets, ~9 BTC, ~$500,000 or ~170,000 USDT a wallet at the start)
+  const unit = profile === 'business'
+    ? (wallet.currencyKind === 'usd' ? 2n : wallet.currencyKind === 'asset' ? 20_000n : 100_000n)
+    : (wallet.currencyKind === 'usd' ? 1n : wallet.currencyKind === 'asset' ? 10_000n : 100_000n);
+  const initialUnits = profile === 'business' ? (wallet.currencyKind === 'usd' ? 60_000n : 20_000n) : 2_000_000n;
+  const stepUnits = profile === 'business' ? 1_000n : 10_000n;
   const perWallet = BigInt(Math.ceil(scale / Math.max(1, world.wallets.length)) + 10);
   const extras: ExtraEntry[] = [
-    { type: EV_DEPOSITED, id: uuidOf(seed, NS_DEPOSIT, wallet.index, 0), paymentId: null, effectiveUs: wallet.createdUs + US_PER_HOUR, amount: perWallet * 2_000_000n * unit },
+    { type: EV_DEPOSITED, id: uuidOf(seed, NS_DEPOSIT, wallet.index, 0), paymentId: null, effectiveUs: wallet.createdUs + US_PER_HOUR, amount: perWallet * initialUnits * unit },
   ];
   const end = wallet.deactivatedUs ?? world.toUs;
   let k = 1;
   for (let at = world.fromUs + 3 * US_PER_DAY + 7_000_000 * wallet.index; at < end; at += 7 * US_PER_DAY, k++) {
-    extras.push({ type: EV_DEPOSITED, id: uuidOf(seed, NS_DEPOSIT, wallet.index, k), paymentId: null, effectiveUs: at, amount: BigInt(1 + (hash32(seed, wallet.index, k) % 50)) * 10_000n * unit });
+    extras.push({ type: EV_DEPOSITED, id: uuidOf(seed, NS_DEPOSIT, wallet.index, k), paymentId: null, effectiveUs: at, amount: BigInt(1 + (hash32(seed, wallet.index, k) % 50)) * stepUnits * unit });
   }
   let m = 0;
   for (let at = world.fromUs + 20 * US_PER_DAY + 11_000_000 * wallet.index; at < end; at += 30 * US_PER_DAY, m++) {
-    extras.push({ type: EV_WITHDRAWN, id: uuidOf(seed, NS_WITHDRAW, wallet.index, m), paymentId: null, effectiveUs: at, amount: BigInt(1 + (hash32(seed, wallet.index, 1000 + m) % 20)) * 5_000n * unit });
+    extras.push({ type: EV_WITHDRAWN, id: uuidOf(seed, NS_WITHDRAW, wallet.index, m), paymentId: null, effectiveUs: at, amount: (BigInt(1 + (hash32(seed, wallet.index, 1000 + m) % 20)) * stepUnits * unit) / 2n });
   }
   for (const orphan of plan.orphans) {
     if (orphan.walletIndex === wallet.index) extras.push({ type: EV_CAPTURED, id: orphan.holdId, paymentId: orphan.paymentId, effectiveUs: orphan.effectiveUs, amount: orphan.amount });

@@ -3,6 +3,17 @@ import { ANOMALY_KINDS, type AnomalyKind } from './anomaly-kinds.js';
 
 export type EnvironmentKind = 'production' | 'staging';
 
+/**
+ * What kind of organization the payments describe.
+ *   `business`  a mid-sized company: treasury-sized balances, customer-sized payments, treasury
+ *               transfers as pairs between its own wallets (a send and the matching receive), no
+ *               hostile text and no amounts above 2^53 — what `payexport demo` and `payexport sim` serve.
+ *   `stress`    every variant at its extreme: single-leg treasury movements to the outside, amounts
+ *               above 2^53 msats, hostile memos — what the tests and benchmarks are written against.
+ */
+export type DatasetProfile = 'business' | 'stress';
+export const DATASET_PROFILES: readonly DatasetProfile[] = ['business', 'stress'];
+
 /** What to generate. Every field is optional; the defaults give the demo dataset. */
 export interface DatasetOptions {
   /** Same seed (and options) → same data, byte for byte. Default 1. */
@@ -23,8 +34,10 @@ export interface DatasetOptions {
   unknownFields?: boolean;
   /** Include legacy-only records (deprecated fields, uppercase `BTC`, old ledger events). Default true. */
   legacyRecords?: boolean;
-  /** Include hostile text (formula/SQL/control characters) in memos and metadata. Default true. */
+  /** Include hostile text (formula/SQL/control characters) in memos and metadata. Default true (`business`: false). */
   hostileText?: boolean;
+  /** Default `stress` (the suite's dataset); the CLI's `sim` and `demo` default to `business`. */
+  profile?: DatasetProfile;
 }
 
 export interface ResolvedDatasetOptions {
@@ -38,6 +51,7 @@ export interface ResolvedDatasetOptions {
   readonly unknownFields: boolean;
   readonly legacyRecords: boolean;
   readonly hostileText: boolean;
+  readonly profile: DatasetProfile;
 }
 
 const MAX_SCALE = 50_000_000;
@@ -47,6 +61,8 @@ export function resolveDatasetOptions(options: DatasetOptions = {}): ResolvedDat
   const scale = options.scale ?? 10_000;
   const wallets = options.wallets ?? 8;
   const environments = options.environments ?? ['production', 'production'];
+  const profile = options.profile ?? 'stress';
+  if (!DATASET_PROFILES.includes(profile)) throw new RangeError(`profile must be one of ${DATASET_PROFILES.join(', ')}, got ${JSON.stringify(profile)}`);
   if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
   if (!Number.isSafeInteger(scale) || scale < 0 || scale > MAX_SCALE) throw new RangeError(`scale must be an integer in [0, ${MAX_SCALE}], got ${scale}`);
   if (!Number.isSafeInteger(wallets) || wallets < 4 || wallets > 1000) throw new RangeError(`wallets must be an integer in [4, 1000], got ${wallets}`);
@@ -68,6 +84,7 @@ export function resolveDatasetOptions(options: DatasetOptions = {}): ResolvedDat
     anomalies,
     unknownFields: options.unknownFields ?? false,
     legacyRecords: options.legacyRecords ?? true,
-    hostileText: options.hostileText ?? true,
+    hostileText: options.hostileText ?? profile === 'stress',
+    profile,
   };
 }

@@ -4,6 +4,7 @@ import { US_PER_HOUR, type Micros } from '../core/time.js';
 import type { AnomalyKind } from './anomaly-kinds.js';
 import {
   CAT_STANDARD,
+  CAT_TREASURY,
   DIR_SEND,
   F_CHECK,
   F_HUGE,
@@ -24,6 +25,7 @@ import {
 import { centsToMsats, msatsToCentsCeil, msatsToCentsFloor, processingFeeOf, type Rate } from './fees.js';
 import type { ResolvedDatasetOptions } from './options.js';
 import { expirationSecondsOf, type Timeline } from './timeline.js';
+import { transferPrincipal } from './transfer-pairs.js';
 import type { SimWallet, World } from './world.js';
 
 /**
@@ -115,6 +117,18 @@ function logUniform(s: Stream, lo: number, hi: number): bigint {
   return BigInt(Math.max(lo, Math.min(hi, Math.floor(v))));
 }
 
+/**
+ * What a mid-sized business's customers and suppliers pay (the `business` profile): Lightning
+ * $1–$2,000, on chain 20,000 sats–0.05 BTC, USD $5–$5,000 (batch payouts as in `stress`: $10–$20,000
+ * a leg), stablecoin 10–5,000 USDT.
+ */
+function businessPrincipal(s: Stream, currencyKind: SimWallet['currencyKind'], onchainAmounts: boolean): bigint {
+  if (currencyKind === 'asset') return logUniform(s, 10_000_000, 5_000_000_000);
+  if (currencyKind === 'usd') return logUniform(s, 500, 500_000);
+  if (onchainAmounts) return logUniform(s, 20_000, 5_000_000) * 1_000n;
+  return logUniform(s, 1_000_000, 2_000_000_000);
+}
+
 /** USD per BTC drifts between ~$88k and ~$112k over the range; scale 2 → coefficient in 1/100 cent. */
 export function rateAt(seed: number, key: number, at: Micros): Rate {
   const days = at / (24 * US_PER_HOUR);
@@ -149,7 +163,13 @@ export function baseCore(ctx: GenContext, i: number, lite = false): PaymentCore 
   let principal: bigint;
   let rail: PaymentCore['rail'] = null;
   let transfers: bigint[] = [];
-  if (wallet.currencyKind === 'asset') {
+  const business = options.profile === 'business';
+  if (business && category === CAT_TREASURY) {
+    // both legs of a pair carry the send's principal (transfer-pairs.ts)
+    principal = transferPrincipal(seed, isSend ? i : i - 1, wallet.currencyKind, kind);
+  } else if (business && kind !== KIND_USDBATCH) {
+    principal = businessPrincipal(s, wallet.currencyKind, onchainAmounts);
+  } else if (wallet.currencyKind === 'asset') {
     principal = logUniform(s, 1_000_000, 10_000_000_000);
   } else if (wallet.currencyKind === 'usd') {
     if (kind === KIND_USDBATCH) {
@@ -251,7 +271,7 @@ export function baseCore(ctx: GenContext, i: number, lite = false): PaymentCore 
     creditAmount: settledPrincipal,
     error: lite ? null : errorOf(s, isSend, kind, status, flags, maxFee),
     expirationSeconds: isSend ? null : expirationSecondsOf(kind),
-    shortCircuitOffsetId: !lite && (flags & F_SHORTCIRCUIT) !== 0 ? paymentIdOf(seed, (i * 7 + 3) % Math.max(1, t.count)) : null,
+    shortCircuitOffsetId: !lite && (flags & F_SHORTCIRCUIT) !== 0 ? paymentIdOf(seed, business && category === CAT_TREASURY ? i + 1 : (i * 7 + 3) % Math.max(1, t.count)) : null,
     anomaly: null,
   };
 }

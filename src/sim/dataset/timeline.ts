@@ -148,7 +148,10 @@ function classify(options: ResolvedDatasetOptions, world: World, picker: WalletP
   else if (wallet.currencyKind === 'usd') kind = [KIND_BOLT11, KIND_ONCHAIN, KIND_BIP21, KIND_USDBATCH][s.weighted([55, 20, 15, 10])] as number;
   else kind = [KIND_BOLT11, KIND_ONCHAIN, KIND_BIP21][s.weighted([60, 22, 18])] as number;
 
-  const category = wallet.currencyKind !== 'asset' && kind !== KIND_USDBATCH && s.chance(0.03) ? CAT_TREASURY : CAT_STANDARD;
+  // business: a treasury movement starts as a send; transfer-pairs.ts gives it its receiving leg
+  const treasuryOk = options.profile === 'stress' || direction === DIR_SEND;
+  const category = wallet.currencyKind !== 'asset' && kind !== KIND_USDBATCH && s.chance(options.profile === 'stress' ? 0.03 : 0.02) && treasuryOk ? CAT_TREASURY : CAT_STANDARD;
+  if (options.profile === 'business' && category === CAT_TREASURY && kind === KIND_BIP21) kind = KIND_BOLT11; // one rail per pair
   const isCheck = direction === DIR_SEND && category === CAT_STANDARD && kind !== KIND_USDBATCH && kind !== KIND_TAPROOT && s.chance(0.01);
   const legacy =
     options.legacyRecords && wallet.currencyKind === 'btc' && category === CAT_STANDARD && !isCheck && kind !== KIND_BIP21 && created < options.fromUs + 15 * US_PER_DAY && s.chance(0.05);
@@ -198,7 +201,7 @@ function classify(options: ResolvedDatasetOptions, world: World, picker: WalletP
   }
 
   if (direction === DIR_RECEIVE && status === ST_COMPLETED) {
-    if (category === CAT_TREASURY && wallet.currencyKind === 'btc' && !legacy && s.chance(0.2)) flags |= F_HUGE;
+    if (options.profile === 'stress' && category === CAT_TREASURY && wallet.currencyKind === 'btc' && !legacy && s.chance(0.2)) flags |= F_HUGE;
     if (kind === KIND_ONCHAIN && wallet.processingFee !== null && wallet.processingFee.receiveBps > 0 && category === CAT_STANDARD && !legacy && s.chance(0.08)) flags |= F_OVERPAID;
   }
   if (status === ST_COMPLETED && category === CAT_STANDARD && !legacy && (flags & F_OVERPAID) === 0 && s.chance(0.02)) flags |= F_NO_BREAKDOWN;

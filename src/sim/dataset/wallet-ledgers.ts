@@ -77,7 +77,7 @@ export class WalletLedgers {
     let extras = this.extrasCache.get(w);
     if (!extras) {
       const wallet = this.world.wallets[w] as SimWallet;
-      extras = w < this.generatedWalletCount() ? walletExtras(this.world, wallet, this.scale, this.plan) : [];
+      extras = w < this.generatedWalletCount() ? walletExtras(this.world, wallet, this.scale, this.plan, this.store.ctx.options.profile) : [];
       this.extrasCache.set(w, extras);
     }
     return extras;

@@ -21,6 +21,8 @@ export interface HttpServerDeps {
   log: RequestLog;
   /** unexpected handler errors (bugs) are reported here; default: console.error */
   onError?: (error: unknown) => void;
+  /** added to the clock of every `Date` header: a service whose clock is off (`payexport doctor`'s clock check) */
+  clockOffsetMs?: number;
 }
 
 const PREFIX = '/v1';
@@ -54,6 +56,8 @@ export function createSimServer(deps: HttpServerDeps): Server {
   const server = createServer((req, res) => {
     inFlight++;
     const arrival = { seq: ++seq, inFlight, at: new Date(), started: performance.now() };
+    // node:http writes its own Date header unless one is set; an offset one stands for a skewed clock
+    if (deps.clockOffsetMs) res.setHeader('date', new Date(Date.now() + deps.clockOffsetMs).toUTCString());
     // set BEFORE the response is written: 'close' can fire before a promise continuation runs
     const logged: { status: number; fault?: string } = { status: 0 };
     const note = (status: number, fault?: string): void => {

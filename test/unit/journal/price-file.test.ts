@@ -42,3 +42,24 @@ describe('the price file', () => {
     expect(() => PriceTable.parse('btc', '2026-10-01T00:00:00Z,1\n2026-10-01T02:00:00+02:00,2\n', 'p.csv', 60)).toThrow(/two prices/);
   });
 });
+
+describe("the price file's coverage of a span (payexport doctor)", () => {
+  const ms = (text: string): number => Date.parse(text);
+  // one price a day, staleness one day: covered from the first price until a day after the last
+  const table = PriceTable.parse('btc', 'timestamp,price\n2026-10-01T00:00:00Z,1\n2026-10-02T00:00:00Z,2\n2026-10-05T00:00:00Z,3\n', 'p.csv', 86_400);
+
+  it('is covered where every instant has a usable price', () => {
+    expect(table.firstUncoveredMs(ms('2026-10-01T00:00:00Z'), ms('2026-10-03T00:00:00.001Z'))).toBeNull();
+    expect(table.firstUncoveredMs(ms('2026-10-05T00:00:00Z'), ms('2026-10-06T00:00:00.001Z'))).toBeNull();
+  });
+
+  it('names the first instant without one: before the first price, after a stale stretch, past the end', () => {
+    expect(table.firstUncoveredMs(ms('2026-09-30T00:00:00Z'), ms('2026-10-02T00:00:00Z'))).toBe(ms('2026-09-30T00:00:00Z'));
+    // the price of the 2nd serves until the 3rd plus a millisecond; the next comes on the 5th
+    const gap = table.firstUncoveredMs(ms('2026-10-01T00:00:00Z'), ms('2026-10-06T00:00:00Z'));
+    expect(gap).toBe(ms('2026-10-03T00:00:00.001Z'));
+    expect(table.at(new Date(gap! - 1).toISOString().replace('Z', '000Z'))).not.toBeNull();
+    expect(table.at(new Date(gap!).toISOString().replace('Z', '000Z'))).toBeNull();
+    expect(table.firstUncoveredMs(ms('2026-10-05T00:00:00Z'), ms('2026-10-09T00:00:00Z'))).toBe(ms('2026-10-06T00:00:00.001Z'));
+  });
+});

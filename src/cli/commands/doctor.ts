@@ -1,0 +1,38 @@
+/**
+ * `payexport doctor`: the checklist of src/setup/doctor/run-doctor.ts with the jobs' own options,
+ * so it checks exactly the configuration tonight's run will load. Exit 0 when every check passed,
+ * 78 when one did not.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { runDoctor } from '../../setup/doctor/run-doctor.js';
+import type { CliContext } from '../cli-context.js';
+import { withCommonOptions, type CommonArgs } from '../common-options.js';
+import { examplesEpilog } from '../help.js';
+import { loadCliConfig } from '../run-job.js';
+
+export function doctorCommand(ctx: CliContext): CommandModule<object, CommonArgs> {
+  return {
+    command: 'doctor',
+    describe: "Will tonight's run work? Config, key and its environments, the service's clock, snapshot, locks, output root, prices, notification destinations: ✓ / ✗ with the fix",
+    builder: (y: Argv<object>) =>
+      withCommonOptions(
+        y,
+        'pull',
+        `${examplesEpilog([
+          ['npx payexport doctor --config config/payexport.json', 'the checklist; exit 0 only when every line is ✓'],
+          ['npx payexport doctor --config config/payexport.json || mail -s "payexport not ready" ops@example.com', 'from a scheduler, before the night'],
+        ])}\n\nExit codes: 0 every check passed; 78 at least one ✗ (the fix is printed under it); 64 bad usage.`,
+      ) as Argv<CommonArgs>,
+    handler: async (args) => {
+      ctx.exitCode = await runDoctor({
+        load: () => loadCliConfig(ctx, args),
+        configShown: args.config ?? ctx.env.PAYEXPORT_CONFIG,
+        env: ctx.env,
+        cwd: ctx.cwd,
+        scrubber: ctx.scrubber,
+        now: () => new Date(),
+        print: (line) => ctx.stdout.write(ctx.scrubber.scrub(line) + '\n'),
+      });
+    },
+  };
+}

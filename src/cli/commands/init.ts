@@ -1,0 +1,87 @@
+/**
+ * `payexport init`: the questions (or flags, for scripts) that make config/payexport.json, each
+ * answer checked at once against the service; the flow is src/setup/run-init.ts.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { DEFAULT_CONFIG_PATH, runInit } from '../../setup/run-init.js';
+import { SCHEDULERS, type Scheduler } from '../../setup/next-commands.js';
+import { terminalPrompter } from '../../setup/prompter.js';
+import { AppError } from '../../util/errors.js';
+import type { CliContext } from '../cli-context.js';
+import { withHint } from '../error-hints.js';
+import { examplesEpilog } from '../help.js';
+
+interface InitArgs {
+  config?: string;
+  force?: boolean;
+  yes?: boolean;
+  'base-url'?: string;
+  organization?: string;
+  environment?: string[];
+  'key-env'?: string;
+  'key-file'?: string;
+  tz?: string;
+  snapshot?: string;
+  'data-dir'?: string;
+  out?: string;
+  scheduler?: Scheduler;
+}
+
+export function initCommand(ctx: CliContext): CommandModule<object, InitArgs> {
+  return {
+    command: 'init',
+    describe: 'Set up a real account: asks (or takes as flags) the organization, the API key, time zone, snapshot and output root, checks each against the service, writes config/payexport.json',
+    builder: (y: Argv<object>) =>
+      y
+        .option('config', { type: 'string', describe: `the config file to write (default ${DEFAULT_CONFIG_PATH})` })
+        .option('force', { type: 'boolean', describe: 'replace an existing config file (and key file)' })
+        .option('yes', { type: 'boolean', describe: 'ask nothing: every answer from a flag, the environment or its default' })
+        .option('base-url', { type: 'string', describe: 'API base including /v1 (env PAYEXPORT_BASE_URL; default https://voltageapi.com/v1)' })
+        .option('organization', { type: 'string', describe: 'organization UUID (env PAYEXPORT_ORGANIZATION_ID)' })
+        .option('environment', { type: 'string', array: true, describe: "the key's environment UUID (default: every environment the key sees)" })
+        .option('key-env', { type: 'string', describe: 'the variable holding the API key, written into the config by name (default PAYEXPORT_API_KEY)' })
+        .option('key-file', { type: 'string', describe: 'where a key typed at the prompt is saved, mode 600 (default: payexport.api-key next to the config)' })
+        .option('tz', { type: 'string', describe: 'the books\' time zone, IANA (default: this machine\'s)' })
+        .option('snapshot', { type: 'string', describe: "'embedded' (default), 'env' (Postgres at DATABASE_URL) or a postgres:// URL without a password" })
+        .option('data-dir', { type: 'string', describe: 'the embedded database folder (default data)' })
+        .option('out', { type: 'string', describe: 'output root (default reports)' })
+        .option('scheduler', { choices: SCHEDULERS, describe: 'which scheduler line to print at the end (default cron)' })
+        .epilog(
+          examplesEpilog([
+            ['npx payexport init', 'asks each question at the terminal (the key without echo)'],
+            ['PAYEXPORT_API_KEY=… npx payexport init --yes --organization <uuid> --tz America/New_York', 'for a script: nothing asked'],
+          ]),
+        ) as Argv<InitArgs>,
+    handler: async (args) => {
+      const prompter = args.yes ? null : terminalPrompter(process.stdin, ctx.stdout);
+      try {
+        await runInit({
+          configPath: args.config ?? DEFAULT_CONFIG_PATH,
+          force: args.force === true,
+          flags: {
+            baseUrl: args['base-url'],
+            organization: args.organization,
+            environment: args.environment,
+            keyEnv: args['key-env'],
+            keyFile: args['key-file'],
+            tz: args.tz,
+            snapshot: args.snapshot,
+            dataDir: args['data-dir'],
+            out: args.out,
+            scheduler: args.scheduler,
+          },
+          prompter,
+          env: ctx.env,
+          cwd: ctx.cwd,
+          scrubber: ctx.scrubber,
+          now: new Date(),
+          print: (line) => ctx.stdout.write(ctx.scrubber.scrub(line) + '\n'),
+          showError: (error) => ctx.stderr.write(ctx.scrubber.scrub(`payexport: ${withHint(error instanceof Error ? error.message : String(error), error instanceof AppError ? error.type : undefined)}`) + '\n'),
+        });
+        ctx.exitCode = 0;
+      } finally {
+        prompter?.close();
+      }
+    },
+  };
+}

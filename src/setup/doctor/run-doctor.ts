@@ -1,0 +1,60 @@
+/**
+ * `payexport doctor`: whether tonight's run will work, as one checklist. The config is loaded as a
+ * job loads it (the first line); then each check runs on its own, one failing never hiding the
+ * next. Exit 0 only when every line passed; otherwise 78 (docs/contracts.md#exit-codes: a setup
+ * that is not ready to run is a configuration state, whatever the ✗).
+ */
+import type { Env, LoadedConfig } from '../../config/load.js';
+import { ExitCode } from '../../util/exit-codes.js';
+import type { SecretScrubber } from '../../util/secret-scrubber.js';
+import { fail, pass, skip, type CheckLine, type DoctorCheck } from './check.js';
+import { renderCheckLine, renderTally } from './checklist.js';
+import { DEFAULT_CHECKS } from './checks/index.js';
+
+export interface DoctorOptions {
+  /** loads the config exactly as the jobs do (throws an AppError when it cannot) */
+  load(): LoadedConfig;
+  /** the file named by --config or PAYEXPORT_CONFIG, for the lines that mention it */
+  configShown: string | undefined;
+  env: Env;
+  cwd: string;
+  scrubber: SecretScrubber;
+  now(): Date;
+  print(line: string): void;
+  /** checks owned by other rooms (delivery destinations, the price cache), run after the defaults */
+  extraChecks?: readonly DoctorCheck[];
+}
+
+export async function runDoctor(options: DoctorOptions): Promise<number> {
+  const checks = [...DEFAULT_CHECKS, ...(options.extraChecks ?? [])];
+  const lines: CheckLine[] = [];
+  const show = (line: CheckLine): void => {
+    lines.push(line);
+    for (const text of renderCheckLine(line)) options.print(text);
+  };
+  options.print(`payexport doctor${options.configShown === undefined ? ' (no config file: defaults and environment)' : ` — ${options.configShown}`}`);
+  let loaded: LoadedConfig | null = null;
+  try {
+    loaded = options.load();
+    const { config } = loaded;
+    show(pass('config valid', `organization ${config.organization ?? '(none)'}, ${config.environments.length} environment(s), tz ${config.tz}`));
+  } catch (error) {
+    show(fail('config valid', error instanceof Error ? error.message : String(error), options.configShown === undefined ? 'name a config file with --config, or run payexport init' : `fix ${options.configShown} (every key: config/README.md), or write a new one with payexport init`));
+  }
+  for (const check of checks) {
+    if (loaded === null) {
+      show(skip(check.id, 'needs a valid config'));
+      continue;
+    }
+    let result: CheckLine[];
+    try {
+      result = await check.run({ loaded, env: options.env, cwd: options.cwd, scrubber: options.scrubber, now: options.now });
+    } catch (error) {
+      // a check that breaks is a ✗ of its own, never the end of the checklist
+      result = [fail(check.id, error instanceof Error ? error.message : String(error), 'see the message; run with --verbose for more')];
+    }
+    for (const line of result) show(line);
+  }
+  options.print(renderTally(lines));
+  return lines.every((l) => l.status === 'pass') ? ExitCode.ok : ExitCode.config;
+}

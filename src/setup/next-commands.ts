@@ -1,0 +1,61 @@
+/**
+ * The three commands `init` ends with: a dry run (the plan, nothing written), the first month-end,
+ * and the line that schedules it — for cron, a systemd timer, or the Kubernetes CronJob shipped in
+ * deploy/ — with the same config file and nothing secret in any of them.
+ */
+import { monthPeriod } from '../model/period.js';
+import type { KeySource } from './init-config.js';
+
+export const SCHEDULERS = ['cron', 'systemd', 'kubernetes'] as const;
+export type Scheduler = (typeof SCHEDULERS)[number];
+
+export interface NextCommandsInput {
+  configPath: string;
+  cwd: string;
+  tz: string;
+  key: KeySource;
+  scheduler: Scheduler;
+  now: Date;
+}
+
+/** A path or value safe to paste into a POSIX shell. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+export function nextCommands(input: NextCommandsInput): string[] {
+  const config = `--config ${shellWord(input.configPath)}`;
+  const month = monthPeriod(undefined, input.tz, input.now).label;
+  const keyNote = input.key.kind === 'env' ? ` (with ${input.key.name} set in its environment)` : '';
+  return [
+    `  1. npx payexport month-end ${config} --dry-run`,
+    `       the plan: wallets, streams and requests; nothing is written`,
+    `  2. npx payexport month-end ${config} --month ${month}`,
+    `       the first month-end: reports, snapshot, the month closed`,
+    `  3. ${schedulerLine(input, config)}`,
+    `       ${schedulerNote(input.scheduler)}${keyNote}`,
+  ];
+}
+
+function schedulerLine(input: NextCommandsInput, config: string): string {
+  switch (input.scheduler) {
+    case 'cron':
+      // the 2nd at 06:30 in the host's zone: the previous month has ended in every zone by then
+      return `30 6 2 * *  cd ${shellWord(input.cwd)} && npx payexport month-end ${config} >>month-end.log 2>&1`;
+    case 'systemd':
+      return `sudo cp deploy/systemd/payexport-month-end.service deploy/systemd/payexport-month-end.timer /etc/systemd/system/ && sudo systemctl enable --now payexport-month-end.timer`;
+    case 'kubernetes':
+      return `kubectl apply -f deploy/kubernetes/cronjobs.yaml`;
+  }
+}
+
+function schedulerNote(scheduler: Scheduler): string {
+  switch (scheduler) {
+    case 'cron':
+      return 'a crontab line (crontab -e); deploy/cron/payexport.crontab has nightly too';
+    case 'systemd':
+      return `set WorkingDirectory and the config path in the .service first (OnCalendar: the 2nd, 06:30)`;
+    case 'kubernetes':
+      return 'after `kubectl create secret generic payexport --from-file=api-key=…`; the snapshot must be Postgres there';
+  }
+}

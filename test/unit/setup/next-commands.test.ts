@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { nextCommands, SCHEDULERS } from '../../../src/setup/next-commands.js';
+
+describe("init's next commands", () => {
+  const base = { configPath: 'config/payexport.json', cwd: '/srv/books', tz: 'America/New_York', key: { kind: 'file', path: 'config/payexport.api-key' } as const, now: new Date('2026-11-27T03:00:00Z') };
+
+  it('a dry run, the first month-end (the previous month in the books\' zone), then the scheduler line', () => {
+    const lines = nextCommands({ ...base, scheduler: 'cron' });
+    expect(lines[0]).toBe('  1. npx payexport month-end --config config/payexport.json --dry-run');
+    expect(lines[2]).toBe('  2. npx payexport month-end --config config/payexport.json --month 2026-10');
+    expect(lines[4]).toBe('  3. 30 6 2 * *  cd /srv/books && npx payexport month-end --config config/payexport.json >>month-end.log 2>&1');
+  });
+
+  it('each scheduler names its file in deploy/, and a key from the environment is a note, never a value', () => {
+    const third = (scheduler: (typeof SCHEDULERS)[number]): string => nextCommands({ ...base, scheduler, key: { kind: 'env', name: 'PAYEXPORT_API_KEY' } }).slice(4).join('\n');
+    expect(third('systemd')).toContain('deploy/systemd/payexport-month-end.timer');
+    expect(third('kubernetes')).toContain('kubectl apply -f deploy/kubernetes/cronjobs.yaml');
+    for (const scheduler of SCHEDULERS) expect(third(scheduler)).toContain('with PAYEXPORT_API_KEY set in its environment');
+  });
+
+  it('quotes a working directory a shell would split', () => {
+    expect(nextCommands({ ...base, cwd: "/srv/o'brien books", scheduler: 'cron' })[4]).toContain(`cd '/srv/o'\\''brien books' &&`);
+  });
+});
