@@ -10,8 +10,10 @@
  *   treasury send + its receive      transfer: the principal's lots move with their dates and cost;
  *     in another tracked wallet        the network fee is a `transfer_fee` disposal, a processing fee one too
  *
- * A treasury send and receive pair when they share a payment hash or transaction id and the
- * receive credits exactly the send's principal; anything else is an ordinary send and receive.
+ * A treasury send and receive pair when they sit in two tracked wallets of one currency, the
+ * receive credits exactly the send's principal, and they share a payment hash or transaction id;
+ * failing that (the service need not give both legs one), the earliest such receive posted at or
+ * after the send and within a day of it. Anything else is an ordinary send and receive.
  */
 import type { JournalEntry } from '../journal/model.js';
 import type { PaymentRow } from '../model/rows.js';
@@ -43,14 +45,18 @@ export function lotEvents(movements: readonly Movement[]): { events: LotEvent[];
   const receives = new Map<string, Movement[]>();
   for (const m of movements) if (m.inflow && m.treasury && m.pairKey !== null) receives.set(m.pairKey, [...(receives.get(m.pairKey) ?? []), m]);
   const paired = new Set<Movement>();
+  const byTime = (a: Movement, b: Movement): number => (a.entry.postedAt < b.entry.postedAt ? -1 : a.entry.postedAt > b.entry.postedAt ? 1 : (a.entry.ledgerRef ?? '') < (b.entry.ledgerRef ?? '') ? -1 : 1);
+  const treasuryReceives = movements.filter((m) => m.inflow && m.treasury).sort(byTime);
   const events: LotEvent[] = [];
-  for (const m of movements) {
+  for (const m of [...movements].sort(byTime)) {
     if (m.inflow) continue;
     const ref = m.entry.ledgerRef ?? m.entry.entryNo;
     const base = { walletId: m.entry.walletId, currency: m.currency, at: m.entry.postedAt, ref };
     const legs = m.entry.lines.filter((l) => l.component !== 'wallet' && l.component !== 'rounding');
     const principal = legs.find((l) => l.component === 'principal');
-    const receive = m.treasury && m.pairKey !== null ? (receives.get(m.pairKey) ?? []).find((r) => !paired.has(r) && r.entry.walletId !== m.entry.walletId && r.currency === m.currency && unitsOf(r) === (principal?.source?.amount ?? -1n)) : undefined;
+    const matches = (r: Movement): boolean => !paired.has(r) && r.entry.walletId !== m.entry.walletId && r.currency === m.currency && unitsOf(r) === (principal?.source?.amount ?? -1n);
+    const withinADay = (r: Movement): boolean => r.entry.postedAt >= m.entry.postedAt && Date.parse(r.entry.postedAt.slice(0, 23) + 'Z') - Date.parse(m.entry.postedAt.slice(0, 23) + 'Z') <= 86_400_000;
+    const receive = !m.treasury ? undefined : ((m.pairKey === null ? undefined : (receives.get(m.pairKey) ?? []).find(matches)) ?? treasuryReceives.find((r) => matches(r) && withinADay(r)));
     if (receive !== undefined) {
       paired.add(receive);
       paired.add(m);

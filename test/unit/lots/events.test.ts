@@ -37,3 +37,14 @@ describe('movements become subledger events', () => {
     expect(events[1]).toMatchObject({ type: 'acquire', origin: 'deposit', units: 7_000n });
   });
 });
+
+describe('pairing without a shared hash', () => {
+  it('takes the earliest matching treasury receive in another wallet within a day of the send', () => {
+    const out = send('A', 'captured:s', 100_000n, 0n, true, null);
+    const into = receive('B', 'credited:r', 100_000n, true, 'other');
+    const tooLate = { ...receive('C', 'credited:late', 100_000n, true, null), entry: { ...receive('C', 'credited:late', 100_000n, true, null).entry, postedAt: '2026-10-04T10:00:00.000000Z' } };
+    const { events } = lotEvents([tooLate, into, out]);
+    expect(events[0]).toMatchObject({ type: 'transfer', walletId: 'A', toWalletId: 'B', units: 100_000n });
+    expect(events[1]).toMatchObject({ type: 'acquire', walletId: 'C' });
+  });
+});
