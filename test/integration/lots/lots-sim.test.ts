@@ -1,6 +1,6 @@
 /**
  * End to end with the shipped demo (config/demo.json `journal` and `lots`, its opening-lots file):
- * the real pipeline closes October against the simulator the demo runs (seed 7, 5,000 payments,
+ * the real pipeline closes October against the simulator the demo runs (seed 7, business profile, 5,000 payments,
  * 12 wallets) and writes the subledger's files; Python's csv module and openpyxl read them back,
  * and the figures are re-derived from the other files: lots per wallet = balances.csv's closing
  * balance, each relief's proceeds add up to the journal's leg, gain = proceeds − cost, the Crypto
@@ -40,7 +40,7 @@ describe.skipIf(skip !== null)(`the crypto subledger against the demo's simulato
   let reliefs: { header: string[]; rows: Rows };
   let held: { header: string[]; rows: Rows };
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 7, scale: 5_000, wallets: 12 });
+    sim = await startSimulator({ seed: 7, scale: 5_000, wallets: 12, profile: 'business' });
     run = await runAgainstSimulator({ sim, spec: spec(), tz: TZ, flags: { db: false, formats: ['csv', 'xlsx'], journal, lots } });
     reliefs = pythonRows(join(run.dir, 'lot-reliefs.csv'));
     held = pythonRows(join(run.dir, 'lots.csv'));
@@ -82,6 +82,16 @@ describe.skipIf(skip !== null)(`the crypto subledger against the demo's simulato
     const balances = (await run.csv('balances.csv')).filter((b) => b['currency'] !== 'usd');
     expect(balances.length).toBeGreaterThan(5);
     for (const b of balances) expect({ wallet: b['wallet_id'], units: units.get(`${b['wallet_id']}|${b['currency']}`) ?? 0n }).toEqual({ wallet: b['wallet_id'], units: BigInt(b['closing_base']!) });
+  });
+
+  it("moves lots with their 2024 acquisition date and cost by the business's treasury transfers; the fee is the sender's disposal", () => {
+    const moved = held.rows.filter((l) => l['origin'] === 'transfer_in');
+    expect(moved.length).toBeGreaterThan(0);
+    // the demo's opening lots were bought on 15 March 2024: a transfer keeps that date (and the long term)
+    for (const l of moved) expect(l['acquired_at_utc']!.slice(0, 10) < '2026-01-01').toBe(true);
+    const fees = reliefs.rows.filter((r) => r['disposal_part'] === 'transfer_fee');
+    expect(fees.length).toBeGreaterThan(0);
+    expect(new Set(fees.map((r) => r['term']))).toEqual(new Set(['long']));
   });
 
   it("relieves each leg at the journal's value, with gain = proceeds − cost", async () => {
