@@ -2,7 +2,7 @@
  * Options every job command takes (docs/contracts.md#common-options). No yargs defaults on
  * anything the config also sets: an absent flag must never override the file or the environment.
  */
-import type { Argv } from 'yargs';
+import type { Argv, Options } from 'yargs';
 import type { ConfigInput } from '../config/schema.js';
 import { JOB_EPILOG } from './help.js';
 import { usageError } from '../util/errors.js';
@@ -32,48 +32,74 @@ export interface CommonArgs {
   'print-config'?: boolean;
 }
 
+/** Every option the shared flags layer (flagsFromArgs) knows. */
+export const COMMON_OPTIONS = [
+  'config', 'base-url', 'organization', 'environment', 'wallet', 'shard', 'tz', 'out', 'format', 'database-url', 'db', 'schema', 'data-dir',
+  'concurrency', 'page-size', 'lookback-days', 'dry-run', 'log-format', 'quiet', 'verbose', 'print-config',
+] as const;
+export type CommonOption = (typeof COMMON_OPTIONS)[number];
+
 /**
- * Which options a command shows: `pull` (export, nightly, month-end: the API and the snapshot),
- * `report` (the snapshot only — no API options), `db` (the database options only).
+ * Which shared options a command shows and accepts — only those its code reads, so `--help` never
+ * offers a flag that would be silently ignored (test/cli/help-options.test.ts holds every command to it):
+ *   `pull`     export, nightly, month-end: the API, the snapshot, the reports;
+ *   `report`   the snapshot only — no API options;
+ *   `db`       the database options only;
+ *   `listen`   the listener: the API (its safety-net sweeps) and the snapshot, no report or period options;
+ *   `api`      one API call with the organization's scope (webhooks);
+ *   `config`   reads one section of the config file (notify);
+ *   `check`    checks what a job would run with (doctor): every setting of `pull`, no run controls.
  */
-export type OptionSet = 'pull' | 'report' | 'db';
+export type OptionSet = 'pull' | 'report' | 'db' | 'listen' | 'api' | 'config' | 'check';
+
+const LOGGING: readonly CommonOption[] = ['log-format', 'quiet', 'verbose'];
+export const OPTION_SETS: Readonly<Record<OptionSet, readonly CommonOption[]>> = {
+  pull: COMMON_OPTIONS,
+  report: COMMON_OPTIONS.filter((o) => !['base-url', 'shard', 'concurrency', 'page-size', 'lookback-days', 'db'].includes(o)),
+  db: ['config', 'database-url', 'schema', 'data-dir', ...LOGGING, 'print-config'],
+  listen: ['config', 'base-url', 'organization', 'environment', 'wallet', 'database-url', 'schema', 'data-dir', 'concurrency', 'page-size', ...LOGGING, 'print-config'],
+  api: ['config', 'base-url', 'organization', 'environment', 'verbose'],
+  config: ['config', 'verbose'],
+  check: COMMON_OPTIONS.filter((o) => !['dry-run', 'print-config', 'log-format', 'quiet'].includes(o)),
+};
+
+/**
+ * Options a command accepts without showing them: it reads them only to refuse them with a
+ * helpful line (`report --no-db`: a report needs the snapshot; `listen --dry-run`: try --print-config).
+ */
+export const REFUSED_OPTIONS: Readonly<Partial<Record<OptionSet, readonly CommonOption[]>>> = { report: ['db'], db: ['db'], listen: ['dry-run'] };
 
 export function withCommonOptions<T>(y: Argv<T>, set: OptionSet = 'pull', epilog: string = JOB_EPILOG): Argv<T & CommonArgs> {
-  const api = set === 'pull';
-  const job = set !== 'db';
-  let out = y.option('config', { type: 'string', describe: 'JSON config file (env PAYEXPORT_CONFIG)', group: 'Configuration:' });
-  if (api) out = out.option('base-url', { type: 'string', describe: 'API base including /v1 (env PAYEXPORT_BASE_URL)', group: 'Configuration:' });
-  if (job) {
-    out = out
-      .option('organization', { type: 'string', describe: 'organization UUID (env PAYEXPORT_ORGANIZATION_ID)', group: 'Configuration:' })
-      .option('environment', { type: 'string', array: true, describe: 'environment UUID, repeatable (default: every environment that holds a wallet)', group: 'Scope:' })
-      .option('wallet', { type: 'string', array: true, describe: 'wallet UUID, repeatable (default: every wallet, inactive included)', group: 'Scope:' });
-  }
-  if (api) out = out.option('shard', { type: 'string', describe: 'K/N: pull only the wallets of shard K (JOB_COMPLETION_INDEX + PAYEXPORT_SHARDS also work)', group: 'Scope:' });
-  if (job) {
-    out = out
-      .option('tz', { type: 'string', describe: 'reporting time zone, IANA (default UTC)', group: 'Output:' })
-      .option('out', { type: 'string', describe: 'output root (default reports/)', group: 'Output:' })
-      .option('format', { type: 'string', describe: 'csv,xlsx (default both)', group: 'Output:' });
-  }
-  out = out
-    .option('database-url', { type: 'string', describe: 'Postgres URL (env DATABASE_URL); absent → embedded database under data/', group: 'Database:' })
-    .option('db', { type: 'boolean', describe: 'keep a snapshot database (--no-db: none; checkpoints in a state file)', group: 'Database:', hidden: set !== 'pull' })
-    .option('schema', { type: 'string', describe: 'Postgres schema (default payexport)', group: 'Database:' })
-    .option('data-dir', { type: 'string', describe: 'embedded database folder (default data/)', group: 'Database:' });
-  if (api) {
-    out = out
-      .option('concurrency', { type: 'string', describe: 'requests in flight for the whole run, 1–64 (default 8)', group: 'Run:' })
-      .option('page-size', { type: 'string', describe: 'items per API page, 1–1000 (default 100)', group: 'Run:' })
-      .option('lookback-days', { type: 'string', describe: 'nightly re-sweep of recent days, 0–366 (default 7)', group: 'Run:' });
-  }
-  if (job) out = out.option('dry-run', { type: 'boolean', describe: api ? 'print the plan (streams, window, request estimate) and exit 0' : 'print what the snapshot holds for the window and exit 0', group: 'Run:' });
-  return out
-    .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'default: pretty on a TTY, json otherwise', group: 'Run:' })
-    .option('quiet', { type: 'boolean', describe: 'only warnings and errors', group: 'Run:' })
-    .option('verbose', { type: 'boolean', describe: 'debug logs and stack traces', group: 'Run:' })
-    .option('print-config', { type: 'boolean', describe: 'print the effective configuration (secrets redacted) and exit', group: 'Run:' })
-    .epilog(epilog) as Argv<T & CommonArgs>;
+  const shown = new Set<CommonOption>(OPTION_SETS[set]);
+  const refused = new Set<CommonOption>(REFUSED_OPTIONS[set] ?? []);
+  const api = shown.has('base-url');
+  let out = y;
+  const option = (name: CommonOption, spec: Options): void => {
+    if (shown.has(name)) out = out.option(name, spec);
+    else if (refused.has(name)) out = out.option(name, { ...spec, hidden: true });
+  };
+  option('config', { type: 'string', describe: 'JSON config file (env PAYEXPORT_CONFIG)', group: 'Configuration:' });
+  option('base-url', { type: 'string', describe: 'API base including /v1 (env PAYEXPORT_BASE_URL)', group: 'Configuration:' });
+  option('organization', { type: 'string', describe: 'organization UUID (env PAYEXPORT_ORGANIZATION_ID)', group: 'Configuration:' });
+  option('environment', { type: 'string', array: true, describe: 'environment UUID, repeatable (default: every environment that holds a wallet)', group: 'Scope:' });
+  option('wallet', { type: 'string', array: true, describe: 'wallet UUID, repeatable (default: every wallet, inactive included)', group: 'Scope:' });
+  option('shard', { type: 'string', describe: 'K/N: pull only the wallets of shard K (JOB_COMPLETION_INDEX + PAYEXPORT_SHARDS also work)', group: 'Scope:' });
+  option('tz', { type: 'string', describe: 'reporting time zone, IANA (default UTC)', group: 'Output:' });
+  option('out', { type: 'string', describe: 'output root (default reports/)', group: 'Output:' });
+  option('format', { type: 'string', describe: 'csv,xlsx (default both)', group: 'Output:' });
+  option('database-url', { type: 'string', describe: 'Postgres URL (env DATABASE_URL); absent → embedded database under data/', group: 'Database:' });
+  option('db', { type: 'boolean', describe: 'keep a snapshot database (--no-db: none; checkpoints in a state file)', group: 'Database:' });
+  option('schema', { type: 'string', describe: 'Postgres schema (default payexport)', group: 'Database:' });
+  option('data-dir', { type: 'string', describe: 'embedded database folder (default data/)', group: 'Database:' });
+  option('concurrency', { type: 'string', describe: 'requests in flight for the whole run, 1–64 (default 8)', group: 'Run:' });
+  option('page-size', { type: 'string', describe: 'items per API page, 1–1000 (default 100)', group: 'Run:' });
+  option('lookback-days', { type: 'string', describe: 'nightly re-sweep of recent days, 0–366 (default 7)', group: 'Run:' });
+  option('dry-run', { type: 'boolean', describe: api ? 'print the plan (streams, window, request estimate) and exit 0' : 'print what the snapshot holds for the window and exit 0', group: 'Run:' });
+  option('log-format', { choices: ['pretty', 'json'] as const, describe: 'default: pretty on a TTY, json otherwise', group: 'Run:' });
+  option('quiet', { type: 'boolean', describe: 'only warnings and errors', group: 'Run:' });
+  option('verbose', { type: 'boolean', describe: 'debug logs and stack traces', group: 'Run:' });
+  option('print-config', { type: 'boolean', describe: 'print the effective configuration (secrets redacted) and exit', group: 'Run:' });
+  return out.epilog(epilog) as Argv<T & CommonArgs>;
 }
 
 /** Only the flags the user gave, in config terms (for loadConfig's flags layer). */

@@ -9,6 +9,7 @@ import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
 import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
+import { deliverCommand } from './commands/deliver.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { initCommand } from './commands/init.js';
@@ -16,6 +17,7 @@ import { listenCommand } from './commands/listen.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { exportCommand, monthEndCommand, nightlyCommand, reportCommand } from './commands/job-commands.js';
 import { notifyCommand } from './commands/notify.js';
+import { pricesCommand } from './commands/prices.js';
 import { simCommand } from './commands/sim.js';
 import { verifyCommand } from './commands/verify.js';
 
@@ -24,7 +26,7 @@ import { verifyCommand } from './commands/verify.js';
  * Each command parses its flags, calls one job and returns; errors map to exit codes here, as ONE
  * line on stderr (the stack only with --verbose), scrubbed of every secret loaded.
  */
-const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'init', 'doctor']);
+const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'init', 'doctor', 'prices']);
 
 async function main(argv: string[], ctx: CliContext): Promise<number> {
   const parser = yargs(argv)
@@ -52,14 +54,19 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .command(demoCommand(ctx))
     .command(simCommand)
     .command(verifyCommand(ctx))
+    .command(deliverCommand(ctx))
     .command(dbCommand(ctx))
     .command(notifyCommand(ctx))
     .command(listenCommand(ctx))
     .command(webhooksCommand(ctx))
     .command(initCommand(ctx))
-    .command(doctorCommand(ctx));
+    .command(doctorCommand(ctx))
+    .command(pricesCommand(ctx));
   try {
-    await parser.parseAsync();
+    // `payexport nonsens --help` must fail like `payexport nonsens` (exit 64, "Did you mean …?"), not
+    // print the global help and exit 0: a typo in a scheduled command must never look like success.
+    const helpless = unknownCommand(argv, registeredCommands(parser)) ? argv.filter((a) => a !== '--help' && a !== '-h') : argv;
+    await parser.parseAsync(helpless);
     return ctx.exitCode;
   } catch (error) {
     const lines = (error instanceof Error ? error.message : String(error)).split('\n').map((line) => line.trim()).filter((line) => line !== '');
@@ -73,6 +80,19 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     if (argv.includes('--verbose') && error instanceof Error && error.stack) ctx.stderr.write(ctx.scrubber.scrub(error.stack) + '\n');
     return exitCodeOf(error);
   }
+}
+
+/** The names of the commands registered on the parser (new command modules count without a list to update). */
+function registeredCommands(parser: ReturnType<typeof yargs>): Set<string> {
+  // yargs keeps its registry behind getInternalMethods(); a command's first word is its name ('webhooks <action>')
+  const internal = (parser as unknown as { getInternalMethods(): { getCommandInstance(): { getCommands(): string[] } } }).getInternalMethods();
+  return new Set(internal.getCommandInstance().getCommands().map((c) => c.split(' ')[0] ?? c));
+}
+
+/** The first word is neither an option nor a registered command. */
+function unknownCommand(argv: readonly string[], commands: ReadonlySet<string>): boolean {
+  const first = argv[0];
+  return first !== undefined && !first.startsWith('-') && !commands.has(first);
 }
 
 const context: CliContext = { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, scrubber: new SecretScrubber(), exitCode: ExitCode.ok };

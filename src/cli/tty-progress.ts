@@ -47,6 +47,26 @@ export function pullDetail(done: number, total: number, rows: number, rowsPerSec
   return `${String(pct).padStart(3)}% ${n(done)}/${n(total)} streams · ${n(rows)} rows pulled · ${n(rowsPerSecond)} rows/s · ${eta}`;
 }
 
+const ERASE_TO_END = '\x1b[K';
+
+/** Wide enough for every bar's label (`bills-summary`, `→ summary-check`), so the bars line up. */
+const LABEL_WIDTH = 15;
+
+/** `text` (lines ending in \n) with every line longer than `columns` cut into rows of `columns` characters. */
+export function foldToWidth(text: string, columns: number | undefined): string {
+  if (columns === undefined || columns < 20) return text;
+  return text
+    .split('\n')
+    .map((row) => {
+      const chars = [...row];
+      if (chars.length <= columns) return row;
+      const rows: string[] = [];
+      for (let i = 0; i < chars.length; i += columns) rows.push(chars.slice(i, i + columns).join(''));
+      return rows.join('\n');
+    })
+    .join('\n');
+}
+
 /** Bars on a terminal; log lines written through `log` appear above them instead of through them. */
 export interface TtyProgress extends Progress {
   log(line: string): void;
@@ -80,7 +100,7 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
     let b = rows.get(name);
     if (!b) {
       state = state === 'idle' ? 'drawing' : state;
-      b = bars.create(total, 0, { name: name.padEnd(12), detail: '' });
+      b = bars.create(total, 0, { name: name.padEnd(LABEL_WIDTH), detail: '' });
       rows.set(name, b);
       started.set(name, Date.now());
     }
@@ -96,10 +116,17 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
     const left = Math.ceil((seconds / done) * (total - done));
     return `ETA ${left >= 60 ? `${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s` : `${left}s`}`;
   };
-  const line = (text: string): void => {
-    if (state === 'drawing') bars.log(`${text}\n`);
-    else stream.write(`${text}\n`);
+  // While bars are drawn, cli-progress turns the terminal's auto-wrap off and writes log text over
+  // the first bar row, clearing that row only: a log line wider than the terminal would be clipped
+  // at the last column, and a second row would leave the rest of an old bar line behind it in the
+  // scrollback. So log text goes above the bars folded at the terminal's width, each row erased to
+  // its end (ESC [K) before the next begins.
+  const above = (text: string): void => {
+    // one column spare: with auto-wrap off the cursor stays ON the last column, where ESC [K would erase it
+    if (state === 'drawing') bars.log(foldToWidth(text, stream.columns === undefined ? undefined : stream.columns - 1).replace(/\n/g, `${ERASE_TO_END}\n`));
+    else stream.write(text);
   };
+  const line = (text: string): void => above(`${text}\n`);
   const n = (v: number): string => v.toLocaleString('en-US');
   return {
     phase(name) {
@@ -107,8 +134,7 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
       line(`▸ ${name}: ${PHASE_WORDS[name] ?? name}`);
     },
     log(text) {
-      if (state === 'drawing') bars.log(text);
-      else stream.write(text);
+      above(text);
     },
     expect(streams) {
       for (const [kind, total] of Object.entries(streams)) planned.set(kind, total);
@@ -123,7 +149,9 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
       const b = bar(kind, total);
       if (b.getTotal() !== total) b.setTotal(total);
       b.update(t.done, { detail: pullDetail(t.done, total, t.rows, rate(kind, t.rows), eta(kind, t.done, total)) });
-      finalDetail.set(kind, `${n(t.done)}/${n(total)} streams · ${n(t.rows)} rows pulled`);
+      // once the run finishes every stream seen has ended, whether or not it reported `done`
+      // (reads by id never do): the closing line counts what finished, never "done · 0/5 streams"
+      finalDetail.set(kind, `${n(t.streams)} stream${t.streams === 1 ? '' : 's'} · ${n(t.rows)} rows pulled`);
     },
     sheet(name, value) {
       if (state === 'stopped') return;

@@ -23,6 +23,8 @@ export interface Secrets {
   /** by environment id; `*` = PAYEXPORT_API_KEY / PAYEXPORT_BEARER_TOKEN for every environment without its own */
   credentials: ReadonlyMap<string, Credential>;
   databaseUrl: string | undefined;
+  /** PAYEXPORT_COINGECKO_API_KEY: the optional CoinGecko key of the price cache (docs/prices.md#coingecko) */
+  coingeckoApiKey?: string;
   /** every secret value loaded, for the scrubber */
   values: readonly string[];
 }
@@ -266,7 +268,9 @@ function loadSecrets(config: Config, env: Env, cwd: string, sources: Readonly<Re
     const password = databaseUrlPassword(databaseUrl);
     if (password !== undefined) values.push(password);
   }
-  return { credentials, databaseUrl, values };
+  const coingeckoApiKey = secretFromEnv(env, 'PAYEXPORT_COINGECKO_API_KEY');
+  if (coingeckoApiKey !== undefined) values.push(coingeckoApiKey);
+  return { credentials, databaseUrl, values, ...(coingeckoApiKey !== undefined ? { coingeckoApiKey } : {}) };
 }
 
 function requiredEnv(env: Env, name: string, where: string): string {

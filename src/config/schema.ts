@@ -8,6 +8,8 @@ import { notifySchema } from './notify-schema.js';
 import { listenSchema } from './listen-schema.js';
 import { journalSchema } from './journal-schema.js';
 import { lotsSchema } from './lots-schema.js';
+import { deliverySchema } from './delivery-schema.js';
+import { pricesSchema } from './prices-schema.js';
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
 const envVarName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'expected an environment variable name such as PAYEXPORT_API_KEY_STAGING');
@@ -47,6 +49,9 @@ export const configSchema = z.strictObject({
   /** false = `--no-db`: no snapshot, checkpoints in a state file under the output folder */
   db: z.boolean().default(true),
   dbSchema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lowercase SQL identifier').default('payexport'),
+  /** a statement waiting longer for a lock, or running longer, is cancelled: exit 75, resumable (docs/reliability.md PROC-12) */
+  dbLockTimeoutMs: z.number().int().min(100).default(60_000),
+  dbStatementTimeoutMs: z.number().int().min(0).default(15 * 60_000),
   /** where the embedded database lives when no URL is given */
   dataDir: z.string().default('data'),
   concurrency: z.number().int().min(1).max(64).default(8),
@@ -80,10 +85,14 @@ export const configSchema = z.strictObject({
     }, 'expected 0 <= K < N')
     .optional(),
   notify: notifySchema.default({ timeoutMs: 10_000, attempts: 3, maxExceptions: 5, destinations: [] }),
+  /** where published report folders are copied (delivery-schema.ts): SFTP, S3, a mounted share */
+  delivery: deliverySchema.default({ timeoutMs: 300_000, attempts: 3, destinations: [] }),
   /** the chart-of-accounts mapping for journal entries (journal-schema.ts); absent = no journal files */
   journal: journalSchema.optional(),
   /** the crypto subledger: lots per wallet, cost basis, realized gains (lots-schema.ts); needs `journal` */
   lots: lotsSchema.optional(),
+  /** the price cache and its sources (prices-schema.ts, docs/prices.md); absent = no cache */
+  prices: pricesSchema.optional(),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

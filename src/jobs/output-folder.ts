@@ -13,7 +13,8 @@ async function assertWritable(outRoot: string): Promise<void> {
   try {
     await ensureFolder(outRoot);
     await access(outRoot, constants.W_OK);
-    await writeFile(probe, '');
+    // a new file only: a link planted at the probe's name is never written through (SEC-09)
+    await writeFile(probe, '', { flag: 'wx' });
     await rm(probe, { force: true });
   } catch (error) {
     const { code = 'unknown', syscall, path } = error as NodeJS.ErrnoException;

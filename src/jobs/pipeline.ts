@@ -15,6 +15,8 @@ import type { WalletRow } from '../model/rows.js';
 import type { ReportStageResult, runReportStage as RunReportStage } from './report-stage.js';
 import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
 import { lotsSetup, type LotsSetup } from '../lots/lots-setup.js';
+import { autoFetchPrices } from './auto-fetch-prices.js';
+import { markPricesClosed } from './mark-prices-closed.js';
 import { configError } from '../util/errors.js';
 import { instantFromDate } from '../model/instant.js';
 import { parseShard, type Shard } from '../util/shard.js';
@@ -66,8 +68,11 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   const outRoot = resolve(env.cwd, config.out);
   const writesReport = !spec.dryRun && shard === undefined;
   if (writesReport) await assertWritable(outRoot);
+  // prices.autoFetch: the cache is filled before the journal reads it (docs/prices.md#auto-fetch)
+  const priceFindings = writesReport && spec.pull && spec.job !== 'export' && config.prices?.autoFetch === true ? await autoFetchPrices(env, spec) : undefined;
   const journal = writesReport ? journalSetup(config, env.loaded.configFile, env.cwd, spec.job) : null;
   const lots = writesReport ? lotsSetup(config, env.loaded.configFile, env.cwd) : null;
+  if (journal !== null && priceFindings !== undefined) journal.priceFindings = priceFindings;
 
   const apis = spec.pull ? createApiSet({ loaded: env.loaded, scrubber: env.scrubber, log, signal: env.signal }) : null;
   try {
@@ -125,6 +130,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     parameters: { job: spec.job, period: spec.period.label, tz: window.tz, shard: config.shard ?? null, formats: config.formats, concurrency: config.concurrency },
     started_at: instantFromDate(env.clock()),
   });
+  for (const what of writer.setAside ?? []) log.warn({ state: snapshot.target }, `spool state not trusted, set aside: ${what}`);
   if (resumed.length > 0) log.info({ streams: resumed.length }, 'resuming an interrupted run from its checkpoints');
 
   let status: RunStatus = 'failed';
@@ -196,6 +202,8 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
         notClosed = `${spec.period.label} has ${report.close.open_items} open item(s) (payments not yet completed, failed or expired; see open-items.csv); the period was not closed — rerun when they settle, or pass --allow-open`;
       } else if (!closedBefore) {
         await snapshot.closePeriod({ organizationId, period: spec.period.label, window, runId });
+        // the cache never again appends a close this period could have used
+        markPricesClosed(env, window.to);
       }
     }
     if (report.journal?.discipline && snapshot.journalExports !== null && spec.job === 'month-end' && (closedBefore || (spec.closePeriod && notClosed === null))) {

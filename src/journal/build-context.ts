@@ -11,9 +11,9 @@ import { ZonedClock } from '../sinks/zoned-time.js';
 import type { BuildContext } from './build-movement.js';
 import { compileRules } from './counter-account.js';
 import { makeDisplay } from './display.js';
-import type { PriceTable } from './price-file.js';
+import type { PriceLookup } from './price-file.js';
 
-export function journalBuildContext(config: JournalConfig, prices: ReadonlyMap<string, PriceTable>, assets: readonly AssetRow[], tz: string): BuildContext {
+export function journalBuildContext(config: JournalConfig, prices: ReadonlyMap<string, PriceLookup>, assets: readonly AssetRow[], tz: string): BuildContext {
   const assetDecimals = new Map(assets.map((a) => [a.currency, a.decimal_display]));
   const display = makeDisplay(new Map(assets.map((a) => [a.currency, a.name])), assetDecimals);
   return {

@@ -7,13 +7,16 @@ import { dirname, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { JournalConfig } from '../config/journal-schema.js';
 import { loadPriceTables } from './load-prices.js';
-import type { PriceTable } from './price-file.js';
+import type { PriceLookup } from './price-file.js';
 import type { DisciplineOptions } from './period-discipline.js';
+import type { Finding } from '../model/results.js';
 
 export interface JournalSetup {
   config: JournalConfig;
-  prices: ReadonlyMap<string, PriceTable>;
+  prices: ReadonlyMap<string, PriceLookup>;
   periodEnd: boolean;
+  /** what fetching the window's prices found (auto-fetch): reported with the journal's findings */
+  priceFindings?: Finding[];
   /** set by the pipeline once the snapshot is open: what closed periods already exported */
   discipline?: DisciplineOptions | null;
 }
@@ -21,5 +24,5 @@ export interface JournalSetup {
 export function journalSetup(config: Config, configFile: string | undefined, cwd: string, job: string): JournalSetup | null {
   if (config.journal === undefined) return null;
   const baseDir = configFile === undefined ? cwd : dirname(resolve(cwd, configFile));
-  return { config: config.journal, prices: loadPriceTables(config.journal, baseDir), periodEnd: job === 'month-end' };
+  return { config: config.journal, prices: loadPriceTables(config.journal, baseDir, config.prices), periodEnd: job === 'month-end' };
 }

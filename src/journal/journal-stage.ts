@@ -20,13 +20,13 @@ import { JournalWriters } from './journal-writers.js';
 import { isValued, type JournalEntry } from './model.js';
 import { DayWalletGrouper } from './per-day-wallet.js';
 import { PeriodDiscipline, type DisciplineOptions } from './period-discipline.js';
-import type { PriceTable } from './price-file.js';
+import type { PriceLookup } from './price-file.js';
 import { remeasurementEntry } from './remeasurement.js';
 import { FeeTieout, WalletTieout } from './tieouts.js';
 
 export interface JournalStageInput {
   config: JournalConfig;
-  prices: ReadonlyMap<string, PriceTable>;
+  prices: ReadonlyMap<string, PriceLookup>;
   source: ReportSource;
   organizationId: string;
   wallets: readonly WalletRow[];
@@ -35,6 +35,8 @@ export interface JournalStageInput {
   period: string;
   /** add the period-end remeasurement (month-end runs) */
   periodEnd: boolean;
+  /** what the auto-fetch of the window's prices found (undefined: no auto-fetch) */
+  priceFindings?: readonly Finding[];
   /** what was exported for closed periods (null: the spool keeps no record) */
   discipline?: DisciplineOptions | null;
   balances: readonly BalanceRow[];
@@ -151,6 +153,12 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
     findings.push(...tieFindings.map((t) => t.finding).filter((f): f is Finding => f !== null));
     for (const t of tieFindings) count(t.check);
     const totals = await writers.close();
+    if (input.priceFindings !== undefined) {
+      // the auto-fetch ran before the pull (src/jobs/auto-fetch-prices.ts); its findings belong with the valuation they explain
+      count('journal.price_fetch_failed');
+      count('journal.price_gap');
+      findings.push(...input.priceFindings);
+    }
     return { findings, evaluated, entries: totals.entries, lines: totals.lines, needsPrice, discipline: discipline?.counts ?? null };
   } catch (error) {
     await writers.abort();

@@ -8,10 +8,13 @@ import { compareFindings } from '../reconcile/findings.js';
 import type { CheckResult, ReconcileResult } from '../model/results.js';
 import type { JournalStageResult } from './journal-stage.js';
 
+/** The auto-fetch's checks (docs/prices.md#auto-fetch) are listed only in a run that fetched. */
+const AUTO_FETCH_CHECKS: ReadonlySet<string> = new Set(['journal.price_fetch_failed', 'journal.price_gap']);
+
 export function mergeJournalResult(result: ReconcileResult, journal: JournalStageResult | null): ReconcileResult {
   if (journal === null) return result;
   const findings = [...result.findings, ...journal.findings].sort(compareFindings);
-  const checks: CheckResult[] = JOURNAL_CHECKS.map((check) => {
+  const checks: CheckResult[] = JOURNAL_CHECKS.filter((check) => !AUTO_FETCH_CHECKS.has(check.id) || journal.evaluated[check.id] !== undefined).map((check) => {
     const count = journal.findings.filter((f) => f.check_id === check.id).length;
     return { check_id: check.id, description: check.description, severity: check.severity, findings: count, passed: count === 0, evaluated: journal.evaluated[check.id] ?? 0, skipped_reason: null };
   });

@@ -6,6 +6,7 @@
  */
 import type { EntryKind, JournalLine } from '../model/journal-record.js';
 import type { UtcInstant } from '../model/rows.js';
+import type { PriceLabel } from './price-file.js';
 
 /** The line and its parts are the snapshot's record too, so they live with that port in model/. */
 export type { EntryKind, JournalLine, LineComponent, Side, SourceAmount } from '../model/journal-record.js';
@@ -15,7 +16,8 @@ export interface Valuation {
   /** books minor units per source base unit, as the exact fraction num / den */
   num: bigint;
   den: bigint;
-  source: 'native' | 'payment_quote' | 'price_file';
+  /** `price_cache:<source>:<interval>` names the cache file the rate came from (docs/prices.md#policy) */
+  source: 'native' | 'payment_quote' | PriceLabel;
   /** when the rate applies: the quote's payment, or the price file row used */
   at: UtcInstant;
   /** the rate as an accountant reads it, e.g. `86552.00 USD/BTC` */

@@ -6,7 +6,9 @@
  * "needs price" (an exception), never a silent zero.
  *
  * A bad file is a configuration error (exit 78) naming the line: a price table that is half read
- * would value some entries and not others.
+ * would value some entries and not others. A header may name more columns after `timestamp,price`
+ * (the price cache's source, interval and fetch time, docs/prices.md#cache): they are ignored, but
+ * every row must have them all.
  */
 import { readFileSync } from 'node:fs';
 import type { UtcInstant } from '../model/rows.js';
@@ -19,31 +21,44 @@ export interface PricePoint {
   digits: bigint;
   decimals: number;
   text: string;
+  /** what the journal's `rate_source` says of a price from this table */
+  source: PriceLabel;
+}
+
+/** `price_file` for the user's file, `price_cache:<source>:<interval>` for the cache (docs/prices.md#policy). */
+export type PriceLabel = 'price_file' | `price_cache:${string}`;
+
+/** The last price at or before an instant: one table, or several tried in order (price-chain.ts). */
+export interface PriceLookup {
+  at(at: UtcInstant): PricePoint | null;
+  /** the first instant in [fromMs, toMs) without a usable price, or null when the span is covered */
+  firstUncoveredMs(fromMs: number, toMs: number): number | null;
 }
 
 const PRICE = /^(0|[1-9][0-9]*)(?:\.([0-9]{1,18}))?$/;
 
-export class PriceTable {
+export class PriceTable implements PriceLookup {
   private constructor(
     readonly currency: string,
     private readonly points: readonly PricePoint[],
     private readonly maxStalenessMs: number,
   ) {}
 
-  static parse(currency: string, text: string, shownPath: string, maxStalenessSeconds: number): PriceTable {
+  static parse(currency: string, text: string, shownPath: string, maxStalenessSeconds: number, source: PriceLabel = 'price_file'): PriceTable {
     const points: PricePoint[] = [];
     const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+    const header = /^timestamp\s*,\s*price\s*(,|$)/i.test(lines[0]?.trim() ?? '') ? (lines[0] as string).split(',').length : null;
     lines.forEach((raw, index) => {
       const line = raw.trim();
       if (line === '' || (index === 0 && /^timestamp\s*,/i.test(line))) return;
       const [timeText, priceText, ...rest] = line.split(',').map((s) => s.trim());
       const at = timeText === undefined ? null : toUtcInstant(timeText);
       const m = priceText === undefined ? null : PRICE.exec(priceText);
-      if (at === null || m === null || rest.length > 0 || (m[1] === '0' && /^0*$/.test(m[2] ?? ''))) {
+      if (at === null || m === null || rest.length !== (header ?? 2) - 2 || (m[1] === '0' && /^0*$/.test(m[2] ?? ''))) {
         throw configError('price_file_invalid', `price file '${shownPath}' line ${index + 1}: expected "timestamp,price" (RFC 3339 time, a positive plain decimal), got '${line.slice(0, 80)}'`);
       }
       const fraction = m[2] ?? '';
-      points.push({ at, digits: BigInt(`${m[1] ?? ''}${fraction}`), decimals: fraction.length, text: priceText as string });
+      points.push({ at, digits: BigInt(`${m[1] ?? ''}${fraction}`), decimals: fraction.length, text: priceText as string, source });
     });
     points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     for (let i = 1; i < points.length; i++) {
@@ -52,14 +67,14 @@ export class PriceTable {
     return new PriceTable(currency, points, maxStalenessSeconds * 1000);
   }
 
-  static load(currency: string, path: string, shownPath: string, maxStalenessSeconds: number): PriceTable {
+  static load(currency: string, path: string, shownPath: string, maxStalenessSeconds: number, source: PriceLabel = 'price_file'): PriceTable {
     let text: string;
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
       throw configError('price_file_unreadable', `cannot read price file '${shownPath}': ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
     }
-    return PriceTable.parse(currency, text, shownPath, maxStalenessSeconds);
+    return PriceTable.parse(currency, text, shownPath, maxStalenessSeconds, source);
   }
 
   /** The last price at or before `at`, if not older than the staleness limit. */

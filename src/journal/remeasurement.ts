@@ -60,7 +60,7 @@ export function remeasurementEntry(ctx: BuildContext, accounts: FairValueAccount
     paymentId: null,
     ledgerRef: null,
     narration: `fair-value remeasurement of wallet ${balance.wallet_id} ${code}, period ${period}`,
-    valuation: { num: end.digits * minor, den: 10n ** BigInt(end.decimals) * perWhole, source: 'price_file', at: end.at, text: `${end.text} ${ctx.config.booksCurrency}/${code}` },
+    valuation: { num: end.digits * minor, den: 10n ** BigInt(end.decimals) * perWhole, source: end.source, at: end.at, text: `${end.text} ${ctx.config.booksCurrency}/${code}` },
     lines: [
       { account: accounts.adjustment, side: gain ? 'debit' : 'credit', component: 'remeasurement', source: null, amount, memo },
       { account: accounts.gainLoss, side: gain ? 'credit' : 'debit', component: 'remeasurement', source: null, amount, memo: gain ? 'unrealized gain' : 'unrealized loss' },

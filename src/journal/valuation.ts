@@ -3,8 +3,9 @@
  *   1. native: the wallet already holds the books' currency (a USD wallet in USD books) — no rate;
  *   2. the payment's own quote (`exchanges[].quote` / `market_quote`), when it prices the wallet's
  *      currency in the books' currency (the rate the service actually applied);
- *   3. the user's price file for the currency: the last price at or before the movement, within
- *      the allowed staleness;
+ *   3. the user's price file for the currency, then the price cache's sources in the policy's
+ *      order (docs/prices.md#policy): the last price at or before the movement, within each one's
+ *      allowed staleness;
  *   else null: the entry "needs price".
  * A rate is the exact fraction num/den of books minor units per source base unit.
  */
@@ -14,12 +15,12 @@ import { divRound, pow10 } from '../money/rounding.js';
 import { MSATS_PER_BTC } from '../money/units.js';
 import type { PaymentRow, UtcInstant } from '../model/rows.js';
 import type { Valuation } from './model.js';
-import type { PriceTable } from './price-file.js';
+import type { PriceLookup } from './price-file.js';
 
 export interface ValuationContext {
   booksCurrency: string;
   minorUnits: number;
-  prices: ReadonlyMap<string, PriceTable>;
+  prices: ReadonlyMap<string, PriceLookup>;
   /** base units per whole display unit of a currency (1 BTC = 10^11 msats, 1 USD = 100 cents, an asset's 10^decimal_display) */
   baseUnitsPerWhole(currency: string): bigint | null;
   /** the display code of a currency (BTC, USD, USDT) */
@@ -62,7 +63,7 @@ function priceValuation(ctx: ValuationContext, currency: string, at: UtcInstant)
   return {
     num: point.digits * pow10(ctx.minorUnits),
     den: pow10(point.decimals) * perWhole,
-    source: 'price_file',
+    source: point.source,
     at: point.at,
     text: `${point.text} ${ctx.booksCurrency}/${ctx.displayCode(currency)}`,
   };

@@ -7,7 +7,7 @@
 import type { JournalConfig } from '../config/journal-schema.js';
 import { journalBuildContext } from '../journal/build-context.js';
 import { localDate } from '../journal/build-movement.js';
-import type { PriceTable } from '../journal/price-file.js';
+import type { PriceLookup } from '../journal/price-file.js';
 import { formatBase } from '../money/format.js';
 import type { ReportSource } from '../model/ports.js';
 import type { BalanceRow, Finding } from '../model/results.js';
@@ -31,7 +31,7 @@ import { LOTS_TABLE, type HeldLotRow } from './tables/lots.js';
 export interface LotsStageInput {
   lots: LotsSetup;
   journal: JournalConfig;
-  prices: ReadonlyMap<string, PriceTable>;
+  prices: ReadonlyMap<string, PriceLookup>;
   source: ReportSource;
   organizationId: string;
   wallets: readonly WalletRow[];

@@ -55,6 +55,8 @@ export interface WriteStats {
 export interface SnapshotWriter {
   /** Records the run; returns the checkpoints left by an unfinished run with the same run_key. */
   beginRun(run: RunInfo): Promise<Checkpoint[]>;
+  /** Saved state beginRun found unusable and set aside, each a clean restart of what it covered (docs/reliability.md PROC-04). */
+  readonly setAside?: readonly string[];
   upsertWallets(rows: readonly WalletRow[]): Promise<WriteStats>;
   upsertAssets(rows: readonly AssetRow[]): Promise<WriteStats>;
   /** One atomic step: the page's rows are upserted AND its checkpoint saved, or neither. */

@@ -10,7 +10,7 @@ import { AppError } from '../util/errors.js';
 import type { PipelineOutcome, PipelineSpec } from '../jobs/pipeline.js';
 import type { Env } from './destination-secrets.js';
 import { recordNotifications } from './record-notifications.js';
-import { buildRunMessage } from './run-message.js';
+import { buildRunMessage, type DeliveryNote } from './run-message.js';
 import { RunNotifier } from './run-notifier.js';
 
 export interface NotifyingRunInput {
@@ -28,7 +28,10 @@ export function notifiedJob(spec: PipelineSpec): NotifyJob | null {
   return (NOTIFY_JOBS as readonly string[]).includes(spec.command) ? (spec.command as NotifyJob) : null;
 }
 
-export async function notifyingRun(input: NotifyingRunInput, run: () => Promise<PipelineOutcome>): Promise<PipelineOutcome> {
+/** A run's outcome, with what became of its report at the delivery destinations when it was delivered. */
+export type DeliveredOutcome = PipelineOutcome & { deliveries?: readonly DeliveryNote[] };
+
+export async function notifyingRun(input: NotifyingRunInput, run: () => Promise<DeliveredOutcome>): Promise<DeliveredOutcome> {
   const { env, spec } = input;
   const job = notifiedJob(spec);
   const notify = env.loaded.config.notify;
@@ -45,7 +48,7 @@ export async function notifyingRun(input: NotifyingRunInput, run: () => Promise<
     void notifier.finishPings(75, `exit 75\n${text}\n`);
   };
   env.signal.addEventListener('abort', onAbort, { once: true });
-  let outcome: PipelineOutcome | null = null;
+  let outcome: DeliveredOutcome | null = null;
   let failure: unknown = undefined;
   try {
     outcome = await run();
@@ -70,6 +73,7 @@ export async function notifyingRun(input: NotifyingRunInput, run: () => Promise<
       error: failure,
       maxExceptions: notify.maxExceptions,
       scrubber: env.scrubber,
+      ...(outcome?.deliveries ? { deliveries: outcome.deliveries } : {}),
     });
     const results = await notifier.finish(message);
     await recordNotifications(env.loaded, env.cwd, env.runId, results, log);

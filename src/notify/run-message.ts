@@ -65,11 +65,20 @@ export interface RunMessage {
   exceptions_not_listed: number;
   open_items: number | null;
   report: { folder: string; manifest_sha256: string | null } | null;
+  /** what became of the report at each delivery destination (empty: none chosen for this run) */
+  delivery: DeliveryNote[];
   /** why the run failed, when it did not complete (scrubbed, one line) */
   failure: { type: string; message: string } | null;
   started_at: string;
   finished_at: string;
   duration_ms: number;
+}
+
+/** One delivery destination's outcome, as the message tells it (the delivery room's record, narrowed). */
+export interface DeliveryNote {
+  destination: string;
+  outcome: 'delivered' | 'unchanged' | 'failed';
+  detail: string;
 }
 
 export interface MessageInput {
@@ -88,6 +97,7 @@ export interface MessageInput {
   maxExceptions: number;
   scrubber: SecretScrubber;
   test?: boolean;
+  deliveries?: readonly DeliveryNote[];
 }
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
@@ -132,12 +142,14 @@ export async function buildRunMessage(input: MessageInput): Promise<RunMessage> 
     exceptions_not_listed: Math.max(0, (findings?.length ?? 0) - listed.length),
     open_items: report ? report.result.openItems.length : null,
     report: dir === null ? null : { folder: dir, manifest_sha256: await manifestSha256(dir) },
+    delivery: (input.deliveries ?? []).map((d) => ({ destination: d.destination, outcome: d.outcome, detail: clip(input.scrubber.scrub(d.detail)) })),
     failure,
     started_at: input.startedAt.toISOString(),
     finished_at: input.finishedAt.toISOString(),
     duration_ms: Math.max(0, input.finishedAt.getTime() - input.startedAt.getTime()),
   };
-  message.headline = headline(message);
+  const failedDeliveries = message.delivery.filter((d) => d.outcome === 'failed').map((d) => d.destination);
+  message.headline = headline(message) + (failedDeliveries.length > 0 ? ` — delivery FAILED to ${failedDeliveries.join(', ')} (payexport deliver retries it)` : '');
   return message;
 }
 

@@ -44,6 +44,7 @@ export function sampleMessage(runId: string, now: Date): RunMessage {
     exceptions_not_listed: 0,
     open_items: 0,
     report: null,
+    delivery: [],
     failure: null,
     started_at: now.toISOString(),
     finished_at: now.toISOString(),

@@ -20,6 +20,7 @@ export function summaryLines(m: RunMessage): SummaryLine[] {
   ];
   if (m.failure) lines.push({ label: 'Failure', value: `${m.failure.type}: ${m.failure.message}` });
   if (m.report) lines.push({ label: 'Report', value: m.report.folder }, { label: 'Manifest sha256', value: m.report.manifest_sha256 ?? 'unavailable' });
+  for (const d of m.delivery) lines.push({ label: `Delivery ${d.destination}`, value: `${d.outcome}${d.outcome === 'delivered' ? '' : `: ${d.detail}`}` });
   lines.push({ label: 'Duration', value: formatDuration(m.duration_ms) }, { label: 'Run id', value: m.run_id });
   return lines;
 }

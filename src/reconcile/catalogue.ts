@@ -402,6 +402,22 @@ export const JOURNAL_CHECKS = [
       'within its maximum staleness. Without any, the entry is listed here and left out of the Beancount, hledger, QuickBooks and Xero files.',
   },
   {
+    id: 'journal.price_fetch_failed',
+    severity: 'error',
+    subject_kind: 'run',
+    description: "The window's prices could be fetched",
+    rule:
+      'With prices.autoFetch, nightly and month-end first fill the price cache for their window (docs/prices.md); when no source of the policy covers it ' +
+      '(rate limited, no data, source gone, wrong currency, unavailable), this finding names each failure, and the run values only what the cache and the price file hold.',
+  },
+  {
+    id: 'journal.price_gap',
+    severity: 'warning',
+    subject_kind: 'run',
+    description: 'The price sources have a close for every interval of the window',
+    rule: 'A source that answered without a close for some intervals of the window leaves a gap; the gaps are listed here, never filled or interpolated (a later source of the policy may still price those movements).',
+  },
+  {
     id: 'journal.unbalanced',
     severity: 'error',
     subject_kind: 'ledger_entry',

@@ -9,7 +9,7 @@
  * are left alone.
  */
 import { hostname } from 'node:os';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIR_MODE, FILE_MODE } from './output-file.js';
 import { OLD_MARK, oldName, TEMP_MARK } from './folder-paths.js';
@@ -119,7 +119,11 @@ export async function createTempFolder(parent: string, tempName: string): Promis
 export async function publishFolder(tempDir: string, parent: string, finalName: string, options: { replace: boolean; runId: string }): Promise<string> {
   const finalPath = join(parent, finalName);
   faultPoint('report:publish', { folder: finalName });
-  const exists = await stat(finalPath).then(() => true, () => false);
+  const exists = await lstat(finalPath).then((s) => {
+    // a link planted at the period's folder is not our folder: setting it aside and marking it would write where it points (SEC-09)
+    if (s.isSymbolicLink()) throw Object.assign(new Error(`${finalPath} is a symbolic link; refusing to follow it`), { code: 'ELOOP', path: finalPath });
+    return true;
+  }, () => false);
   let aside: string | null = null;
   if (exists) {
     if (!options.replace) throw Object.assign(new Error(`${finalPath} already exists`), { code: 'EEXIST' });

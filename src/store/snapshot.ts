@@ -34,7 +34,7 @@ export async function openSnapshot(options: OpenSnapshotOptions): Promise<Snapsh
   const dataDir = resolve(options.cwd, config.dataDir);
   return openDatabaseSnapshot({
     schema: config.dbSchema,
-    ...(databaseUrl ? { databaseUrl } : { dataDir }),
+    ...(databaseUrl ? { databaseUrl, lockTimeoutMs: config.dbLockTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs } : { dataDir }),
     target: databaseUrl ? redactDatabaseUrl(databaseUrl) : dataDir,
   });
 }

@@ -114,11 +114,11 @@ describe('payexport doctor', () => {
   it('passes a healthy config with exit 0: every line ✓, no fix printed, no secret', async () => {
     const d = await doctor('healthy', baseConfig());
     expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
-    for (const title of ['config valid', 'API key for environment', "the service's clock", 'snapshot reachable', 'snapshot schema version', 'run locks free', 'output root reports', 'journal prices', 'notification destinations']) {
+    for (const title of ['config valid', 'API key for environment', "the service's clock", 'snapshot reachable', 'snapshot schema version', 'run locks free', 'output root reports', 'journal prices', 'notification destinations', 'delivery destinations']) {
       expect(d.mark(title), title).toBe('✓');
     }
     expect(d.result.stdout).not.toContain('fix:');
-    expect(d.result.stdout).toMatch(/9 checks: 9 passed, 0 failed/);
+    expect(d.result.stdout).toMatch(/10 checks: 10 passed, 0 failed/);
   });
 
   it('a bad config: ✗ with the loader\'s own message, every other check skipped', async () => {

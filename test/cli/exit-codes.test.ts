@@ -8,6 +8,8 @@ import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.
 import { workspace } from '../support/cli/workspace.js';
 import { expectExit as expectExitContract } from '../support/cli/exit-contract.js';
 import { closedPort } from '../support/cli/closed-port.js';
+import { serveFakePriceSources } from '../support/prices/fake-price-sources.js';
+import { utcDaysAgo, writePricesConfig } from '../support/prices/cli-config.js';
 
 /**
  * Every exit code of the table (docs/contracts.md#exit-codes), provoked through the real command line against
@@ -207,6 +209,21 @@ describe('exit codes of payexport, as a subprocess', () => {
       // The production host itself: the guard runs before any request, so no network is needed.
       const args = ['export', ...OCTOBER, '--no-db', '--config', 'payexport.json', '--base-url', 'https://voltageapi.com/v1'];
       expectExit(args, await runCli(args, { cwd, env: { PAYEXPORT_ORGANIZATION_ID: sim.sim.organizationId, PAYEXPORT_API_KEY: PLANTED_SECRETS[0]! } }), 78, cwd, /configured as staging but the base URL is the production API — staging keys belong to https:\/\/staging\.voltageapi\.com\/v1/);
+    });
+  });
+
+  describe('66, 68, 76: a price source with no data, gone, or answering for another currency (prices fetch)', () => {
+    it.each([
+      ['empty', 66, /gap\(s\)/],
+      ['gone', 68, /source_gone/],
+      ['wrong_currency', 76, /wrong_currency/],
+    ] as const)('%s → %i', async (behaviour, code, message) => {
+      const fake = await serveFakePriceSources({ nowSec: () => Math.floor(Date.now() / 1000) });
+      fake.script('bitstamp', behaviour);
+      const cwd = ws.fresh(`prices-${behaviour}`);
+      writePricesConfig(cwd, fake);
+      const args = ['prices', 'fetch', '--source', 'bitstamp', '--from', utcDaysAgo(3), '--to', utcDaysAgo(3), '--config', 'payexport.json'];
+      expectExit(args, await runCli(args, { cwd, env: {} }), code, cwd, message);
     });
   });
 

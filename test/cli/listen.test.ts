@@ -54,7 +54,9 @@ describe.skipIf(pg.url === null)(`payexport listen as a subprocess${pg.skipReaso
   });
 
   const env = (): Record<string, string> => ({ DATABASE_URL: pg.url as string, PAYEXPORT_API_KEY: sim.environments[0]!.apiKey });
-  const common = (): string[] => ['--base-url', sim.baseUrl, '--organization', sim.organizationId, '--environment', sim.environments[0]!.id, '--schema', schema, '--log-format', 'json'];
+  // webhooks takes the API's options only (it reads no database and writes no log): listen adds its own
+  const api = (): string[] => ['--base-url', sim.baseUrl, '--organization', sim.organizationId, '--environment', sim.environments[0]!.id];
+  const common = (): string[] => [...api(), '--schema', schema, '--log-format', 'json'];
 
   async function until<T>(what: string, probe: () => Promise<T | null>): Promise<T> {
     for (let i = 0; i < 200; i++) {
@@ -73,7 +75,7 @@ describe.skipIf(pg.url === null)(`payexport listen as a subprocess${pg.skipReaso
     const port = await freePort();
     const secretsFile = join(cwd, 'webhook-secrets.json');
 
-    const registered = await runCli(['webhooks', 'register', ...common(), '--url', `http://127.0.0.1:${port}/webhooks/voltage`, '--secrets-file', secretsFile], { cwd, env: env() });
+    const registered = await runCli(['webhooks', 'register', ...api(), '--url', `http://127.0.0.1:${port}/webhooks/voltage`, '--secrets-file', secretsFile], { cwd, env: env() });
     expect(registered.code, registered.stderr).toBe(0);
     const webhookId = /webhook ([0-9a-f-]{36}) registered/.exec(registered.stdout)?.[1] as string;
     const secret = sim.webhooks.get(webhookId)?.sharedSecret as string;
@@ -100,7 +102,7 @@ describe.skipIf(pg.url === null)(`payexport listen as a subprocess${pg.skipReaso
     expect(await until('the killed delivery is applied', () => storedStatus(first as string))).toBe(truth);
 
     // 3. rotation: the new secret is added as a candidate; the running listener verifies with it
-    const rotated = await runCli(['webhooks', 'rotate', ...common(), '--webhook-id', webhookId, '--secrets-file', secretsFile], { cwd, env: env() });
+    const rotated = await runCli(['webhooks', 'rotate', ...api(), '--webhook-id', webhookId, '--secrets-file', secretsFile], { cwd, env: env() });
     expect(rotated.code, rotated.stderr).toBe(0);
     const candidates = (JSON.parse(readFileSync(secretsFile, 'utf8')) as Record<string, string[]>)[webhookId];
     expect(candidates).toEqual([secret, sim.webhooks.get(webhookId)?.sharedSecret]);

@@ -17,7 +17,7 @@ export function doctorCommand(ctx: CliContext): CommandModule<object, CommonArgs
     builder: (y: Argv<object>) =>
       withCommonOptions(
         y,
-        'pull',
+        'check',
         `${examplesEpilog([
           ['npx payexport doctor --config config/payexport.json', 'the checklist; exit 0 only when every line is ✓'],
           ['npx payexport doctor --config config/payexport.json || mail -s "payexport not ready" ops@example.com', 'from a scheduler, before the night'],

@@ -4,7 +4,8 @@
  * are imported when a command runs, not when the CLI starts.
  */
 import type { Argv, CommandModule } from 'yargs';
-import type { JobName, PipelineSpec } from '../../jobs/pipeline.js';
+import type { JobName, PipelineOutcome, PipelineSpec } from '../../jobs/pipeline.js';
+import type { DeliveryRecord } from '../../delivery/delivery-record.js';
 import type { JobEnv } from '../../jobs/job-env.js';
 import { usageError } from '../../util/errors.js';
 import { dayPeriod, monthPeriod, rangePeriod, type Period } from '../../model/period.js';
@@ -22,11 +23,12 @@ interface PeriodArgs extends CommonArgs {
   job?: JobName;
   'allow-open'?: boolean;
   notify?: boolean;
+  deliver?: boolean;
 }
 
 const jobEpilog = (examples: ReadonlyArray<readonly [string, string]>): string => `${examplesEpilog(examples)}\n\n${JOB_EPILOG}`;
 
-async function runAndSummarize(env: JobEnv, spec: PipelineSpec, notify?: { processEnv: CliContext['env']; enabled: boolean }): Promise<number> {
+async function runAndSummarize(env: JobEnv, spec: PipelineSpec, notify?: { processEnv: CliContext['env']; enabled: boolean; deliver?: boolean }): Promise<number> {
   // Before anything slow (loading the pipeline's modules, opening the snapshot, the lock): say what starts.
   env.progress.phase('start');
   // Loaded on use: `--help` and usage errors answer without loading the whole pipeline.
@@ -34,16 +36,29 @@ async function runAndSummarize(env: JobEnv, spec: PipelineSpec, notify?: { proce
   const { notifyingRun } = await import('../../notify/notifying-run.js');
   const outcome = await notifyingRun({ env, spec, processEnv: notify?.processEnv ?? {}, enabled: notify?.enabled ?? false }, async () => {
     const done = await runPipeline(env, spec);
-    if (!spec.dryRun && done.report) env.print(formatSummary(done));
-    return done;
+    // delivered only once published, never before; a failed delivery is told, never thrown
+    const deliveries = await deliverAfterRun(env, spec, done, notify);
+    if (!spec.dryRun && done.report) env.print([formatSummary(done), ...deliveries.lines].join('\n'));
+    return { ...done, deliveries: deliveries.records };
   });
   return outcome.exitCode;
 }
 
+async function deliverAfterRun(env: JobEnv, spec: PipelineSpec, done: PipelineOutcome, options?: { processEnv: CliContext['env']; deliver?: boolean }): Promise<{ records: DeliveryRecord[]; lines: string[] }> {
+  const none = { records: [], lines: [] };
+  if (spec.dryRun || spec.command === 'report' || done.dir === null || options === undefined || options.deliver === false) return none;
+  if (env.loaded.config.delivery.destinations.length === 0) return none;
+  const { deliverPublished, deliverySummaryLines } = await import('../../delivery/delivering-run.js');
+  const records = await deliverPublished({ loaded: env.loaded, runId: env.runId, cwd: env.cwd, processEnv: options.processEnv, scrubber: env.scrubber, log: env.log, dir: done.dir, job: spec.job });
+  return { records, lines: deliverySummaryLines(records, done.dir) };
+}
+
 /** `--no-notify`: this run tells no destination and pings no dead man's switch. */
 const withNotifyOption = <T>(y: Argv<T>): Argv<T> =>
-  y.option('notify', { type: 'boolean', describe: 'send the notify destinations of the config (--no-notify: none for this run)', group: 'Run:' }) as Argv<T>;
-const notifyOf = (ctx: CliContext, args: PeriodArgs) => ({ processEnv: ctx.env, enabled: args.notify !== false });
+  y
+    .option('notify', { type: 'boolean', describe: 'send the notify destinations of the config (--no-notify: none for this run)', group: 'Run:' })
+    .option('deliver', { type: 'boolean', describe: 'deliver the published folder to the delivery destinations of the config (--no-deliver: none for this run)', group: 'Run:' }) as Argv<T>;
+const notifyOf = (ctx: CliContext, args: PeriodArgs) => ({ processEnv: ctx.env, enabled: args.notify !== false, deliver: args.deliver !== false });
 
 const base = (command: PipelineSpec['command'], job: JobName, period: Period, args: PeriodArgs): PipelineSpec => ({
   command,

@@ -41,7 +41,7 @@ export function listenCommand(ctx: CliContext): CommandModule<object, ListenArgs
     command: 'listen',
     describe: 'Keep the snapshot current: receive signed webhook deliveries, with a periodic sweep as the safety net',
     builder: (y: Argv<object>) =>
-      withCommonOptions(y)
+      withCommonOptions(y, 'listen')
         .option('host', { type: 'string', describe: 'address to listen on (default 0.0.0.0)', group: 'Listener:' })
         .option('port', { type: 'number', describe: 'port (default 8787; 0 = any free port)', group: 'Listener:' })
         .option('path', { type: 'string', describe: 'route the deliveries are POSTed to (default /webhooks/voltage)', group: 'Listener:' })

@@ -16,7 +16,7 @@ export function notifyCommand(ctx: CliContext): CommandModule<object, CommonArgs
     command: 'notify <action>',
     describe: 'Notifications: `notify test` sends a sample message to every destination of the config',
     builder: (y: Argv<object>) =>
-      withCommonOptions(y)
+      withCommonOptions(y, 'config')
         .positional('action', { choices: ['test'] as const, describe: 'test: send the sample message' })
         .example('$0 notify test --config payexport.json', 'each destination: delivered, or why not (DNS, TLS, the server\'s words)') as Argv<CommonArgs>,
     handler: async (args) => {

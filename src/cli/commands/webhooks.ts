@@ -38,7 +38,7 @@ export function webhooksCommand(ctx: CliContext): CommandModule<object, Webhooks
     command: 'webhooks <action>',
     describe: 'Register the listener with the service (register) or rotate its shared secret (rotate)',
     builder: (y: Argv<object>) =>
-      withCommonOptions(y)
+      withCommonOptions(y, 'api')
         .positional('action', { choices: ['register', 'rotate'] as const, demandOption: true })
         .option('url', { type: 'string', describe: 'register: the public HTTPS URL of `payexport listen` (its --path included)', group: 'Webhooks:' })
         .option('events', { type: 'string', describe: `register: events to deliver (default ${DEFAULT_EVENTS})`, group: 'Webhooks:' })

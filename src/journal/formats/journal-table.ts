@@ -46,7 +46,7 @@ export const JOURNAL_TABLE: TableSpec<JournalTableRow> = {
     code('source_currency', 'currency of the source amount: btc, usd or asset:<hex>', (r) => r.line.source?.currency ?? null),
     ...amount<JournalTableRow>('source_amount', 'the exact amount moved in the source currency (always ≥ 0; the side carries the sign)', (r) => r.line.source?.amount ?? null, (r) => r.line.source?.currency ?? null),
     text('rate', "books' currency per whole source unit, as applied", (r) => r.entry.valuation?.text ?? null),
-    code('rate_source', 'native, payment_quote or price_file', (r) => r.entry.valuation?.source ?? null),
+    code('rate_source', 'native, payment_quote, price_file, or price_cache:<source>:<interval> (the price cache file used, docs/prices.md)', (r) => r.entry.valuation?.source ?? null),
     ...instant<JournalTableRow>('rate_at', "the rate's time (the price file row used, or the movement)", (r) => r.entry.valuation?.at ?? null),
     bool('needs_price', 'true: no price was found; the entry is left out of the Beancount, hledger, QuickBooks and Xero files', (r) => r.line.amount === null),
     text('memo', 'line memo: component and source amount, rate for the wallet line', (r) => r.line.memo),

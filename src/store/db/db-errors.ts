@@ -18,6 +18,13 @@ export function classifyDbError(error: unknown, target: string): unknown {
   if ((typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code))) || /Connection terminated|timeout expired|Connection ended|is not queryable/i.test(message)) {
     return new AppError('tempFail', 'database_unavailable', `database ${target} is unavailable (${typeof code === 'string' ? code : message}); try again later`, { cause: error, details: { target } });
   }
+  // a statement cancelled by lock_timeout (55P03) or statement_timeout / a cancel (57014): another
+  // session held a lock or the server was slow; the transaction rolled back whole, so the run is
+  // resumable from its checkpoints — temporary, like a server that is away (PROC-12)
+  if (code === '55P03' || code === '57014') {
+    const why = code === '55P03' ? 'a statement waited longer than lock_timeout for a lock another session holds' : 'a statement was cancelled (statement_timeout)';
+    return new AppError('tempFail', 'database_timeout', `database ${target}: ${why} (${code}); try again later`, { cause: error, details: { target, code } });
+  }
   if (code === '28P01' || code === '28000') {
     return new AppError('noPerm', 'database_auth_failed', `database ${target} rejected the credentials (${code})`, { cause: error, details: { target } });
   }

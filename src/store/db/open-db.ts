@@ -9,12 +9,20 @@ export interface OpenDbOptions {
   dataDir?: string | null;
   /** role for a URL that names none (pg-db.ts) */
   user?: string;
+  /** a Postgres server's lock_timeout and statement_timeout (pg-db.ts defaults when absent) */
+  lockTimeoutMs?: number;
+  statementTimeoutMs?: number;
 }
 
 /** docs/contracts.md#common-options `--database-url`: a real server when given, else the embedded engine with zero setup. */
 export function openDb(options: OpenDbOptions): Promise<Db> {
   if (options.databaseUrl) {
-    return openPostgres({ url: options.databaseUrl, ...(options.user === undefined ? {} : { user: options.user }) });
+    return openPostgres({
+      url: options.databaseUrl,
+      ...(options.user === undefined ? {} : { user: options.user }),
+      ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+      ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
+    });
   }
   return openEmbedded({ dataDir: options.dataDir === undefined ? 'data' : options.dataDir });
 }

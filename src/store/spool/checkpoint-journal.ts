@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { APPEND_NO_FOLLOW } from '../../util/no-follow.js';
 
 interface Waiter {
   line: string;
@@ -51,7 +52,7 @@ export class CheckpointJournal {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0);
         try {
-          const file = await open(this.path, 'a', 0o640);
+          const file = await open(this.path, APPEND_NO_FOLLOW, 0o640);
           try {
             await file.write(batch.map((w) => `${w.line}\n`).join(''));
             await file.sync();

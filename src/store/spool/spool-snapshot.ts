@@ -6,6 +6,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Snapshot } from '../../model/ports.js';
 import { ensureFolder } from '../../util/ensure-folder.js';
+import { clearTemporary, CREATE_NEW } from '../../util/no-follow.js';
 import { acquireFileLock, describeHolder } from '../db/lock-file.js';
 import { SpoolStore } from './spool-store.js';
 
@@ -47,7 +48,8 @@ export function spoolSnapshot(stateRoot: string, job: string, period: string): S
       if (closed[key] !== undefined) return false;
       closed[key] = { window: input.window, run_id: input.runId, closed_at: new Date().toISOString() };
       await ensureFolder(stateRoot);
-      await writeFile(`${closedFile}.tmp`, JSON.stringify(closed, null, 2));
+      clearTemporary(`${closedFile}.tmp`);
+      await writeFile(`${closedFile}.tmp`, JSON.stringify(closed, null, 2), { flag: CREATE_NEW });
       await rename(`${closedFile}.tmp`, closedFile);
       return true;
     },

@@ -13,9 +13,10 @@
  */
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeSync, existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
 import { ensureFolderSync } from '../../util/ensure-folder.js';
+import { APPEND_NO_FOLLOW, assertNotLink, clearTemporary, CREATE_NEW } from '../../util/no-follow.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../model/rows.js';
 import type { Finding } from '../../model/results.js';
 import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../../model/ports.js';
@@ -25,9 +26,13 @@ import { CheckpointJournal } from './checkpoint-journal.js';
 import { decodeRow, encodeRow } from './row-codec.js';
 
 interface StreamState {
+  /** the run the checkpoint belongs to: a journal line of another run is not this run's position */
+  run_key: string | null;
   checkpoint: Checkpoint;
   /** byte length of the stream's file at this checkpoint */
   length: number;
+  /** sha256 of those bytes: a resume trusts a file only if it still holds exactly what was checkpointed */
+  sha256: string;
   file: string;
   /** wallets whose rows the file holds */
   wallets: string[];
@@ -48,14 +53,35 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   private state: SpoolState = { run_key: null, run_id: null, status: null, window: null, streams: {}, summaries_window: null };
   private knownIds: Set<string> | undefined;
   private readonly journal: CheckpointJournal;
+  /**
+   * What was found unusable and set aside (PROC-04): a state file or journal line that is not
+   * this run's or does not parse, a stream whose file no longer holds what its checkpoint counts.
+   * Each is a clean restart of what it covered — never a report built on it. The job logs them.
+   */
+  readonly setAside: string[] = [];
+  /** each stream's running sha256 over its file's bytes (a chain's pages come one at a time) */
+  private readonly hashes = new Map<string, Hash>();
 
   constructor(private readonly dir: string) {
+    // the spool's own folders are never links: a planted one would carry every page elsewhere (SEC-09)
+    assertNotLink(dir, 'the spool folder');
     ensureFolderSync(join(dir, 'streams'));
+    assertNotLink(join(dir, 'streams'), 'the spool folder');
     this.journal = new CheckpointJournal(join(dir, 'checkpoints.jsonl'));
     const statePath = join(dir, 'state.json');
-    if (existsSync(statePath)) this.state = { ...(JSON.parse(readFileSync(statePath, 'utf8')) as SpoolState) };
-    this.state.streams = { ...this.state.streams };
-    for (const stream of this.journal.read<StreamState>()) this.state.streams[stream.checkpoint.stream] = stream;
+    if (existsSync(statePath)) {
+      const read = readSpoolState(readFileSync(statePath));
+      if (read) this.state = read;
+      else this.setAside.push('state.json does not parse as a spool state: the run starts afresh');
+    }
+    this.state.streams = {};
+    let foreign = 0;
+    for (const line of this.journal.read<unknown>()) {
+      const stream = readStreamState(line);
+      if (stream === null || stream.run_key !== this.state.run_key) foreign++;
+      else this.state.streams[stream.checkpoint.stream] = stream;
+    }
+    if (foreign > 0) this.setAside.push(`${foreign} checkpoint line(s) not of this run or of the wrong shape were ignored`);
     // summaries are read back for the run's window once any was written (also after a resume)
     if (Object.keys(this.state.streams).some((name) => name.startsWith('summary:'))) this.state.summaries_window ??= this.state.window;
   }
@@ -75,6 +101,14 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     for (const stream of Object.values(this.state.streams)) {
       const path = join(this.dir, 'streams', stream.file);
       if (existsSync(path) && statSync(path).size > stream.length) truncateSync(path, stream.length);
+      // a file shorter than its checkpoint, or rows that do not decode, lost what the checkpoint
+      // counts: that stream alone starts again from its first page (the others still resume)
+      const hash = hashOfFile(path, stream.length);
+      if (hash && hash.copy().digest('hex') === stream.sha256) this.hashes.set(stream.checkpoint.stream, hash);
+      else {
+        delete this.state.streams[stream.checkpoint.stream];
+        this.setAside.push(`stream ${stream.checkpoint.stream} does not hold what its checkpoint counts: pulled again from its start`);
+      }
     }
     // A stream killed before its FIRST checkpoint has rows but no journal entry: nothing of it
     // counts, so its file goes (a summary read twice would otherwise be summed twice).
@@ -220,10 +254,17 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     const file = existing?.file ?? fileNameFor(checkpoint.stream);
     const path = join(this.dir, 'streams', file);
     let length = existing?.length ?? 0;
+    let hash = this.hashes.get(checkpoint.stream);
+    if (!hash) {
+      hash = createHash('sha256');
+      this.hashes.set(checkpoint.stream, hash);
+    }
     if (rows.length > 0) {
-      const handle = await open(path, 'a', 0o640);
+      const text = rows.map((r) => encodeRow(r) + '\n').join('');
+      hash.update(text);
+      const handle = await open(path, APPEND_NO_FOLLOW, 0o640);
       try {
-        await handle.write(rows.map((r) => encodeRow(r) + '\n').join(''));
+        await handle.write(text);
         await handle.sync();
         length = (await handle.stat()).size;
       } finally {
@@ -232,7 +273,7 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     }
     const wallets = new Set(existing?.wallets ?? []);
     for (const row of rows) wallets.add(walletOf(row));
-    const state: StreamState = { checkpoint, length, file, wallets: [...wallets].sort() };
+    const state: StreamState = { run_key: this.state.run_key, checkpoint, length, sha256: hash.copy().digest('hex'), file, wallets: [...wallets].sort() };
     this.state.streams[checkpoint.stream] = state;
     await this.journal.append(JSON.stringify(state));
     // The spool cannot tell an insert from an update without reading back; reads de-duplicate.
@@ -292,13 +333,58 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     rmSync(this.journal.path, { force: true });
     ensureFolderSync(join(this.dir, 'streams'));
     this.state.streams = {};
+    this.hashes.clear();
     this.knownIds = undefined;
   }
 }
 
+const STATUSES: ReadonlySet<unknown> = new Set<RunStatus | null>(['running', 'succeeded', 'exceptions', 'failed', null]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isWindowOrNull(value: unknown): boolean {
+  return value === null || (isRecord(value) && typeof value.from === 'string' && typeof value.to === 'string');
+}
+
+/** state.json as written by saveState, or null for anything else (garbage, cut short, another shape). */
+function readSpoolState(bytes: Buffer): SpoolState | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return null;
+  }
+  if (!isRecord(value)) return null;
+  const { run_key, run_id, status, window, summaries_window } = value;
+  if (!(run_key === null || typeof run_key === 'string') || !(run_id === null || typeof run_id === 'string')) return null;
+  if (!STATUSES.has(status) || !isWindowOrNull(window) || !isWindowOrNull(summaries_window ?? null)) return null;
+  return { run_key, run_id, status: status as RunStatus | null, window: window as Window | null, streams: {}, summaries_window: (summaries_window ?? null) as Window | null };
+}
+
+/** One journal line as appendPage writes it; its file name must be the one its stream maps to (no path of its own). */
+function readStreamState(value: unknown): StreamState | null {
+  if (!isRecord(value) || !isRecord(value.checkpoint)) return null;
+  const { run_key, checkpoint, length, sha256, file, wallets } = value;
+  if (typeof run_key !== 'string' || typeof checkpoint.stream !== 'string' || typeof sha256 !== 'string') return null;
+  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) return null;
+  if (file !== fileNameFor(checkpoint.stream) || !Array.isArray(wallets) || !wallets.every((w) => typeof w === 'string')) return null;
+  return value as unknown as StreamState;
+}
+
+/** The sha256 state over the file's first `length` bytes, or null when the file is shorter. */
+function hashOfFile(path: string, length: number): Hash | null {
+  const hash = createHash('sha256');
+  if (length === 0) return hash;
+  if (!existsSync(path) || statSync(path).size < length) return null;
+  return hash.update(readFileSync(path).subarray(0, length));
+}
+
 function writeAtomically(path: string, text: string): void {
   const temp = `${path}.tmp`;
-  const fd = openSync(temp, 'w', 0o640);
+  clearTemporary(temp);
+  const fd = openSync(temp, CREATE_NEW, 0o640);
   try {
     writeSync(fd, text);
     fsyncSync(fd);

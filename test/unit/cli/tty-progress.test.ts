@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { pullDetail, ttyProgress } from '../../../src/cli/tty-progress.js';
+import { foldToWidth, pullDetail, ttyProgress } from '../../../src/cli/tty-progress.js';
 
 function fakeTty(): { stream: NodeJS.WriteStream; text: () => string } {
   const chunks: string[] = [];
@@ -39,10 +39,28 @@ describe('ttyProgress', () => {
     const out = text();
     // bars redraw on a timer: the last frame is what stays on screen
     expect(out).not.toMatch(/payments .*\/[5-9] streams/);
-    expect(out).toMatch(/by id .* done · 1\/1 streams · 2 rows pulled/);
+    // a finished run counts the streams that finished, not "done · 0/1" (reads by id never report done)
+    expect(out).toMatch(/by id .* done · 1 stream · 2 rows pulled/);
     expect(out.indexOf('a warning line')).toBeGreaterThan(out.indexOf('▸ start'));
-    expect(out).toMatch(/payments .* done · 2\/4 streams · 180 rows pulled/);
+    expect(out).toMatch(/payments .* done · 2 streams · 180 rows pulled/);
     expect(out.trimEnd().endsWith('✓ finished')).toBe(true);
+  });
+
+  it('folds a log line wider than the terminal into whole rows, each erased to its end', () => {
+    expect(foldToWidth('abcdefghijklmnopqrstuvwxyz0123456789\n', 20)).toBe('abcdefghijklmnopqrst\nuvwxyz0123456789\n');
+    expect(foldToWidth('short\n', 20)).toBe('short\n');
+    expect(foldToWidth('x'.repeat(50), undefined)).toBe('x'.repeat(50));
+    const chunks: string[] = [];
+    const w = new Writable({ write(chunk: Buffer | string, _enc, done) { chunks.push(chunk.toString()); done(); } });
+    Object.assign(w, { isTTY: true, columns: 40, rows: 40, getWindowSize: () => [40, 40] });
+    const p = ttyProgress(w as unknown as NodeJS.WriteStream);
+    p.stream(step('payments:wallet:a', 1, false));
+    p.log(`INFO report published ${'d'.repeat(60)} findings=7\n`);
+    p.stop(true);
+    const raw = chunks.join('');
+    // every row of the log (39 columns: one spare for the cursor) ends by erasing the rest of the line
+    expect(raw).toContain(`INFO report published ${'d'.repeat(39 - 'INFO report published '.length)}\u001b[K\n`);
+    expect(raw).toContain('findings=7\u001b[K\n');
   });
 
   it('shows percent of the planned streams and the ETA', () => {

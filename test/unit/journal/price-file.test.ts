@@ -38,6 +38,14 @@ describe('the price file', () => {
     }
   });
 
+  it('ignores the columns a header names after timestamp,price (the price cache), and names its source', () => {
+    const cache = PriceTable.parse('btc', 'timestamp,price,source,interval\n2026-10-01T01:00:00Z,60000.5,kraken,1h\n', 'kraken.BTC-USD.1h.csv', 3600, 'price_cache:kraken:1h');
+    expect(cache.at('2026-10-01T01:30:00.000000Z')).toMatchObject({ text: '60000.5', source: 'price_cache:kraken:1h' });
+    expect(table.at('2026-10-01T00:00:00.000000Z')?.source).toBe('price_file');
+    // every row has the header's columns: a row short of them is refused
+    expect(() => PriceTable.parse('btc', 'timestamp,price,source\n2026-10-01T01:00:00Z,60000.5\n', 'c.csv', 60)).toThrow(/line 2/);
+  });
+
   it('refuses two prices at the same instant', () => {
     expect(() => PriceTable.parse('btc', '2026-10-01T00:00:00Z,1\n2026-10-01T02:00:00+02:00,2\n', 'p.csv', 60)).toThrow(/two prices/);
   });

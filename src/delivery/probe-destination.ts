@@ -1,0 +1,84 @@
+/**
+ * Is a delivery destination reachable, without sending a report? For `doctor`: connects, checks
+ * the SFTP host key against the pin, logs in, and proves it can write by creating and removing a
+ * hidden probe file under the destination's root (an S3 bucket: a HEAD of the bucket, then a probe
+ * object put and deleted). Never throws; the answer names what to fix.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { DeleteObjectCommand, HeadBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { DeliveryDestination } from '../config/delivery-schema.js';
+import { DeliveryError } from '../notify/delivery-error.js';
+import type { Env } from '../notify/destination-secrets.js';
+import { SecretScrubber } from '../util/secret-scrubber.js';
+import { resolveCredentials } from './delivery-secrets.js';
+import { objectKey, s3Client, s3Label } from './s3-delivery.js';
+import { BUCKET_LOOKUP, s3Failure } from './s3-failure.js';
+import { openSftpTree } from './sftp-tree.js';
+
+export type ProbeResult = { ok: true; detail: string } | { ok: false; detail: string; fix: string };
+
+export interface ProbeOptions {
+  env: Env;
+  cwd: string;
+  scrubber?: SecretScrubber;
+  timeoutMs?: number;
+}
+
+export async function probeDestination(d: DeliveryDestination, options: ProbeOptions): Promise<ProbeResult> {
+  const scrubber = options.scrubber ?? new SecretScrubber();
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const token = `.payexport-probe-${randomBytes(6).toString('hex')}`;
+  try {
+    const creds = resolveCredentials(d, options.env, options.cwd, scrubber);
+    if (d.kind === 'folder') {
+      const root = resolve(options.cwd, d.path);
+      await mkdir(root, { recursive: true });
+      await writeFile(join(root, token), 'probe\n');
+      await rm(join(root, token), { force: true });
+      return { ok: true, detail: `${root} is writable` };
+    }
+    if (d.kind === 'sftp' && creds.kind === 'sftp') {
+      const tree = await openSftpTree(d, creds.sftp, timeoutMs);
+      try {
+        const root = d.remoteDir === '' ? '.' : d.remoteDir;
+        await tree.mkdirp(root);
+        const probe = tree.join(root, token);
+        await tree.mkdirp(probe);
+        await tree.removeTree(probe);
+        return { ok: true, detail: `${tree.label}: host key matches, login ok, ${root} writable` };
+      } finally {
+        await tree.close();
+      }
+    }
+    if (d.kind === 's3' && creds.kind === 's3') {
+      const client = s3Client(d, creds.s3, timeoutMs);
+      const label = s3Label(d);
+      try {
+        const key = objectKey(d, token);
+        await client.send(new HeadBucketCommand({ Bucket: d.bucket })).catch((e: unknown) => Promise.reject(s3Failure(e, label, BUCKET_LOOKUP)));
+        await client.send(new PutObjectCommand({ Bucket: d.bucket, Key: key, Body: 'probe\n', ...(d.serverSideEncryption ? { ServerSideEncryption: d.serverSideEncryption } : {}), ...(d.kmsKeyId ? { SSEKMSKeyId: d.kmsKeyId } : {}) })).catch((e: unknown) => Promise.reject(s3Failure(e, label, `write ${key}`)));
+        await client.send(new DeleteObjectCommand({ Bucket: d.bucket, Key: key })).catch((e: unknown) => Promise.reject(s3Failure(e, label, `delete ${key}`)));
+        return { ok: true, detail: `${label}: bucket reachable, writable` };
+      } finally {
+        client.destroy();
+      }
+    }
+    return { ok: false, detail: `${d.name}: unknown destination kind`, fix: 'check the delivery section of the config' };
+  } catch (error) {
+    const detail = scrubber.scrub(error instanceof Error ? error.message : String(error));
+    return { ok: false, detail: `${d.name}: ${detail}`, fix: fixFor(d, error, detail) };
+  }
+}
+
+function fixFor(d: DeliveryDestination, error: unknown, detail: string): string {
+  if (/host key refused/.test(detail)) return 'confirm the server\'s new key with its owner (ssh-keyscan -p PORT HOST | ssh-keygen -lf -), then set hostKey';
+  if (/refused .*credentials/.test(detail)) return 'check the private key or password the config points to, and the server\'s authorized_keys';
+  if (/variable .* is not set|file .* cannot be read|readable by others/.test(detail)) return 'set the variable or fix the secret file (mode 600) the config names';
+  if (/NoSuchBucket/.test(detail)) return 'check bucket, endpoint, region and forcePathStyle';
+  if (/AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|no AWS credentials/.test(detail)) return 'check the access key the config points to (or the AWS profile/role) and its permissions on the bucket';
+  if (error instanceof DeliveryError && error.retryable) return `check that ${d.kind === 'folder' ? 'the share is mounted' : 'the server is up and reachable from this host (host, port, firewall)'}`;
+  if (d.kind === 'folder') return `mount the share or create ${d.path}, writable by this user`;
+  return 'check the destination\'s settings in the delivery section of the config';
+}

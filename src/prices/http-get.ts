@@ -1,0 +1,50 @@
+/**
+ * One GET to a price source, and the retry loop around it: the predicate, the delay and the
+ * budget of src/api/retry.ts (docs/style.md#4-retry), `sleep` and `random` injected. A transport
+ * failure becomes a PriceSourceError: an unknown host is `source_gone`, the rest `unavailable`.
+ */
+import { classifyTransportError } from '../api/errors.js';
+import { isRetryable, retryDelayMs, type RetryBudget, type RetryPolicy } from '../api/retry.js';
+import { PriceSourceError } from './source-error.js';
+import type { SourceRequest, SourceResponse } from './source.js';
+
+export type HttpGet = (request: SourceRequest) => Promise<SourceResponse>;
+
+export function fetchGet(timeoutMs: number, signal?: AbortSignal): HttpGet {
+  return async (request) => {
+    const host = new URL(request.url).host;
+    try {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const response = await fetch(request.url, { headers: request.headers, signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]), redirect: 'error' });
+      return { status: response.status, body: await response.text(), retryAfter: response.headers.get('retry-after') ?? undefined };
+    } catch (error) {
+      const reason = (error as Error).name === 'TimeoutError' ? 'timeout' : classifyTransportError(error);
+      if (reason === 'dns') throw new PriceSourceError('source_gone', host, `unknown host ${host}`, { kind: 'transport', reason });
+      throw new PriceSourceError('unavailable', host, `cannot reach ${host} (${reason})`, { kind: 'transport', reason });
+    }
+  };
+}
+
+export interface RetryOptions {
+  policy: RetryPolicy;
+  budget: RetryBudget;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  onRetry?: (info: { source: string; attempt: number; delayMs: number; kind: string }) => void;
+}
+
+/** GET and parse, retrying what the predicate calls retryable, within the attempts and the run's budget. */
+export async function getParsed<T>(get: HttpGet, request: SourceRequest, parse: (response: SourceResponse) => T, options: RetryOptions): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return parse(await get(request));
+    } catch (error) {
+      if (!(error instanceof PriceSourceError)) throw error;
+      const again = error.failure !== null && isRetryable(error.failure) && attempt < options.policy.maxAttempts && options.budget.tryTake();
+      if (!again) throw error;
+      const delayMs = retryDelayMs(attempt, error.retryAfterMs, options.policy, options.random);
+      options.onRetry?.({ source: error.source, attempt, delayMs, kind: error.kind });
+      await options.sleep(delayMs);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Why a price source gave no price, as distinct kinds with distinct exit codes
+ * (docs/contracts.md#exit-codes, docs/prices.md#failures):
+ *
+ *   rate_limited   429 / "rate limit" after the retry budget      75 tempFail  (retry later)
+ *   no_data        the source answered, with nothing for the range 66 noInput   (a gap, listed)
+ *                  or the range is beyond its documented history
+ *   source_gone    404 / 410 / DNS: the endpoint or pair is gone    68 noHost    (change the policy)
+ *   wrong_currency the answer prices another pair than asked       76 protocol  (never cached)
+ *   unavailable    5xx, timeouts, a malformed body, a refused        69 unavailable
+ *                  request, after the retry budget
+ */
+import { AppError } from '../util/errors.js';
+import type { ExitCodeName } from '../util/exit-codes.js';
+import type { Failure } from '../api/retry.js';
+
+export type PriceFailureKind = 'rate_limited' | 'no_data' | 'source_gone' | 'wrong_currency' | 'unavailable';
+
+const EXIT: Readonly<Record<PriceFailureKind, ExitCodeName>> = {
+  rate_limited: 'tempFail',
+  no_data: 'noInput',
+  source_gone: 'noHost',
+  wrong_currency: 'protocol',
+  unavailable: 'unavailable',
+};
+
+/** When several sources fail, the exit code names the failure a user must act on first. */
+export const FAILURE_PRECEDENCE: readonly PriceFailureKind[] = ['wrong_currency', 'source_gone', 'rate_limited', 'unavailable', 'no_data'];
+
+export class PriceSourceError extends AppError {
+  override readonly name = 'PriceSourceError';
+  constructor(
+    readonly kind: PriceFailureKind,
+    readonly source: string,
+    message: string,
+    /** what the retry predicate of src/api/retry.ts sees (null: never retried) */
+    readonly failure: Failure | null = null,
+    readonly retryAfterMs?: number,
+  ) {
+    super(EXIT[kind], `price_${kind}`, `${source}: ${message}`);
+  }
+}
+
+export function exitNameOf(kind: PriceFailureKind): ExitCodeName {
+  return EXIT[kind];
+}

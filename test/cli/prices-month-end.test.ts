@@ -1,0 +1,82 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, describeRun, runCli, splitStderr } from '../support/cli/cli.js';
+import { workspace } from '../support/cli/workspace.js';
+import { beanCheck, hledgerCheck, ledgerToolsMissing } from '../support/journal/ledger-tools.js';
+import { serveFakePriceSources } from '../support/prices/fake-price-sources.js';
+import { readCsvWithPython, readersMissing } from '../support/readers/readers.js';
+
+/**
+ * The issue's "done when", end to end: the demo's journal config WITHOUT its BTC price file, the
+ * price cache pointed at the local fake sources. The user fetches November's closes with
+ * `payexport prices fetch`; the demo's month-end (October) fetches its own window first
+ * (`prices.autoFetch`). Every BTC line is valued — by the payment's quote or by the cache, whose
+ * file `rate_source` names — no `journal.needs_price`, and the ledgers check clean.
+ */
+const ws = workspace('prices-month-end');
+const DEMO = JSON.parse(readFileSync(join(import.meta.dirname, '../../config/demo.json'), 'utf8')) as Record<string, unknown> & { journal: { prices: Array<{ currency: string; file: string }> } };
+
+beforeAll(() => assertBuilt());
+afterAll(() => ws.remove());
+
+describe('month-end on the demo with the price cache and no BTC price file', () => {
+  it('values every BTC line from the quote or the cache, with no journal.needs_price', { timeout: 360_000 }, async () => {
+    const fake = await serveFakePriceSources({ nowSec: () => Math.floor(Date.now() / 1000) });
+    const cwd = ws.fresh('demo');
+    const prices = DEMO.journal.prices
+      .filter((p) => p.currency !== 'btc')
+      .map((p) => ({ ...p, file: join(import.meta.dirname, '../../config', p.file) }));
+    expect(prices.some((p) => p.currency === 'btc')).toBe(false);
+    const config = {
+      ...DEMO,
+      journal: { ...DEMO.journal, prices },
+      prices: {
+        cacheDir: 'prices',
+        autoFetch: true,
+        policy: { 'BTC-USD': { sources: ['coinbase:1h', 'bitstamp:1h'] } },
+        sources: { coinbase: { baseUrl: fake.baseUrl('coinbase') }, bitstamp: { baseUrl: fake.baseUrl('bitstamp') } },
+      },
+    };
+    writeFileSync(join(cwd, 'demo.json'), JSON.stringify(config, null, 2));
+
+    // November so far, for the demo's export (only nightly and month-end fetch by themselves)
+    const fetchArgs = ['prices', 'fetch', '--currency', 'BTC', '--books', 'USD', '--from', '2026-11-01', '--to', '2026-11-22', '--config', 'demo.json'];
+    const fetched = await runCli(fetchArgs, { cwd });
+    expect(fetched.code, describeRun(fetchArgs, fetched)).toBe(0);
+    expect(fake.requests('coinbase').length).toBeGreaterThan(0);
+    const asked = fake.requests('coinbase').length;
+
+    const args = ['demo', '--config', join(cwd, 'demo.json'), '--scale', '1500'];
+    const result = await runCli(args, { cwd });
+    const context = describeRun(args, result);
+    expect(result.code, context).toBe(0);
+    expect(splitStderr(result.stderr).plain, context).toEqual([]);
+    // the month-end asked the sources for October before it valued anything
+    expect(fake.requests('coinbase').length).toBeGreaterThan(asked);
+    expect(readFileSync(join(cwd, 'prices/closed-through'), 'utf8').trim()).toBe('2026-11-01T04:00:00.000000Z');
+
+    for (const folder of ['reports/month-end/2026-10', 'reports/export/2026-11-01_2026-11-21']) {
+      const dir = join(cwd, folder);
+      const exceptions = readFileSync(join(dir, 'exceptions.csv'), 'utf8');
+      expect(exceptions).not.toContain('journal.needs_price');
+      expect(exceptions).not.toContain('journal.price_fetch_failed');
+      if (readersMissing('csv') === null) {
+        const journal = readCsvWithPython(join(dir, 'journal.csv'));
+        const col = (name: string): number => journal.header.indexOf(name);
+        const btc = journal.rows.filter((r) => r[col('source_currency')] === 'btc');
+        expect(btc.length, folder).toBeGreaterThan(0);
+        const sources = new Set(btc.map((r) => r[col('rate_source')]));
+        expect(sources.has('price_cache:coinbase:1h'), `${folder}: ${[...sources].join(', ')}`).toBe(true);
+        for (const source of sources) expect(['payment_quote', 'price_cache:coinbase:1h']).toContain(source);
+        for (const row of btc) expect(row[col('needs_price')], folder).toBe('false');
+      }
+      if (ledgerToolsMissing() === null) {
+        const bean = beanCheck(join(dir, 'journal.beancount'));
+        expect(bean.code, bean.stderr + bean.stdout).toBe(0);
+        const hledger = hledgerCheck(join(dir, 'journal.hledger'));
+        expect(hledger.code, hledger.stderr).toBe(0);
+      }
+    }
+  });
+});

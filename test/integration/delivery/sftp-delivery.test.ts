@@ -1,0 +1,163 @@
+import { readFileSync, readdirSync, existsSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryDestinationSchema, type SftpDestination } from '../../../src/config/delivery-schema.js';
+import { sshFingerprint } from '../../../src/delivery/host-key.js';
+import { probeDestination } from '../../../src/delivery/probe-destination.js';
+import { deliverTo } from '../../support/delivery/deliver.js';
+import { noise, sha256, writeReportFolder } from '../../support/delivery/report-folder.js';
+import { mountTinyDisk, sshdUnavailable, startSftpServer, type SftpServer } from '../../support/delivery/sftp-server.js';
+
+/**
+ * Delivery to a real OpenSSH server (Debian's sshd and sftp-server on a loopback port, its own
+ * host key and sshd_config): files land whole under `<remoteDir>/<job>/<folder>/`, byte for byte;
+ * a changed host key, a refused key and a full disk each fail with words naming the cause; a
+ * connection cut mid-upload leaves no visible folder, and the next delivery resumes it.
+ */
+
+const unavailable = sshdUnavailable();
+let server: SftpServer;
+const out = mkdtempSync(join(tmpdir(), 'payexport-deliver-src-'));
+
+beforeAll(async () => {
+  if (unavailable === null) server = await startSftpServer();
+}, 30_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+function destination(over: Partial<Record<string, unknown>> = {}): SftpDestination {
+  return deliveryDestinationSchema.parse({ kind: 'sftp', name: 'accountant', host: server.host, port: server.port, user: server.user, hostKey: server.fingerprint, privateKeyFile: server.keyFile, remoteDir: server.root, ...over }) as SftpDestination;
+}
+
+function remoteFiles(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+describe.skipIf(unavailable !== null)('SFTP delivery to OpenSSH', () => {
+  it('computes the host key fingerprint the way ssh-keygen -lf prints it', () => {
+    const pub = readFileSync(`${server.keyFile}.pub`, 'utf8').split(' ')[1]!;
+    expect(sshFingerprint(Buffer.from(pub, 'base64'))).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    // the server's own host key, read by ssh-keygen in the helper, is what the delivery accepts below
+    expect(server.fingerprint).toMatch(/^SHA256:/);
+  });
+
+  it('delivers every file byte for byte, manifest included, and a re-run sends nothing', async () => {
+    const dir = writeReportFolder(out, { job: 'nightly', folder: '2026-11-21', files: { 'payments.csv': 'payment_id\r\np1\r\n', 'report.xlsx': noise(200_000), 'journal/entries.beancount': '2026-11-21 * "x"\n' } });
+    const first = await deliverTo(destination(), dir);
+    expect(first).toMatchObject({ outcome: 'delivered', files_sent: 4, attempts: 1 });
+    const remote = join(server.root, 'nightly', '2026-11-21');
+    for (const name of ['payments.csv', 'report.xlsx', 'manifest.json', 'journal/entries.beancount']) {
+      expect(sha256(readFileSync(join(remote, name)))).toBe(sha256(readFileSync(join(dir, name))));
+    }
+    // no partial folder left beside the published one
+    expect(remoteFiles(join(server.root, 'nightly'))).toEqual(['2026-11-21']);
+    const again = await deliverTo(destination(), dir);
+    expect(again).toMatchObject({ outcome: 'unchanged', files_sent: 0, bytes_sent: 0 });
+  });
+
+  it('delivers an amended period as its own folder and never replaces a closed one', async () => {
+    const closed = writeReportFolder(join(out, 'a'), { folder: '2026-09', closed: true, files: { 'payments.csv': 'v1\r\n' } });
+    expect((await deliverTo(destination(), closed)).outcome).toBe('delivered');
+    const amended = writeReportFolder(join(out, 'a'), { folder: '2026-09.amended-1', closed: true, files: { 'payments.csv': 'v2\r\n' } });
+    expect((await deliverTo(destination(), amended)).outcome).toBe('delivered');
+    expect(readFileSync(join(server.root, 'month-end', '2026-09', 'payments.csv'), 'utf8')).toBe('v1\r\n');
+    expect(readFileSync(join(server.root, 'month-end', '2026-09.amended-1', 'payments.csv'), 'utf8')).toBe('v2\r\n');
+    // some other writer's version of the closed folder: refused, not overwritten
+    const impostor = writeReportFolder(join(out, 'b'), { folder: '2026-09', closed: true, files: { 'payments.csv': 'other\r\n' } });
+    const refused = await deliverTo(destination(), impostor);
+    expect(refused.outcome).toBe('failed');
+    expect(refused.detail).toMatch(/closed period already delivered with other contents/);
+    expect(readFileSync(join(server.root, 'month-end', '2026-09', 'payments.csv'), 'utf8')).toBe('v1\r\n');
+  });
+
+  it('refuses a changed host key before offering a credential, naming both fingerprints', async () => {
+    const dir = writeReportFolder(join(out, 'hk'), { job: 'export', folder: '2026-10-01_2026-10-31', files: { 'payments.csv': 'x\r\n' } });
+    const pinned = server.fingerprint;
+    const shown = await server.changeHostKey();
+    try {
+      const record = await deliverTo(destination({ hostKey: pinned }), dir, { attempts: 3 });
+      expect(record.outcome).toBe('failed');
+      expect(record.attempts).toBe(1); // never retried: the same key would be refused again
+      expect(record.detail).toContain(shown);
+      expect(record.detail).toContain(pinned);
+      expect(remoteFiles(join(server.root, 'export'))).toEqual([]);
+      const probe = await probeDestination(destination({ hostKey: pinned }), { env: {}, cwd: process.cwd() });
+      expect(probe).toMatchObject({ ok: false });
+      expect(probe.ok ? '' : probe.fix).toMatch(/ssh-keyscan/);
+    } finally {
+      server.fingerprint = shown;
+    }
+  });
+
+  it('fails on a key the server does not accept, without retrying and without the key in the words', async () => {
+    chmodSync(server.wrongKeyFile, 0o600);
+    const dir = writeReportFolder(join(out, 'wk'), { job: 'export', folder: '2026-10-01_2026-10-31', files: { 'payments.csv': 'x\r\n' } });
+    const record = await deliverTo(destination({ privateKeyFile: server.wrongKeyFile }), dir, { attempts: 3 });
+    expect(record).toMatchObject({ outcome: 'failed', attempts: 1 });
+    expect(record.detail).toMatch(/refused .*credentials/);
+    const key = readFileSync(server.wrongKeyFile, 'utf8');
+    for (const line of key.split('\n').filter((l) => l.length > 20 && !l.startsWith('-----'))) expect(record.detail).not.toContain(line);
+    expect(await probeDestination(destination(), { env: {}, cwd: process.cwd() })).toMatchObject({ ok: true });
+  });
+
+  it('reads the key from a variable by reference; an unset variable fails that destination with its name', async () => {
+    const dir = writeReportFolder(join(out, 'env'), { job: 'nightly', folder: '2026-11-22', files: { 'payments.csv': 'y\r\n' } });
+    const d = destination({ privateKeyFile: undefined, privateKeyEnv: 'PAYEXPORT_TEST_SFTP_KEY' });
+    expect(await deliverTo(d, dir, { env: {} })).toMatchObject({ outcome: 'failed', attempts: 0, detail: expect.stringContaining('PAYEXPORT_TEST_SFTP_KEY is not set') });
+    expect(await deliverTo(d, dir, { env: { PAYEXPORT_TEST_SFTP_KEY: readFileSync(server.keyFile, 'utf8') } })).toMatchObject({ outcome: 'delivered' });
+  });
+
+  it('fails on a full disk with words saying so, and publishes nothing', async (ctx) => {
+    const mount = join(server.root, 'tiny');
+    const tiny = mountTinyDisk(mount, '256k');
+    if ('reason' in tiny) {
+      ctx.skip(`no full-disk case: ${tiny.reason}`);
+      return;
+    }
+    try {
+      const dir = writeReportFolder(join(out, 'full'), { job: 'nightly', folder: '2026-11-23', files: { 'report.xlsx': noise(600_000) } });
+      const record = await deliverTo(destination({ remoteDir: mount }), dir, { attempts: 3 });
+      expect(record.outcome).toBe('failed');
+      expect(record.detail).toMatch(/disk is full|quota|could not write/);
+      expect(existsSync(join(mount, 'nightly', '2026-11-23'))).toBe(false);
+    } finally {
+      tiny.unmount();
+    }
+  });
+
+  it('leaves nothing visible when the connection is cut mid-upload, and the next delivery resumes', async () => {
+    const dir = writeReportFolder(join(out, 'cut'), { job: 'nightly', folder: '2026-11-24', files: { 'payments.csv': noise(3_000_000), 'report.xlsx': noise(20_000_000) } });
+    const jobDir = join(server.root, 'nightly');
+    const cutting = (async () => {
+      // wait until the workbook is partly written, then kill the connection's sshd processes
+      for (let i = 0; i < 400; i++) {
+        const part = remoteFiles(jobDir).find((n) => n.startsWith('.2026-11-24.part-'));
+        if (part && existsSync(join(jobDir, part, 'report.xlsx'))) {
+          for (const pid of server.connectionPids()) process.kill(pid, 'SIGKILL');
+          return true;
+        }
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return false;
+    })();
+    const cut = await deliverTo(destination(), dir, { attempts: 1 });
+    expect(await cutting).toBe(true);
+    expect(cut.outcome).toBe('failed');
+    expect(existsSync(join(jobDir, '2026-11-24'))).toBe(false);
+    const resumed = await deliverTo(destination(), dir);
+    expect(resumed.outcome).toBe('delivered');
+    // payments.csv was already there whole: only the workbook and the manifest went again
+    expect(resumed.files_sent).toBe(2);
+    expect(sha256(readFileSync(join(jobDir, '2026-11-24', 'report.xlsx')))).toBe(sha256(readFileSync(join(dir, 'report.xlsx'))));
+    expect(remoteFiles(jobDir).filter((n) => n.includes('2026-11-24'))).toEqual(['2026-11-24']);
+  }, 60_000);
+});
+
+describe.runIf(unavailable !== null)('SFTP delivery without OpenSSH', () => {
+  it('says why it cannot run', () => {
+    expect(unavailable).toMatch(/sshd|root/);
+  });
+});
