@@ -89,7 +89,8 @@ export async function runCoresBench(options: CoresOptions): Promise<CoresResult>
   };
 }
 
-async function measureFloors(options: CoresOptions, current: ExportRunResult): Promise<CoresResult['floors']> {
+/** The latency floor (requests the run made) and the CPU floor of the bare libraries for the run's rows; also used by bench/issue29.ts. */
+export async function measureFloors(options: Pick<CoresOptions, 'payments' | 'latencyMs' | 'concurrency' | 'databaseUrl'>, current: ExportRunResult): Promise<CoresResult['floors']> {
   const cores = os.cpus().length;
   const latencySeconds = (current.apiRequests * options.latencyMs) / options.concurrency / 1000;
   const reportRows = Object.entries(current.rowsWritten)

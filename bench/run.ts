@@ -14,6 +14,9 @@
  *            ratio, same CSV/XLSX bytes, and wall against the latency and CPU floors (bench/cores.ts)
  *   embedded `payexport export` on the embedded engine (a new data folder) and on the Postgres
  *            server, same data, 50 ms latency, one after the other: peak RSS and the wall ratio
+ *   issue29  at the smallest size, over --issue29-wallets (200): pages of 100 against --page-size 1000
+ *            (requests, the API floor, same bytes), efficiency against max(API floor, CPU floor ÷
+ *            cores), export --no-db against the naive exporter (bench/issue29.ts)
  *
  * Every ceiling is measured in the same run as what it bounds, on the same machine, because this
  * machine is shared and noisy (±30 % between runs is normal); the table prints the load average.
@@ -38,12 +41,13 @@ import { runExport, type ExportRunResult } from './e2e/export-run.js';
 import { ROOT } from './e2e/sim-child.js';
 import { runExtractionBench, type ExtractionRun } from './extract.js';
 import { runCoresBench, type CoresResult } from './cores.js';
+import { runIssue29, type Issue29Result } from './issue29.js';
 import { measureRowCost, prepareBaseTree, PULL_PAGE_ROWS, type RowCostResult } from './row-cost.js';
 import { measureSinks, type SinkResult } from './sinks.js';
 import { TARGETS, verdicts, type Verdict } from './targets.js';
 
-const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'cores', 'embedded'] as const;
-const DEFAULT_SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'embedded'] as const;
+const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'cores', 'embedded', 'issue29'] as const;
+const DEFAULT_SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'embedded', 'issue29'] as const;
 type Section = (typeof SECTIONS)[number];
 
 export interface SizeResult {
@@ -57,6 +61,8 @@ export interface SizeResult {
   cores?: CoresResult;
   /** the same export on the Postgres server and on the embedded engine, in turn; wallRatio = embedded / server */
   embedded?: { server: ExportRunResult; embedded: ExportRunResult; wallRatio: number; latencyMs: number };
+  /** issue 29: round trips against the API floor, the naive exporter, efficiency (bench/issue29.ts); smallest size only */
+  issue29?: Issue29Result & { wallets: number };
 }
 
 async function main(): Promise<void> {
@@ -78,6 +84,10 @@ async function main(): Promise<void> {
       'rowcost-page-rows': { type: 'string', default: String(PULL_PAGE_ROWS) },
       'baseline-ref': { type: 'string', default: process.env.BENCH_BASELINE_REF ?? 'main' },
       'baseline-dir': { type: 'string' },
+      /** issue 29's data: 200 wallets */
+      'issue29-wallets': { type: 'string', default: '200' },
+      /** the issue29 pairs: roundtrips, efficiency (needs roundtrips), naive */
+      'issue29-pairs': { type: 'string', default: 'roundtrips,efficiency,naive' },
     },
   });
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -209,6 +219,14 @@ async function main(): Promise<void> {
     }
   }
   const smallest = results.reduce<SizeResult | undefined>((m, r) => (m === undefined || r.payments < m.payments ? r : m), undefined);
+  if (only.has('issue29') && smallest !== undefined) {
+    await section(smallest.payments, 'issue29', async () => {
+      const issueWallets = Number(values['issue29-wallets']);
+      const pairs = new Set(values['issue29-pairs'].split(',') as Array<'roundtrips' | 'naive' | 'efficiency'>);
+      log(`[${smallest.payments}] issue 29 over ${issueWallets} wallets, ${values.latency} ms latency: ${[...pairs].join(', ')}`);
+      smallest.issue29 = { ...(await runIssue29({ payments: smallest.payments, wallets: issueWallets, seed: Number(values.seed), concurrency, latencyMs: Number(values.latency), databaseUrl, pairs, log })), wallets: issueWallets };
+    });
+  }
   if (only.has('rowcost') && smallest !== undefined) {
     const baseOption = values['rowcost-base'];
     const refOption = values['rowcost-ref'];
@@ -288,9 +306,35 @@ function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: 
       );
     }
   }
+  for (const r of results.filter((x) => x.issue29 !== undefined)) lines.push('', ...issue29Table(r.payments, r.issue29!));
   lines.push('', '| target | measured | met |', '|---|---|:---:|');
   for (const c of checks) lines.push(`| ${c.target} | ${c.measured} | ${c.met === null ? '—' : c.met ? 'yes' : '**no**'} |`);
   return lines.join('\n');
+}
+
+function issue29Table(payments: number, r: Issue29Result & { wallets: number }): string[] {
+  const out: string[] = [];
+  const rt = r.roundTrips;
+  if (rt) {
+    out.push(
+      `Issue 29, ${payments.toLocaleString('en-US')} payments over ${r.wallets} wallets, ${r.latencyMs} ms latency, Postgres server, back to back:`,
+      '',
+      '| run | load at start | wall s | peak RSS MB | requests made (payments / ledger / summaries / policies / by id / other) | API floor: requests (payments / ledger) = s | discovery / pull / report s |',
+      '|---|---|---:|---:|---|---|---|',
+    );
+    for (const [label, x] of [['pages of 100', rt.before], ['largest page, negotiated', rt.after]] as const) {
+      const m = x.floor.made;
+      out.push(`| ${label} | ${x.load} | ${x.wallSeconds.toFixed(1)} | ${x.peakRssMb} | ${x.floor.madeTotal} (${m.payments ?? 0} / ${m.ledger ?? 0} / ${m.summary ?? 0} / ${m.policies ?? 0} / ${m.payment_by_id ?? 0} / ${m.other ?? 0}) | ${x.floor.floorTotal} (${x.floor.floor.payments} / ${x.floor.floor.ledger}) = ${x.floor.floorSeconds} | ${x.phases.discovery ?? '?'} / ${x.phases.pull ?? '?'} / ${x.phases.report ?? '?'} |`);
+    }
+    out.push('', `CSV + XLSX bytes of the two runs: ${rt.sameBytes ? 'identical' : `differ: ${rt.differingFiles.join(', ')}`}`);
+  }
+  if (r.naive) {
+    const { payexport: p, naive: n } = r.naive;
+    out.push('', '| exporter (CSV + XLSX, no database) | load at start | wall s | CPU s | peak RSS MB | requests |', '|---|---|---:|---:|---:|---:|');
+    out.push(`| payexport export --no-db | ${p.load} | ${p.wallSeconds.toFixed(1)} | ${p.cpuSeconds.job} | ${p.peakRssMb} | ${p.apiRequests} |`);
+    out.push(`| naive (bench/naive-exporter.ts) | ${n.load} | ${n.wallSeconds.toFixed(1)} | ${n.cpuSeconds} | ${n.peakRssMb} | ${n.requests} |`);
+  }
+  return out;
 }
 
 function serverVersion(url: string): string {

@@ -21,6 +21,16 @@ export const TARGETS = {
   /** issue 21, target 1: the embedded default against the server, same data, same bench run */
   embeddedRssMaxMb: 512,
   embeddedWallRatioMax: 1.3,
+  /** issue 29 target 2: requests made ≤ this × the API floor's (bench/api-floor.ts) */
+  requestsOverFloorMax: 1.05,
+  /** issue 29 target 3: e2e wall ≤ this × max(API floor, CPU floor ÷ cores) */
+  apiEfficiencyRatioMax: 1.25,
+  /** issue 29 target 4: against the naive exporter, same data, same run */
+  naiveSpeedMin: 10,
+  naiveMemoryMax: 0.1,
+  /** issue 29 target 5: peak RSS at 1M on both engines, and 1M ÷ 100k */
+  headroomRssMaxMb: 400,
+  headroomGrowthMax: 1.2,
 } as const;
 
 export interface Verdict {
@@ -28,6 +38,54 @@ export interface Verdict {
   measured: string;
   /** null: not measured in this run */
   met: boolean | null;
+}
+
+function issue29Verdicts(r: SizeResult): Verdict[] {
+  const out: Verdict[] = [];
+  const x = r.issue29!;
+  const data = `${label(r)}, ${x.wallets} wallets, ${x.latencyMs} ms`;
+  if (x.roundTrips) {
+    const { before, after, sameBytes } = x.roundTrips;
+    const ratio = after.floor.madeTotal / after.floor.floorTotal;
+    out.push({
+      target: `issue 29 target 2, fewest round trips: requests ≤ ${TARGETS.requestsOverFloorMax} × the API floor's, same CSV + XLSX bytes (${data})`,
+      measured: `${after.floor.madeTotal} requests (pages of 100: ${before.floor.madeTotal}) against a floor of ${after.floor.floorTotal} at pages of ${after.floor.grantedPageSize} = ${ratio.toFixed(2)} ×, bytes ${sameBytes ? 'identical' : 'DIFFER'}`,
+      met: ratio <= TARGETS.requestsOverFloorMax && sameBytes,
+    });
+  }
+  if (x.efficiency) {
+    const e = x.efficiency;
+    out.push({
+      target: `issue 29 target 3, pipeline efficiency: wall ≤ ${TARGETS.apiEfficiencyRatioMax} × max(API floor, CPU floor ÷ cores) (${data}, Postgres server)`,
+      measured: `${e.ratio.toFixed(2)} × (${e.wallSeconds.toFixed(1)} s against max(${e.apiFloorSeconds} s, ${e.cpuSeconds} s ÷ ${e.cores}))`,
+      met: e.ratio <= TARGETS.apiEfficiencyRatioMax,
+    });
+  }
+  if (x.naive) {
+    const n = x.naive;
+    out.push({ target: `issue 29 target 4: ≥ ${TARGETS.naiveSpeedMin} × faster than the naive exporter (${data})`, measured: `${n.speedRatio.toFixed(2)} × (${n.naive.wallSeconds.toFixed(1)} s / ${n.payexport.wallSeconds.toFixed(1)} s)`, met: n.speedRatio >= TARGETS.naiveSpeedMin });
+    out.push({ target: `issue 29 target 4: ≤ ${TARGETS.naiveMemoryMax} × the naive exporter's peak RSS (${data})`, measured: `${n.memoryRatio.toFixed(3)} × (${n.payexport.peakRssMb} MB / ${n.naive.peakRssMb} MB)`, met: n.memoryRatio <= TARGETS.naiveMemoryMax });
+  }
+  return out;
+}
+
+/** Issue 29 target 5, from the embedded section's pair (server and embedded runs) at the smallest and largest sizes. */
+function headroomVerdicts(smallest: SizeResult | undefined, largest: SizeResult | undefined): Verdict[] {
+  if (largest?.embedded === undefined || largest.payments < 1_000_000) {
+    return [{ target: `issue 29 target 5: peak RSS ≤ ${TARGETS.headroomRssMaxMb} MB at 1M on both engines, ≤ ${TARGETS.headroomGrowthMax} × 100k`, measured: 'not run (needs --sizes 100000,1000000 with the embedded section)', met: null }];
+  }
+  const out: Verdict[] = [];
+  for (const engine of ['server', 'embedded'] as const) {
+    const big = largest.embedded[engine].peakRssMb;
+    const small = smallest?.embedded?.[engine].peakRssMb;
+    const growth = small === undefined ? null : big / small;
+    out.push({
+      target: `issue 29 target 5: peak RSS ≤ ${TARGETS.headroomRssMaxMb} MB at ${label(largest)} and ≤ ${TARGETS.headroomGrowthMax} × ${smallest ? label(smallest) : '—'} (${engine})`,
+      measured: `${big} MB${growth === null ? '' : `, ${growth.toFixed(2)} ×`}`,
+      met: big <= TARGETS.headroomRssMaxMb && (growth === null || growth <= TARGETS.headroomGrowthMax),
+    });
+  }
+  return out;
 }
 
 export function verdicts(results: readonly SizeResult[]): Verdict[] {
@@ -74,6 +132,8 @@ export function verdicts(results: readonly SizeResult[]): Verdict[] {
       });
     }
   }
+  for (const r of results) if (r.issue29) out.push(...issue29Verdicts(r));
+  out.push(...headroomVerdicts(smallest, largest));
   if (largest?.e2e && smallest?.e2e && largest !== smallest) {
     const growth = largest.e2e.peakRssMb / smallest.e2e.peakRssMb;
     out.push({ target: `peak RSS at ${label(largest)} ≤ ${TARGETS.rssGrowthMax} × at ${label(smallest)}`, measured: `${growth.toFixed(2)} ×`, met: growth <= TARGETS.rssGrowthMax });

@@ -29,6 +29,10 @@ export interface ExportRunOptions {
   cpuProfDir?: string;
   /** the checkout whose built CLI runs (dist/cli/main.js; default this one): a baseline build for the `cores` section */
   root?: string;
+  /** more flags for `payexport export` (e.g. `--page-size 100`, `--no-db`) */
+  extraArgs?: readonly string[];
+  /** the simulator's JSON-lines request log goes here */
+  requestLog?: string;
 }
 
 export interface ExportRunResult {
@@ -55,12 +59,12 @@ export interface ExportRunResult {
   outputHashes: Record<string, string>;
 }
 
-const WINDOW = { from: '2026-09-01', to: '2026-11-21' };
+export const WINDOW = { from: '2026-09-01', to: '2026-11-21' };
 
 export async function runExport(options: ExportRunOptions): Promise<ExportRunResult> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-e2e-'));
   const schema = `bench_e2e_${randomBytes(3).toString('hex')}`;
-  const { child: sim, info } = await startSimChild({ payments: options.payments, wallets: options.wallets, seed: options.seed, latencyMs: options.latencyMs ?? 0 });
+  const { child: sim, info } = await startSimChild({ payments: options.payments, wallets: options.wallets, seed: options.seed, latencyMs: options.latencyMs ?? 0, ...(options.requestLog ? { requestLog: options.requestLog } : {}) });
   try {
     const args = [
       '-f',
@@ -86,6 +90,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       String(options.concurrency),
       '--log-format',
       'json',
+      ...(options.extraArgs ?? []),
     ];
     const busyBefore = busyCoreSeconds();
     const simBefore = processCpuSeconds(sim.pid as number);

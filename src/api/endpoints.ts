@@ -9,6 +9,7 @@ import { toUtcInstant } from '../model/instant.js';
 import type { GetOptions, QueryPairs } from './client.js';
 import { ApiError, ApiProtocolError } from './errors.js';
 import type { LosslessJson } from './json.js';
+import { negotiatedRequest, PageSize, SERVICE_DEFAULT_PAGE_SIZE } from './page-size.js';
 import { cursorPages, offsetPages, readListPage, sweepPages, type Page, type PageGuards, type SweepPosition, type SweepRequest } from './paginate.js';
 import type {
   WireBill,
@@ -51,6 +52,16 @@ export function dateParam(name: string, value: string | Date): string {
   const instant = value instanceof Date ? (Number.isNaN(value.getTime()) ? null : toUtcInstant(value.toISOString())) : toUtcInstant(value);
   if (instant === null) throw usageError('invalid_date_time', `${name} must be an RFC 3339 date-time with an offset`, { parameter: name });
   return instant;
+}
+
+/**
+ * A fixed size is a negotiation of its own (it may still be capped or refused); a shared
+ * `PageSize` carries what one chain learned to the others (api/page-size.ts).
+ */
+function pageSizeOf(limit: number | PageSize | undefined): PageSize {
+  if (limit instanceof PageSize) return limit;
+  limitParam(limit ?? SERVICE_DEFAULT_PAGE_SIZE);
+  return new PageSize(limit ?? SERVICE_DEFAULT_PAGE_SIZE);
 }
 
 function limitParam(value: number): string {
@@ -206,8 +217,8 @@ export interface PaymentPagesParams {
   environmentId: string;
   /** repeated unchanged on every follow; sort defaults to created_at DESC */
   filters?: PaymentFilters;
-  /** page size; the service's default is 100 */
-  limit?: number;
+  /** page size, or the run's negotiated size of this list (api/page-size.ts); the service's default is 100 */
+  limit?: number | PageSize;
   /** resume after a saved page */
   start?: SweepPosition;
   guards?: Partial<PageGuards>;
@@ -219,18 +230,20 @@ export interface PaymentPagesParams {
  */
 export function paymentPages(api: ApiReader, params: PaymentPagesParams): AsyncGenerator<Page<WirePayment, SweepPosition>> {
   const path = `${environmentPath(params.organizationId, params.environmentId)}/payments`;
-  const limit = limitParam(params.limit ?? 100);
+  const sizes = pageSizeOf(params.limit);
   const filters = paymentFilterQuery({ ...DEFAULT_PAYMENT_SORT, ...params.filters });
   const label = `GET ${path}`;
-  const fetchPage = async (request: SweepRequest) => {
-    const paging: Array<[string, string]> =
-      request.mode === 'cursor'
-        ? [['pagination', 'cursor'], ['limit', limit], ...(request.cursor === null ? [] : [['cursor', request.cursor] as [string, string]])]
-        : [['offset', String(request.offset)], ['limit', limit]];
-    const page = readListPage(await api.get(path, { query: [...filters, ...paging] }), label);
-    return { ...page, items: page.items as unknown as WirePayment[] };
-  };
-  return sweepPages(fetchPage, { limit: Number(limit), label, ...(params.start ? { start: params.start } : {}), ...(params.guards ? { guards: params.guards } : {}) });
+  const fetchPage = (request: SweepRequest) =>
+    negotiatedRequest(sizes, async (asked) => {
+      const limit = limitParam(asked);
+      const paging: Array<[string, string]> =
+        request.mode === 'cursor'
+          ? [['pagination', 'cursor'], ['limit', limit], ...(request.cursor === null ? [] : [['cursor', request.cursor] as [string, string]])]
+          : [['offset', String(request.offset)], ['limit', limit]];
+      const page = readListPage(await api.get(path, { query: [...filters, ...paging] }), label);
+      return { ...page, items: page.items as unknown as WirePayment[] };
+    });
+  return sweepPages(fetchPage, { limit: sizes.largest, label, ...(params.start ? { start: params.start } : {}), ...(params.guards ? { guards: params.guards } : {}) });
 }
 
 /**
@@ -252,7 +265,8 @@ export interface LedgerPagesParams {
   organizationId: string;
   walletId: string;
   filters?: LedgerFilters;
-  limit?: number;
+  /** page size, or the run's negotiated size of this list (api/page-size.ts) */
+  limit?: number | PageSize;
   /** resume: the offset saved with an earlier page */
   start?: number;
   guards?: Partial<PageGuards>;
@@ -261,14 +275,15 @@ export interface LedgerPagesParams {
 /** 7. Wallet ledger as offset pages over a stable sort; stops at offset ≥ total (or a short page). */
 export function ledgerPages(api: ApiReader, params: LedgerPagesParams): AsyncGenerator<Page<WireLedgerEvent, number>> {
   const path = `${walletPath(params.organizationId, params.walletId)}/ledger`;
-  const limit = limitParam(params.limit ?? 100);
+  const sizes = pageSizeOf(params.limit);
   const filters = ledgerFilterQuery({ ...DEFAULT_LEDGER_SORT, ...params.filters });
   const label = `GET ${path}`;
-  const fetchPage = async (offset: number) => {
-    const page = readListPage(await api.get(path, { query: [...filters, ['offset', String(offset)], ['limit', limit]] }), label);
-    return { ...page, items: page.items as unknown as WireLedgerEvent[] };
-  };
-  return offsetPages(fetchPage, { limit: Number(limit), label, ...(params.start !== undefined ? { start: params.start } : {}), ...(params.guards ? { guards: params.guards } : {}) });
+  const fetchPage = (offset: number) =>
+    negotiatedRequest(sizes, async (asked) => {
+      const page = readListPage(await api.get(path, { query: [...filters, ['offset', String(offset)], ['limit', limitParam(asked)]] }), label);
+      return { ...page, items: page.items as unknown as WireLedgerEvent[] };
+    });
+  return offsetPages(fetchPage, { limit: sizes.largest, label, ...(params.start !== undefined ? { start: params.start } : {}), ...(params.guards ? { guards: params.guards } : {}) });
 }
 
 /** 14. Environment payment summary (counts, not money). */

@@ -48,9 +48,11 @@ export type CommonOption = (typeof COMMON_OPTIONS)[number];
  *   `listen`   the listener: the API (its safety-net sweeps) and the snapshot, no report or period options;
  *   `api`      one API call with the organization's scope (webhooks);
  *   `config`   reads one section of the config file (notify);
- *   `check`    checks what a job would run with (doctor): every setting of `pull`, no run controls.
+ *   `check`    checks what a job would run with (doctor): every setting of `pull`, no run controls;
+ *   `deliver`  sends a published folder again (deliver): the config's destinations, and where its
+ *              outcomes are recorded (the snapshot, or the output root's state with --no-db).
  */
-export type OptionSet = 'pull' | 'report' | 'db' | 'listen' | 'api' | 'config' | 'check';
+export type OptionSet = 'pull' | 'report' | 'db' | 'listen' | 'api' | 'config' | 'check' | 'deliver';
 
 const LOGGING: readonly CommonOption[] = ['log-format', 'quiet', 'verbose'];
 export const OPTION_SETS: Readonly<Record<OptionSet, readonly CommonOption[]>> = {
@@ -61,6 +63,7 @@ export const OPTION_SETS: Readonly<Record<OptionSet, readonly CommonOption[]>> =
   api: ['config', 'base-url', 'organization', 'environment', 'verbose'],
   config: ['config', 'verbose'],
   check: COMMON_OPTIONS.filter((o) => !['dry-run', 'print-config', 'log-format', 'quiet'].includes(o)),
+  deliver: ['config', 'out', 'database-url', 'db', 'schema', 'data-dir', ...LOGGING],
 };
 
 /**
@@ -92,7 +95,7 @@ export function withCommonOptions<T>(y: Argv<T>, set: OptionSet = 'pull', epilog
   option('schema', { type: 'string', describe: 'Postgres schema (default payexport)', group: 'Database:' });
   option('data-dir', { type: 'string', describe: 'embedded database folder (default data/)', group: 'Database:' });
   option('concurrency', { type: 'string', describe: 'requests in flight for the whole run, 1–64 (default 8)', group: 'Run:' });
-  option('page-size', { type: 'string', describe: 'items per API page, 1–1000 (default 100)', group: 'Run:' });
+  option('page-size', { type: 'string', describe: 'largest page to ask the API for, 1–1000 (default 100; the service may grant less)', group: 'Run:' });
   option('lookback-days', { type: 'string', describe: 'nightly re-sweep of recent days, 0–366 (default 7)', group: 'Run:' });
   option('dry-run', { type: 'boolean', describe: api ? 'print the plan (streams, window, request estimate) and exit 0' : 'print what the snapshot holds for the window and exit 0', group: 'Run:' });
   option('log-format', { choices: ['pretty', 'json'] as const, describe: 'default: pretty on a TTY, json otherwise', group: 'Run:' });

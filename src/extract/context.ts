@@ -2,6 +2,7 @@
  * What every extraction stream receives (side effects passed in: docs/design.md#boundaries).
  */
 import type { ApiReader } from '../api/endpoints.js';
+import type { PageSize } from '../api/page-size.js';
 import type {
   WireBill,
   WireBillSummary,
@@ -49,7 +50,13 @@ export interface ExtractContext {
   runId: string;
   /** checkpoints left by an unfinished run with the same run key */
   resume: ResumeMap;
+  /** the largest page asked (planning sizes chains with it) */
   pageSize: number;
+  /**
+   * the run's page size of each list, negotiated with the service and shared by every chain
+   * (api/page-size.ts); absent = every chain asks `pageSize` on its own
+   */
+  pageSizes?: { payments: PageSize; ledger: PageSize };
   onProgress?: (progress: StreamProgress) => void;
   signal?: AbortSignal;
 }

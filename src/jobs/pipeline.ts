@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import type { Discovery } from '../extract/wallets.js';
 import { pull, type PullResult } from '../extract/pull.js';
 import type { ExtractContext } from '../extract/context.js';
+import { PageSize } from '../api/page-size.js';
 import type { WalletRow } from '../model/rows.js';
 import type { ReportStageResult, runReportStage as RunReportStage } from './report-stage.js';
 import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
@@ -232,6 +233,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     runId: deps.runId,
     resume: new Map(resumed.map((c) => [c.stream, c])),
     pageSize: config.pageSize,
+    pageSizes: { payments: new PageSize(config.pageSize), ledger: new PageSize(config.pageSize) },
     onProgress: (p) => env.progress.stream(p),
     signal: env.signal,
   };

@@ -14,6 +14,9 @@ import { Scheduler } from './writes/scheduler.js';
 import { WalletWriter } from './writes/wallet-writer.js';
 import { Webhooks, type WebhookOptions } from './writes/webhooks.js';
 
+/** The simulator's payments and ledger page cap: the one page cap the service publishes (the bills list's). */
+export const DEFAULT_MAX_PAGE_SIZE = 500;
+
 export interface SimulatorOptions extends DatasetOptions {
   /** TCP port on 127.0.0.1; default 0 (any free port) */
   port?: number;
@@ -111,7 +114,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       wallets,
       quotes,
       webhooks,
-      limits: { defaultPageSize: 100, maxPageSize: 1000, maxBodyBytes: 256 * 1024, ...options.limits },
+      limits: { defaultPageSize: 100, maxPageSize: DEFAULT_MAX_PAGE_SIZE, oversizedLimit: 'clamp', maxBodyBytes: 256 * 1024, ...options.limits },
     },
     faults,
     log: requestLog,

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, runCli, type CliResult } from '../support/cli/cli.js';
@@ -16,13 +17,16 @@ import { acquireFileLock, describeHolder } from '../../src/store/db/lock-file.js
 import { embeddedLockPath } from '../../src/store/db/pglite-db.js';
 import { monthPeriod } from '../../src/model/period.js';
 import { ROOT } from '../support/cli/cli.js';
+import { startS3Server, type S3Server } from '../support/delivery/s3-server.js';
+import { sshdUnavailable, startSftpServer, type SftpServer } from '../support/delivery/sftp-server.js';
 
 /**
  * `payexport doctor` as a subprocess against the simulator: a healthy config passes with exit 0,
  * and each planted fault — a bad config, a wrong key, a key of another environment, a service
  * clock off by ten minutes, an unreachable or old snapshot, a held run lock, an unwritable or too
  * small output root, a price file short of the open period, an unreachable notification
- * destination — turns exactly its line into ✗ with its fix, and the exit code into 78.
+ * destination, a price cache with a gap, an SFTP server showing another host key, a missing S3
+ * bucket — turns exactly its line into ✗ with its fix, and the exit code into 78.
  */
 
 const ws = workspace('doctor');
@@ -236,6 +240,73 @@ describe('payexport doctor', () => {
     expect(covering.line('prices of btc (btc-usd.csv)')).toMatch(new RegExp(`cover the open period ${open.firstDay} \\.\\. now`));
   });
 
+  describe('the price cache (prices section): judged as the journal looks prices up', () => {
+    const demoJournal = (): Record<string, unknown> => ({ ...(JSON.parse(readFileSync(join(ROOT, 'config', 'demo.json'), 'utf8')) as { journal: Record<string, unknown> }).journal, prices: [] });
+    const open = monthPeriod(undefined, 'UTC', new Date());
+    const fromSec = Date.parse(open.window.from.slice(0, 23) + 'Z') / 1000;
+    /** a cache file as `payexport prices fetch` writes it: one row per hourly close, stamped at the hour's end, except the closes in `skip` */
+    const hourly = (source: string, skip: (closeSec: number) => boolean = () => false): string => {
+      const rows = ['timestamp,price,source,interval,close_of,observed_at,fetched_at'];
+      for (let close = fromSec; close <= Date.now() / 1000; close += 3600) {
+        if (skip(close)) continue;
+        const at = new Date(close * 1000).toISOString().replace(/\.000Z$/, 'Z');
+        rows.push(`${at},90000.5,${source},1h,UTC hour ${new Date((close - 3600) * 1000).toISOString().slice(0, 13)},${at},${at}`);
+      }
+      return rows.join('\n') + '\n';
+    };
+    const plant = (files: Record<string, string>) => (cwd: string): void => {
+      mkdirSync(join(cwd, 'prices'));
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, 'prices', name), text);
+    };
+
+    it('a cache covering the open period: ✓ naming the source that covers it, exit 0', async () => {
+      const prices = { cacheDir: 'prices', policy: { 'BTC-USD': { sources: ['coinbase:1h', 'kraken:1h'] } } };
+      const d = await doctor('cache-ok', { ...baseConfig(), journal: demoJournal(), prices }, { prepare: plant({ 'kraken.BTC-USD.1h.csv': hourly('kraken') }) });
+      expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
+      expect(d.mark('price cache BTC-USD (prices)')).toBe('✓');
+      // coinbase (first in the policy) has no file: the journal falls through to kraken, and so does the check
+      expect(d.line('price cache BTC-USD (prices)')).toMatch(new RegExp(`price_cache:kraken:1h covers the open period ${open.firstDay} \\.\\. now \\((\\d+) of \\1 closes\\)`));
+    });
+
+    it('a cache with a three-day gap: ✗ naming the missing closes and the fetch that fills them', async () => {
+      const gapStart = fromSec + 5 * 86_400; // closes from day 5 00:00 (exclusive) to day 8 00:00 (inclusive) are missing
+      const gapEnd = gapStart + 3 * 86_400;
+      const prices = { cacheDir: 'prices', policy: { 'BTC-USD': { sources: ['coinbase:1h', 'kraken:1h'], maxStalenessSeconds: 3600 } } };
+      const d = await doctor('cache-gap', { ...baseConfig(), journal: demoJournal(), prices }, { prepare: plant({ 'coinbase.BTC-USD.1h.csv': hourly('coinbase', (c) => c > gapStart && c <= gapEnd) }) });
+      const text = (sec: number): string => new Date(sec * 1000).toISOString().replace(/\.000Z$/, 'Z');
+      const day = (sec: number): string => new Date(sec * 1000).toISOString().slice(0, 10);
+      expectOnlyFailure(
+        d,
+        'price cache BTC-USD (prices)',
+        new RegExp(`no source covers the open period ${open.firstDay} \\.\\. now: price_cache:coinbase:1h is missing 72 of \\d+ closes \\(${text(gapStart + 3600)} \\.\\. ${text(gapEnd)}\\); after it in the policy: kraken:1h has none`),
+        new RegExp(`^payexport prices fetch --currency BTC --books USD --from ${day(gapStart + 3600)} --to ${day(gapEnd - 1)} --config payexport\\.json$`),
+      );
+    });
+
+    it('a price file covering the open period comes first: the empty cache is then no ✗', async () => {
+      const daily = ['timestamp,price', ...Array.from({ length: Math.ceil((Date.now() / 1000 - fromSec) / 86_400) + 2 }, (_, i) => `${new Date((fromSec + (i - 1) * 86_400) * 1000).toISOString()},90000.50`)].join('\n') + '\n';
+      const journal = { ...demoJournal(), prices: [{ currency: 'btc', file: 'btc-usd.csv' }] };
+      const d = await doctor('cache-file-first', { ...baseConfig(), journal, prices: { cacheDir: 'prices' } }, { prepare: (cwd) => writeFileSync(join(cwd, 'btc-usd.csv'), daily) });
+      expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
+      expect(d.line('price cache BTC-USD (prices)')).toMatch(/covered by the price file first/);
+    });
+
+    it('a price file that stops early with the cache behind it: the pair is covered, the file line says the cache fills the rest', async () => {
+      const daily = ['timestamp,price', ...Array.from({ length: 12 }, (_, i) => `${new Date((fromSec + (i - 1) * 86_400) * 1000).toISOString()},90000.50`)].join('\n') + '\n';
+      const journal = { ...demoJournal(), prices: [{ currency: 'btc', file: 'btc-usd.csv' }] };
+      // the cache lacks its first ten days: only the file and the cache together price every instant
+      const d = await doctor('cache-behind-file', { ...baseConfig(), journal, prices: { cacheDir: 'prices', policy: { 'BTC-USD': { sources: ['kraken:1h'] } } } }, {
+        prepare: (cwd) => {
+          writeFileSync(join(cwd, 'btc-usd.csv'), daily);
+          plant({ 'kraken.BTC-USD.1h.csv': hourly('kraken', (c) => c < fromSec + 10 * 86_400) })(cwd);
+        },
+      });
+      expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
+      expect(d.line('prices of btc (btc-usd.csv)')).toMatch(/do not cover on their own .*; the price cache fills the rest/);
+      expect(d.line('price cache BTC-USD (prices)')).toMatch(/covered by the price file and the cache together, each price within its staleness \(kraken:1h misses 240 of \d+ closes\)/);
+    });
+  });
+
   it('notification destinations: an unreachable one is ✗, a reachable one ✓ — and nothing is sent to it', async () => {
     const port = await closedPort();
     const notify = {
@@ -265,5 +336,66 @@ describe('payexport doctor', () => {
     expectOnlyFailure(bad, 'notify finance-mail (email)', /Invalid login|535/, /check host, port, TLS and login of finance-mail/);
     expect(smtp.mails).toHaveLength(0);
     expect(good.result.stdout + bad.result.stdout).not.toContain(SMTP_PASSWORD);
+  });
+});
+
+describe.skipIf(sshdUnavailable() !== null)('payexport doctor: delivery destinations, probed on real servers without a report sent', () => {
+  let sftp: SftpServer;
+  let s3: S3Server;
+  const S3_ENV = { PAYEXPORT_TEST_S3_KEY_ID: '', PAYEXPORT_TEST_S3_SECRET: '' };
+  beforeAll(async () => {
+    sftp = await startSftpServer();
+    s3 = await startS3Server();
+    await s3.createBucket('books');
+    S3_ENV.PAYEXPORT_TEST_S3_KEY_ID = s3.accessKeyId;
+    S3_ENV.PAYEXPORT_TEST_S3_SECRET = s3.secretAccessKey;
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([sftp?.stop(), s3?.stop()]);
+  });
+
+  const accountant = (hostKey?: string): Record<string, unknown> => ({ kind: 'sftp', name: 'accountant', host: sftp.host, port: sftp.port, user: sftp.user, hostKey: hostKey ?? sftp.fingerprint, privateKeyFile: sftp.keyFile, remoteDir: sftp.root });
+  const bucket = (name = 'books'): Record<string, unknown> => ({ kind: 's3', name: 'archive', bucket: name, prefix: 'acme/payexport', endpoint: s3.endpoint, forcePathStyle: true, accessKeyIdEnv: 'PAYEXPORT_TEST_S3_KEY_ID', secretAccessKeyEnv: 'PAYEXPORT_TEST_S3_SECRET' });
+  /** what the probes must not leave behind: no object in the bucket, no entry under the SFTP root */
+  const leftovers = async (): Promise<number> => {
+    const client = s3.client();
+    try {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: 'books' }));
+      return (listed.KeyCount ?? 0) + readdirSync(sftp.root).length;
+    } finally {
+      client.destroy();
+    }
+  };
+  const noSecretIn = (d: Doctor): void => {
+    for (const text of [d.result.stdout, d.result.stderr]) {
+      expect(text).not.toContain(readFileSync(sftp.keyFile, 'utf8').split('\n')[1]);
+      expect(text).not.toContain('PRIVATE KEY');
+      expect(text).not.toContain(s3.secretAccessKey);
+    }
+  };
+
+  it('an SFTP server with its pinned host key and an S3 bucket: both ✓, exit 0, nothing left on either', async () => {
+    const d = await doctor('delivery-ok', { ...baseConfig(), delivery: { destinations: [accountant(), bucket()] } }, { env: S3_ENV });
+    expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
+    expect(d.line('deliver accountant (sftp)')).toMatch(/host key matches, login ok, .* writable \(no report sent\)/);
+    expect(d.line('deliver archive (s3)')).toMatch(/bucket reachable, writable \(no report sent\)/);
+    expect(await leftovers()).toBe(0);
+    noSecretIn(d);
+  });
+
+  it('a changed host key: ✗ naming both fingerprints, the fix says how to confirm the new one', async () => {
+    const pinned = 'SHA256:' + 'A'.repeat(43);
+    const d = await doctor('delivery-hostkey', { ...baseConfig(), delivery: { destinations: [accountant(pinned), bucket()] } }, { env: S3_ENV });
+    expectOnlyFailure(d, 'deliver accountant (sftp)', new RegExp(`the server shows ${sftp.fingerprint.replace(/[+/]/g, '\\$&')}, the config pins ${pinned}`), /ssh-keyscan/);
+    expect(d.mark('deliver archive (s3)')).toBe('✓');
+    expect(await leftovers()).toBe(0);
+    noSecretIn(d);
+  });
+
+  it('a wrong bucket: ✗ with the fix, the SFTP line still ✓', async () => {
+    const d = await doctor('delivery-bucket', { ...baseConfig(), delivery: { destinations: [accountant(), bucket('no-such-books')] } }, { env: S3_ENV });
+    expectOnlyFailure(d, 'deliver archive (s3)', /no-such-books/, /check bucket, endpoint, region and forcePathStyle/);
+    expect(d.mark('deliver accountant (sftp)')).toBe('✓');
+    noSecretIn(d);
   });
 });

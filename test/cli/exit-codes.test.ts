@@ -179,7 +179,7 @@ describe('exit codes of payexport, as a subprocess', () => {
     it("one environment's key used for another environment (403)", async () => {
       const cwd = ws.fresh('other-env');
       const args = ['export', ...OCTOBER, '--no-db', '--environment', sim.sim.environments[0]!.id];
-      expectExit(args, await runCli(args, { cwd, env: sim.env({ keyOf: 1 }) }), 77, cwd, /403 access_rights: .* — an API key works for its own environment only/);
+      expectExit(args, await runCli(args, { cwd, env: sim.env({ keyOf: 1 }) }), 77, cwd, /403 access_rights: .* — the key cannot reach this: check the organization id, and that the key is this environment's/);
     });
   });
 

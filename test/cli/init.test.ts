@@ -81,8 +81,8 @@ describe('payexport init with flags', () => {
 
   it.each([
     ['a wrong key', () => ({ key: 'vltg_notAkeyNOTakey00000000000000000', extra: [] as string[], organization: sim.sim.organizationId }), /401 wrong_credentials: Authentication failed — check PAYEXPORT_API_KEY/],
-    ['a key of another environment', () => ({ key: PLANTED_KEYS[0], extra: ['--environment', sim.sim.environments[1]!.id], organization: sim.sim.organizationId }), /403 access_rights: The API key is scoped to another environment/],
-    ['an unknown organization', () => ({ key: PLANTED_KEYS[0], extra: [] as string[], organization: '0badc0de-0000-4000-8000-000000000000' }), /organizations\/0badc0de-0000-4000-8000-000000000000\/wallets → 403 access_rights: The credentials do not grant access to this organization/],
+    ['a key of another environment', () => ({ key: PLANTED_KEYS[0], extra: ['--environment', sim.sim.environments[1]!.id], organization: sim.sim.organizationId }), /403 access_rights: The API key is scoped to another environment — the key cannot reach this: check the organization id, and that the key is this environment's/],
+    ['an unknown organization', () => ({ key: PLANTED_KEYS[0], extra: [] as string[], organization: '0badc0de-0000-4000-8000-000000000000' }), /organizations\/0badc0de-0000-4000-8000-000000000000\/wallets → 403 access_rights: The credentials do not grant access to this organization — the key cannot reach this: check the organization id, and that the key is this environment's/],
   ])('%s: the one-line error of the jobs, exit 77, nothing written', async (_label, given, message) => {
     const cwd = ws.fresh('refused');
     const { key, extra, organization } = given();

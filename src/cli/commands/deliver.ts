@@ -24,7 +24,7 @@ export function deliverCommand(ctx: CliContext): CommandModule<object, DeliverAr
     command: 'deliver <dir>',
     describe: 'Deliver a published report folder to the delivery destinations again (after a failed delivery): no pull, no rebuild',
     builder: (y: Argv<object>) =>
-      withCommonOptions(y)
+      withCommonOptions(y, 'deliver')
         .positional('dir', { type: 'string', demandOption: true, describe: 'a report folder, e.g. reports/month-end/2026-10' })
         .option('to', { type: 'string', array: true, describe: 'only these destinations (names from delivery.destinations; default: those chosen for the folder\'s job)', group: 'Delivery:' })
         .epilog(

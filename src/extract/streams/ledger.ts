@@ -61,7 +61,7 @@ async function pullWalletLedger(ctx: ExtractContext, options: LedgerStreamOption
     organizationId: ctx.organizationId,
     walletId: wallet.wallet_id,
     filters: { sortKey: 'effective_time', sortOrder: 'ASC', ...(startDate ? { startDate } : {}) },
-    limit: ctx.pageSize,
+    limit: ctx.pageSizes?.ledger ?? ctx.pageSize,
     ...(position?.next != null ? { start: position.next } : {}),
   });
   try {
@@ -134,7 +134,7 @@ async function pullLedgerChain(ctx: ExtractContext, chain: LedgerChain): Promise
     organizationId: ctx.organizationId,
     walletId: wallet.wallet_id,
     filters: { sortKey: 'effective_time', sortOrder: 'ASC', ...rangeFilters(slice.range) },
-    limit: ctx.pageSize,
+    limit: ctx.pageSizes?.ledger ?? ctx.pageSize,
     ...(start > 0 ? { start } : {}),
   });
   try {

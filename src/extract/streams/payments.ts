@@ -91,7 +91,7 @@ async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChain): Pro
         organizationId: ctx.organizationId,
         environmentId: wallet.environment_id,
         filters: { walletId: wallet.wallet_id, ...rangeFilters(range), sortKey: 'created_at', sortOrder: 'DESC' },
-        limit: ctx.pageSize,
+        limit: ctx.pageSizes?.payments ?? ctx.pageSize,
         ...(start ? { start } : {}),
       });
       for await (const page of pages) {

@@ -11,8 +11,14 @@ import type { QueryParams } from './query-params.js';
 export interface ServerLimits {
   /** payments and ledger `limit` when absent */
   defaultPageSize: number;
-  /** larger `limit` values are clamped to this (the response's `limit` says so) */
+  /**
+   * payments and ledger pages above this are clamped to it (the response's `limit` says so), or
+   * refused when `oversizedLimit` is 'refuse'. The default, 500, is the one page cap the service
+   * publishes (the bills list: "capped at 500"); for payments and ledger it publishes none.
+   */
   maxPageSize: number;
+  /** what a `limit` above `maxPageSize` gets: clamped (as the bills list documents) or a 400 */
+  oversizedLimit: 'clamp' | 'refuse';
   /** request bodies above this are 413 payload_too_large */
   maxBodyBytes: number;
 }

@@ -5,6 +5,7 @@
  */
 import pLimit from 'p-limit';
 import { ApiClient, type ApiClientOptions } from '../../../src/api/client.js';
+import { PageSize } from '../../../src/api/page-size.js';
 import type { ExtractContext, StreamProgress } from '../../../src/extract/context.js';
 import { pull, type PullResult } from '../../../src/extract/pull.js';
 import type { PullPlan } from '../../../src/extract/pull-plan.js';
@@ -122,6 +123,8 @@ export interface HarnessOptions {
   client?: Partial<ApiClientOptions>;
   /** a writer of the test's own (default: a RecordingWriter) */
   writer?: RecordingWriter;
+  /** the chains share one negotiated page size per list, as the job's do (api/page-size.ts) */
+  negotiate?: boolean;
 }
 
 /** Discovery + a context + `run()` = pull(), against a running simulator. */
@@ -156,6 +159,7 @@ export async function pullHarness(sim: SimHandle, options: HarnessOptions = {}):
     runId: 'test-run',
     resume: new Map(),
     pageSize: options.pageSize ?? 50,
+    ...(options.negotiate === true ? { pageSizes: { payments: new PageSize(options.pageSize ?? 50), ledger: new PageSize(options.pageSize ?? 50) } } : {}),
   };
   return {
     sim,

@@ -13,7 +13,9 @@ const SORT_ORDERS = ['ASC', 'DESC'] as const;
 
 export function pageLimit(ctx: RequestContext): number {
   const limit = ctx.query.uint32('limit') ?? ctx.state.limits.defaultPageSize;
-  return Math.min(limit, ctx.state.limits.maxPageSize);
+  const { maxPageSize, oversizedLimit } = ctx.state.limits;
+  if (limit > maxPageSize && oversizedLimit === 'refuse') throw invalidParameter('limit', `at most ${maxPageSize}`);
+  return Math.min(limit, maxPageSize);
 }
 
 /** GET …/environments/{env}/payments: offset (default, deprecated) or cursor pagination. */
