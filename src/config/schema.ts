@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { notifySchema } from './notify-schema.js';
 import { listenSchema } from './listen-schema.js';
 import { journalSchema } from './journal-schema.js';
+import { lotsSchema } from './lots-schema.js';
 import { deliverySchema } from './delivery-schema.js';
 import { pricesSchema } from './prices-schema.js';
 
@@ -91,6 +92,8 @@ export const configSchema = z.strictObject({
   delivery: deliverySchema.default({ timeoutMs: 300_000, attempts: 3, destinations: [] }),
   /** the chart-of-accounts mapping for journal entries (journal-schema.ts); absent = no journal files */
   journal: journalSchema.optional(),
+  /** the crypto subledger: lots per wallet, cost basis, realized gains (lots-schema.ts); needs `journal` */
+  lots: lotsSchema.optional(),
   /** the price cache and its sources (prices-schema.ts, docs/prices.md); absent = no cache */
   prices: pricesSchema.optional(),
 });

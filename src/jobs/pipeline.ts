@@ -15,6 +15,7 @@ import { PageSize } from '../api/page-size.js';
 import type { WalletRow } from '../model/rows.js';
 import type { ReportStageResult, runReportStage as RunReportStage } from './report-stage.js';
 import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
+import { lotsSetup, type LotsSetup } from '../lots/lots-setup.js';
 import { autoFetchPrices } from './auto-fetch-prices.js';
 import { markPricesClosed } from './mark-prices-closed.js';
 import { configError } from '../util/errors.js';
@@ -71,6 +72,7 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   // prices.autoFetch: the cache is filled before the journal reads it (docs/prices.md#auto-fetch)
   const priceFindings = writesReport && spec.pull && spec.job !== 'export' && config.prices?.autoFetch === true ? await autoFetchPrices(env, spec) : undefined;
   const journal = writesReport ? journalSetup(config, env.loaded.configFile, env.cwd, spec.job) : null;
+  const lots = writesReport ? lotsSetup(config, env.loaded.configFile, env.cwd) : null;
   if (journal !== null && priceFindings !== undefined) journal.priceFindings = priceFindings;
 
   const apis = spec.pull ? createApiSet({ loaded: env.loaded, scrubber: env.scrubber, log, signal: env.signal }) : null;
@@ -82,7 +84,7 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
       const lock = await snapshot.lock(organizationId, spec.command === 'report' ? `report:${spec.job}` : lockJob);
       void loadReportStage().catch(() => undefined);
       try {
-        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, log, journal });
+        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, log, journal, lots });
       } catch (error) {
         // The spool lives under the output folder: a full disk there is exit 74, not a bug (1).
         throw snapshot.kind === 'spool' ? outputError(error, snapshot.target) : error;
@@ -108,6 +110,7 @@ interface RunDeps {
   outRoot: string;
   log: JobEnv['log'];
   journal: JournalSetup | null;
+  lots: LotsSetup | null;
 }
 
 async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<PipelineOutcome> {
@@ -189,6 +192,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
               // month-end closes or amends its period: it records what its journal posts
               discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.job === 'month-end' && (spec.closePeriod || closedBefore) },
             },
+      lots: deps.lots,
     });
     await writer.writeFindings(runId, report.result.findings);
 

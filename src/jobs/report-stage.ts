@@ -30,6 +30,9 @@ import type { Logger } from '../util/log.js';
 import { runJournalStage, type JournalStageResult } from '../journal/journal-stage.js';
 import { mergeJournalResult } from '../journal/merge-result.js';
 import type { JournalSetup } from '../journal/journal-setup.js';
+import type { LotsSetup } from '../lots/lots-setup.js';
+import { runLotsStage, type LotsStageResult } from '../lots/lots-stage.js';
+import { mergeLotsResult } from '../lots/merge-result.js';
 import { windowContains, type Window } from '../model/window.js';
 
 export interface ReportStageInput {
@@ -57,6 +60,8 @@ export interface ReportStageInput {
   onProgress?: (sheet: string, rows: number) => void;
   /** the chart-of-accounts mapping and prices: journal files and checks (null = none) */
   journal?: JournalSetup | null;
+  /** the crypto subledger (needs `journal`; null = none) */
+  lots?: LotsSetup | null;
 }
 
 export interface ReportStageResult {
@@ -68,6 +73,8 @@ export interface ReportStageResult {
   result: ReconcileResult;
   /** the journal pass (null without a journal mapping) */
   journal: JournalStageResult | null;
+  /** the lots pass (null without a lots section) */
+  lots: LotsStageResult | null;
   /** true when an error-severity finding exists: exit 65 */
   exceptions: boolean;
   /** whether the period is closed, as the Overview and manifest say it */
@@ -147,6 +154,10 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       ? await runJournalStage({ ...input.journal, source, organizationId: org, wallets, assets, window, period: input.period, balances: result.balances, fees: result.fees, folder })
       : null;
     result = mergeJournalResult(result, journal);
+    const lots = input.journal && input.lots
+      ? await runLotsStage({ lots: input.lots, journal: input.journal.config, prices: input.journal.prices, source, organizationId: org, wallets, assets, window, balances: result.balances, folder })
+      : null;
+    result = mergeLotsResult(result, lots);
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);
 
     const open = await folder.table(OPEN_ITEMS_TABLE);
@@ -169,11 +180,12 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       },
       controlTotals: result.controlTotals,
       checks: result.checks,
-      counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length, ...(journal ? { journal_entries: journal.entries, journal_needs_price: journal.needsPrice } : {}), ...(journal?.discipline ? { journal_unchanged: journal.discipline.unchanged, journal_corrected: journal.discipline.corrected, journal_late: journal.discipline.late, journal_deferred: journal.discipline.deferred } : {}) },
+      counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length, ...(journal ? { journal_entries: journal.entries, journal_needs_price: journal.needsPrice } : {}), ...(lots ? { lots_held: lots.lotsHeld, lot_reliefs: lots.reliefLines } : {}), ...(journal?.discipline ? { journal_unchanged: journal.discipline.unchanged, journal_corrected: journal.discipline.corrected, journal_late: journal.discipline.late, journal_deferred: journal.discipline.deferred } : {}) },
       close,
+      ...(lots ? { notes: [lots.overview] } : {}),
     });
     input.log.info({ dir: publish.dir, unchanged: publish.unchanged, findings: result.findings.length }, 'report published');
-    return { publish, assets, wallets, result, journal, exceptions: hasErrors(result.findings), close };
+    return { publish, assets, wallets, result, journal, lots, exceptions: hasErrors(result.findings), close };
   } catch (error) {
     await folder.abort().catch(() => undefined);
     throw error;

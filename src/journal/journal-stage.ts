@@ -6,20 +6,16 @@
  * so memory holds one wallet's movements of the window, never the run's.
  */
 import type { JournalConfig } from '../config/journal-schema.js';
-import { MSATS_PER_BTC } from '../money/units.js';
-import { pow10 } from '../money/rounding.js';
 import type { AssetRow, LedgerRow, PaymentRow, WalletRow } from '../model/rows.js';
 import { finding } from '../reconcile/findings.js';
 import type { BalanceRow, FeeRow, Finding } from '../model/results.js';
 import type { ReportFolder } from '../sinks/report-folder.js';
-import { ZonedClock } from '../sinks/zoned-time.js';
 import type { ReportSource } from '../model/ports.js';
 import type { Window } from '../model/window.js';
 import { windowContains } from '../model/window.js';
 import { imbalance } from './balance.js';
-import { buildMovementEntry, localDate, type BuildContext } from './build-movement.js';
-import { compileRules } from './counter-account.js';
-import { makeDisplay } from './display.js';
+import { buildMovementEntry, localDate } from './build-movement.js';
+import { journalBuildContext, mappedAccount } from './build-context.js';
 import { JournalWriters } from './journal-writers.js';
 import { isValued, type JournalEntry } from './model.js';
 import { DayWalletGrouper } from './per-day-wallet.js';
@@ -27,7 +23,6 @@ import { PeriodDiscipline, type DisciplineOptions } from './period-discipline.js
 import type { PriceLookup } from './price-file.js';
 import { remeasurementEntry } from './remeasurement.js';
 import { FeeTieout, WalletTieout } from './tieouts.js';
-import type { ValuationContext } from './valuation.js';
 
 export interface JournalStageInput {
   config: JournalConfig;
@@ -65,17 +60,8 @@ const EPOCH = '0001-01-01T00:00:00.000000Z';
 
 export async function runJournalStage(input: JournalStageInput): Promise<JournalStageResult> {
   const { config, window } = input;
-  const clock = new ZonedClock(window.tz);
-  const assetDecimals = new Map(input.assets.map((a) => [a.currency, a.decimal_display]));
-  const display = makeDisplay(new Map(input.assets.map((a) => [a.currency, a.name])), assetDecimals);
-  const valuation: ValuationContext = {
-    booksCurrency: config.booksCurrency,
-    minorUnits: config.minorUnits,
-    prices: input.prices,
-    baseUnitsPerWhole: (currency) => (currency === 'btc' ? MSATS_PER_BTC : currency === 'usd' ? 100n : assetDecimals.has(currency) ? pow10(assetDecimals.get(currency) as number) : null),
-    displayCode: (currency) => (currency === 'btc' ? 'BTC' : display.commodity(currency)),
-  };
-  const ctx: BuildContext = { config, rules: compileRules(config.rules), valuation, display, clock };
+  const ctx = journalBuildContext(config, input.prices, input.assets, window.tz);
+  const { clock, display } = ctx;
   const commodities = [{ symbol: 'SATS', decimals: 3 }, { symbol: 'USD', decimals: 2 }, ...input.assets.map((a) => ({ symbol: display.commodity(a.currency), decimals: a.decimal_display }))];
   const writers = await JournalWriters.open(input.folder, { config, display, period: input.period, openDate: localDate(clock, window.from), commodities });
   const findings: Finding[] = [];
@@ -178,12 +164,4 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
     await writers.abort();
     throw error;
   }
-}
-
-function mappedAccount(config: JournalConfig, walletId: string): string | null {
-  const direct = config.wallets[walletId];
-  if (direct !== undefined) return direct;
-  const lower = walletId.toLowerCase();
-  for (const [id, key] of Object.entries(config.wallets)) if (id.toLowerCase() === lower) return key;
-  return null;
 }

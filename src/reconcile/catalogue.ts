@@ -458,9 +458,62 @@ export const JOURNAL_CHECKS = [
   },
 ] as const satisfies readonly CheckDefinition[];
 
-export type CheckId = (typeof CHECKS)[number]['id'] | (typeof JOURNAL_CHECKS)[number]['id'];
+/**
+ * The crypto subledger's checks (docs/lots.md): run by the lots pass of the report stage, and only
+ * with a `lots` section in the config.
+ */
+export const LOTS_CHECKS = [
+  {
+    id: 'lots.basis_unknown',
+    severity: 'error',
+    subject_kind: 'wallet',
+    description: 'Every unit held or disposed of has a known cost basis',
+    rule:
+      'Units with no known basis — a deposit or opening balance the opening-lots file does not cover, a receive with no price, a disposal of more ' +
+      'than the wallet’s lots hold — form an unknown lot and are listed here; their cost is never taken as zero.',
+  },
+  {
+    id: 'lots.identification_late',
+    severity: 'warning',
+    subject_kind: 'ledger_entry',
+    description: 'Specific identifications are made before the disposal',
+    rule: 'An identification recorded after its disposal is refused (Treas. Reg. 1.1012-1(j)(3)): the wallet’s standing order, else fifo, relieves the lots instead.',
+  },
+  {
+    id: 'lots.units_tieout',
+    severity: 'error',
+    subject_kind: 'wallet',
+    description: 'The lots held add up to each wallet’s closing balance',
+    rule: 'Per tracked wallet and currency: Σ units of the lots held at the window end (lots.csv) = the closing balance of the roll-forward (balances.csv), to the base unit.',
+  },
+  {
+    id: 'lots.cost_tieout',
+    severity: 'error',
+    subject_kind: 'wallet',
+    description: 'Each wallet’s cost rolls forward',
+    rule: 'Per tracked wallet and currency: cost of the lots held at the window start + cost of lots added − cost relieved (lot-reliefs.csv) − cost moved out by treasury transfers = cost of the lots held at the window end.',
+  },
+  {
+    id: 'lots.gain_identity',
+    severity: 'error',
+    subject_kind: 'ledger_entry',
+    description: 'Every relief line’s gain is proceeds − cost',
+    rule: 'Per line of lot-reliefs.csv with a known basis and price: gain = proceeds − cost_basis.',
+  },
+  {
+    id: 'lots.fair_value_tieout',
+    severity: 'error',
+    subject_kind: 'wallet',
+    description: 'The Crypto assets fair value ties to the journal',
+    rule:
+      'Per currency: closing_fair_value of the Crypto assets sheet (the lots’ units at the period-end price) = the journal’s fair value of the wallets ' +
+      '(wallet accounts + fair-value adjustment: round(closing balance × period-end price), summed over the wallets).',
+  },
+] as const satisfies readonly CheckDefinition[];
 
-const BY_ID: ReadonlyMap<string, CheckDefinition> = new Map([...CHECKS, ...JOURNAL_CHECKS].map((check) => [check.id, check]));
+export type CheckId = (typeof CHECKS)[number]['id'] | (typeof JOURNAL_CHECKS)[number]['id'] | (typeof LOTS_CHECKS)[number]['id'];
+
+const BY_ID: ReadonlyMap<string, CheckDefinition> = new Map([...CHECKS, ...JOURNAL_CHECKS, ...LOTS_CHECKS].map((check) => [check.id, check]));
 
 export function checkDefinition(id: CheckId): CheckDefinition {
   const check = BY_ID.get(id);

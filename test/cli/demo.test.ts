@@ -68,7 +68,7 @@ describe('payexport demo', () => {
     // The shipped mapping and price files journal both periods; ledgers that did not write them accept them.
     const noTools = ledgerToolsMissing();
     for (const folder of folders) {
-      expect(readdirSync(folder)).toEqual(expect.arrayContaining(['journal.csv', 'journal.beancount', 'journal.hledger', 'journal-qbo.csv', 'journal-xero.csv']));
+      expect(readdirSync(folder)).toEqual(expect.arrayContaining(['journal.csv', 'journal.beancount', 'journal.hledger', 'journal-qbo.csv', 'journal-xero.csv', 'lot-reliefs.csv', 'lots.csv', 'form-8949.csv', 'crypto-assets.csv']));
       if (noTools !== null) continue;
       const bean = beanCheck(join(folder, 'journal.beancount'));
       expect(bean.code, bean.stderr + bean.stdout).toBe(0);

@@ -25,6 +25,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['reconcile'],
   ['sinks'],
   ['journal'],
+  ['lots'],
   ['extract'],
   ['jobs'],
   ['notify'],

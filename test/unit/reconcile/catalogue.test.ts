@@ -1,22 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FLAG_KINDS } from '../../../src/normalize/flags.js';
-import { CHECKS, JOURNAL_CHECKS } from '../../../src/reconcile/catalogue.js';
+import { CHECKS, JOURNAL_CHECKS, LOTS_CHECKS } from '../../../src/reconcile/catalogue.js';
 
 const doc = readFileSync(new URL('../../../docs/reconciliation.md', import.meta.url), 'utf8');
 
 describe('the check catalogue', () => {
   it('has unique ids, each with a severity, a description and a rule', () => {
-    const ids = [...CHECKS, ...JOURNAL_CHECKS].map((c) => c.id);
+    const ids = [...CHECKS, ...JOURNAL_CHECKS, ...LOTS_CHECKS].map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const check of [...CHECKS, ...JOURNAL_CHECKS]) {
+    for (const check of [...CHECKS, ...JOURNAL_CHECKS, ...LOTS_CHECKS]) {
       expect(check.description.length).toBeGreaterThan(10);
       expect(check.rule.length).toBeGreaterThan(20);
     }
   });
 
   it('is documented in docs/reconciliation.md with the same severities', () => {
-    for (const check of [...CHECKS, ...JOURNAL_CHECKS]) expect(doc).toContain(`| \`${check.id}\` | ${check.severity} |`);
+    for (const check of [...CHECKS, ...JOURNAL_CHECKS, ...LOTS_CHECKS]) expect(doc).toContain(`| \`${check.id}\` | ${check.severity} |`);
   });
 
   it('documents every flag kind', () => {

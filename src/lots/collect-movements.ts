@@ -1,0 +1,40 @@
+/**
+ * The tracked wallets' movements, from the snapshot's first event to the window's end, valued by
+ * the journal's own builder (build-movement.ts). A subledger needs the whole history: a lot bought
+ * two years ago is relieved today. A tracked wallet is one the journal maps whose currency is not
+ * the books' currency (a USD wallet in USD books has no lots). Held in memory: one small record
+ * per balance movement of the tracked wallets (docs/lots.md says so).
+ */
+import { buildMovementEntry, type BuildContext } from '../journal/build-movement.js';
+import { mappedAccount } from '../journal/build-context.js';
+import type { PaymentRow, WalletRow } from '../model/rows.js';
+import type { ReportSource } from '../model/ports.js';
+import type { Window } from '../model/window.js';
+import { movementOf, type Movement } from './events.js';
+
+const EPOCH = '0001-01-01T00:00:00.000000Z';
+
+export async function collectMovements(ctx: BuildContext, source: ReportSource, organizationId: string, wallets: readonly WalletRow[], window: Window): Promise<Movement[]> {
+  const books = ctx.config.booksCurrency.toLowerCase();
+  const out: Movement[] = [];
+  for (const wallet of wallets) {
+    const account = mappedAccount(ctx.config, wallet.wallet_id);
+    if (account === null) continue;
+    const rows = [];
+    for await (const batch of source.ledger(organizationId, wallet.wallet_id, { withoutRaw: true })) {
+      for (const row of batch) if (row.effective_time !== '' && row.effective_time < window.to && row.effect !== 'memo' && row.currency !== '' && row.currency !== books) rows.push(row);
+    }
+    if (rows.length === 0) continue;
+    const wanted = new Set(rows.map((r) => r.payment_id).filter((id): id is string => id !== null));
+    const payments = new Map<string, PaymentRow>();
+    for await (const batch of source.payments({ organization_id: organizationId, wallet_id: wallet.wallet_id, window: { from: EPOCH, to: window.to, tz: window.tz }, withoutRaw: true })) {
+      for (const p of batch) if (wanted.has(p.payment_id)) payments.set(p.payment_id, p);
+    }
+    for (const row of rows) {
+      const payment = row.payment_id === null ? null : (payments.get(row.payment_id) ?? null);
+      const { entry } = buildMovementEntry(ctx, account, row, payment);
+      if (entry !== null) out.push(movementOf(entry, row.currency, payment));
+    }
+  }
+  return out;
+}

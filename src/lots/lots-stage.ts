@@ -1,0 +1,147 @@
+/**
+ * The lots pass of the report stage (docs/lots.md): the tracked wallets' whole history valued by
+ * the journal's builder, turned into subledger events, run through the subledger up to the
+ * window's end; then lot-reliefs.csv, lots.csv (sheet Lots), form-8949.csv and crypto-assets.csv
+ * (sheet Crypto assets), and the lots.* checks.
+ */
+import type { JournalConfig } from '../config/journal-schema.js';
+import { journalBuildContext } from '../journal/build-context.js';
+import { localDate } from '../journal/build-movement.js';
+import type { PriceLookup } from '../journal/price-file.js';
+import { formatBase } from '../money/format.js';
+import type { ReportSource } from '../model/ports.js';
+import type { BalanceRow, Finding } from '../model/results.js';
+import type { AssetRow, WalletRow } from '../model/rows.js';
+import type { Window } from '../model/window.js';
+import type { ReportFolder } from '../sinks/report-folder.js';
+import { collectMovements } from './collect-movements.js';
+import { lotEvents } from './events.js';
+import { fairValueAt } from './fair-value.js';
+import { lotsChecks } from './lots-checks.js';
+import type { LotsSetup } from './lots-setup.js';
+import { methodAt } from './method.js';
+import { figureKey, runPeriod } from './period-run.js';
+import { shareByUnits } from './relief.js';
+import { Subledger } from './subledger.js';
+import { CRYPTO_ASSETS_TABLE, type CryptoAssetRow } from './tables/crypto-assets.js';
+import { FORM_8949_TABLE, type Form8949Row } from './tables/form-8949.js';
+import { LOT_RELIEFS_TABLE } from './tables/lot-reliefs.js';
+import { LOTS_TABLE, type HeldLotRow } from './tables/lots.js';
+
+export interface LotsStageInput {
+  lots: LotsSetup;
+  journal: JournalConfig;
+  prices: ReadonlyMap<string, PriceLookup>;
+  source: ReportSource;
+  organizationId: string;
+  wallets: readonly WalletRow[];
+  assets: readonly AssetRow[];
+  window: Window;
+  balances: readonly BalanceRow[];
+  folder: ReportFolder;
+}
+
+export interface LotsStageResult {
+  findings: Finding[];
+  evaluated: Record<string, number>;
+  lotsHeld: number;
+  reliefLines: number;
+  /** the Overview's line */
+  overview: string;
+}
+
+export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResult> {
+  const { journal, window } = input;
+  const ctx = journalBuildContext(journal, input.prices, input.assets, window.tz);
+  const scale = journal.minorUnits;
+  const methods = new Map(Object.entries(input.lots.config.wallets).map(([id, w]) => [id.toLowerCase(), w.methods]));
+  const movements = await collectMovements(ctx, input.source, input.organizationId, input.wallets, window);
+  const { events, paired } = lotEvents(movements);
+  const walletIds = new Set(input.wallets.map((w) => w.wallet_id.toLowerCase()));
+  const ledger = new Subledger({ methods, identifications: input.lots.identifications }, input.lots.openings.filter((o) => walletIds.has(o.walletId)));
+  const run = runPeriod(ledger, events, movements, paired, window);
+  const books = journal.booksCurrency.toLowerCase();
+  const tracked = (walletId: string, currency: string): boolean => currency !== books && Object.keys(ctx.config.wallets).some((id) => id.toLowerCase() === walletId.toLowerCase());
+
+  // fair value at the window's end: per wallet from the lots' units, shared over its lots by units
+  const lotFair = new Map<string, bigint | null>();
+  const byWallet = new Map<string, typeof run.closing>();
+  for (const lot of run.closing) byWallet.set(figureKey(lot.walletId, lot.currency), [...(byWallet.get(figureKey(lot.walletId, lot.currency)) ?? []), lot]);
+  const walletFair = new Map<string, bigint | null>();
+  for (const [key, lots] of byWallet) {
+    const fv = fairValueAt(ctx, lots[0]?.currency ?? '', lots.reduce((a, l) => a + l.units, 0n), window.to);
+    walletFair.set(key, fv);
+    const shares = fv === null ? null : shareByUnits(fv, lots.map((l) => l.units));
+    lots.forEach((l, i) => lotFair.set(l.lotId, shares === null ? null : (shares[i] as bigint)));
+  }
+
+  const reliefs = await input.folder.table(LOT_RELIEFS_TABLE);
+  for (const line of run.reliefs) await reliefs.write({ line, minorUnits: scale });
+  await reliefs.close();
+  const held = await input.folder.table(LOTS_TABLE);
+  for (const lot of run.closing) await held.write({ lot, fairValue: lotFair.get(lot.lotId) ?? null, minorUnits: scale } satisfies HeldLotRow);
+  await held.close();
+  const form = input.folder.extraCsv(FORM_8949_TABLE);
+  const usDate = (instant: string): string => {
+    const [y, m, d] = localDate(ctx.clock, instant).split('-');
+    return `${m ?? ''}/${d ?? ''}/${y ?? ''}`;
+  };
+  for (const term of ['short', 'long'] as const) {
+    for (const r of run.reliefs) {
+      if (r.term !== term) continue;
+      const name = input.wallets.find((w) => w.wallet_id === r.walletId)?.name ?? r.walletId;
+      const row: Form8949Row = { part: term === 'short' ? 'I' : 'II', description: `${r.currency === 'btc' ? `${formatBase(r.units, 11)} BTC` : ctx.display.source({ amount: r.units, currency: r.currency, unit: '' })} (${name}, ${r.part.replace('_', ' ')} of ${r.disposalRef})`, acquired: usDate(r.acquiredAt), sold: usDate(r.disposedAt), proceeds: r.proceeds, cost: r.cost, gain: r.gain, minorUnits: scale };
+      await form.write(row);
+    }
+  }
+  await form.close();
+
+  // ASU 2023-08 per currency
+  const perCurrency = new Map<string, CryptoAssetRow>();
+  const journalFair = new Map<string, bigint | null>();
+  const plus = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a + b);
+  const keys = new Set([...run.figures.keys(), ...input.balances.filter((b) => tracked(b.wallet_id, b.currency)).map((b) => figureKey(b.wallet_id, b.currency))]);
+  for (const key of [...keys].sort()) {
+    const [walletId = '', currency = ''] = key.split('|');
+    const f = run.figures.get(key);
+    const balance = input.balances.find((b) => b.wallet_id === walletId && b.currency === currency);
+    const row = perCurrency.get(currency) ?? { currency, methods: '', units: 0n, costBasis: 0n, openingFairValue: 0n, additions: 0n, dispositions: 0n, transfersNet: 0n, remeasurementGain: 0n, closingFairValue: 0n, realizedGain: 0n, cumulativeRealizedGain: 0n, minorUnits: scale };
+    const lots = byWallet.get(key) ?? [];
+    const closingFv = lots.length === 0 ? 0n : (walletFair.get(key) ?? null);
+    const openingFv = balance === undefined ? 0n : fairValueAt(ctx, currency, balance.opening_base, window.from);
+    const flows = f === undefined ? 0n : plus(plus(f.additions, f.dispositions === null ? null : -f.dispositions), f.transfersNet);
+    row.units += lots.reduce((a, l) => a + l.units, 0n);
+    row.costBasis = plus(row.costBasis, lots.some((l) => l.cost === null) ? null : lots.reduce((a, l) => a + (l.cost as bigint), 0n));
+    row.openingFairValue = plus(row.openingFairValue, openingFv);
+    row.additions = plus(row.additions, f?.additions ?? 0n);
+    row.dispositions = plus(row.dispositions, f?.dispositions ?? 0n);
+    row.transfersNet = plus(row.transfersNet, f?.transfersNet ?? 0n);
+    row.closingFairValue = plus(row.closingFairValue, closingFv);
+    // the journal's remeasurement brings the carrying value to fair value: what the flows do not explain
+    row.remeasurementGain = plus(row.remeasurementGain, closingFv === null || openingFv === null || flows === null ? null : closingFv - openingFv - flows);
+    row.realizedGain = plus(row.realizedGain, f?.realizedGain ?? 0n);
+    row.cumulativeRealizedGain = plus(row.cumulativeRealizedGain, f?.cumulativeRealizedGain ?? 0n);
+    const method = methodAt(methods.get(walletId), window.to);
+    const name = input.wallets.find((w) => w.wallet_id === walletId)?.name ?? walletId;
+    row.methods = [row.methods, `${name}: ${method}`].filter((s) => s !== '').join('; ');
+    perCurrency.set(currency, row);
+    journalFair.set(currency, plus(journalFair.get(currency) ?? 0n, balance === undefined ? 0n : fairValueAt(ctx, currency, balance.closing_base, window.to)));
+  }
+  const assets = await input.folder.table(CRYPTO_ASSETS_TABLE);
+  for (const row of perCurrency.values()) await assets.write(row);
+  await assets.close();
+
+  const fairValues = new Map([...perCurrency.values()].map((r) => [r.currency, { lots: r.closingFairValue, journal: journalFair.get(r.currency) ?? null }]));
+  const checks = lotsChecks({ figures: run.figures, closing: run.closing, reliefs: run.reliefs, notes: run.notes, balances: input.balances, tracked, fairValues });
+  const realized = [...perCurrency.values()].reduce<bigint | null>((a, r) => plus(a, r.realizedGain), 0n);
+  const unrealized = [...perCurrency.values()].reduce<bigint | null>((a, r) => plus(a, r.closingFairValue === null || r.costBasis === null ? null : r.closingFairValue - r.costBasis), 0n);
+  const tie = checks.findings.some((f) => f.check_id === 'lots.units_tieout' || f.check_id === 'lots.cost_tieout' || f.check_id === 'lots.fair_value_tieout' || f.check_id === 'lots.gain_identity') ? 'do not tie (see exceptions)' : 'tie';
+  const money = (v: bigint | null): string => (v === null ? 'unknown' : `${formatBase(v, scale)} ${journal.booksCurrency}`);
+  return {
+    findings: checks.findings,
+    evaluated: checks.evaluated,
+    lotsHeld: run.closing.length,
+    reliefLines: run.reliefs.length,
+    overview: `Lots: realized gain ${money(realized)} in the period, unrealized gain ${money(unrealized)} at its end; the lots ${tie}.`,
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * The subledger's findings and check outcomes folded into the reconciliation result, so they land
+ * in exceptions.csv, the Overview and the manifest like every other check (exit 65 on an error).
+ */
+import { LOTS_CHECKS } from '../reconcile/catalogue.js';
+import { compareFindings } from '../reconcile/findings.js';
+import type { CheckResult, ReconcileResult } from '../model/results.js';
+import type { LotsStageResult } from './lots-stage.js';
+
+export function mergeLotsResult(result: ReconcileResult, lots: LotsStageResult | null): ReconcileResult {
+  if (lots === null) return result;
+  const findings = [...result.findings, ...lots.findings].sort(compareFindings);
+  const checks: CheckResult[] = LOTS_CHECKS.map((check) => {
+    const count = lots.findings.filter((f) => f.check_id === check.id).length;
+    return { check_id: check.id, description: check.description, severity: check.severity, findings: count, passed: count === 0, evaluated: lots.evaluated[check.id] ?? 0, skipped_reason: null };
+  });
+  return { ...result, findings, checks: [...result.checks, ...checks] };
+}

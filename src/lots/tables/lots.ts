@@ -1,0 +1,35 @@
+/**
+ * lots.csv / sheet "Lots": the lots each wallet holds at the window's end, with their cost, their
+ * fair value at the period-end price and the unrealized gain. Σ units per wallet = the wallet's
+ * closing balance (lots.units_tieout).
+ */
+import { formatBase } from '../../money/format.js';
+import { baseAmount, code, decimal, id, instant, type TableSpec } from '../../sinks/column-spec.js';
+import type { Lot } from '../model.js';
+
+export interface HeldLotRow {
+  lot: Lot;
+  /** fair value at the window end, minor units; null without a period-end price */
+  fairValue: bigint | null;
+  minorUnits: number;
+}
+
+const money = (v: bigint | null, scale: number): string | null => (v === null ? null : formatBase(v, scale));
+
+export const LOTS_TABLE: TableSpec<HeldLotRow> = {
+  id: 'lots',
+  file: 'lots.csv',
+  sheet: 'Lots',
+  rowIs: "lot held at the window's end, per wallet (docs/lots.md)",
+  columns: [
+    id('wallet_id', 'wallet UUID (lots are per wallet)', (r) => r.lot.walletId),
+    code('currency', 'btc or asset:<hex>', (r) => r.lot.currency),
+    id('lot_id', 'stable lot id (LOT- + hash of what created it); an identification file names lots by it', (r) => r.lot.lotId),
+    ...instant<HeldLotRow>('acquired_at', 'when the units were acquired (kept across treasury transfers)', (r) => r.lot.acquiredAt),
+    code('origin', 'receive, swap, transfer_in, deposit, opening or unknown', (r) => r.lot.origin),
+    baseAmount<HeldLotRow>('units', 'units still held', (r) => r.lot.units, (r) => r.lot.currency),
+    decimal('cost_basis', "cost of the units still held, in the books' currency; empty = unknown basis", (r) => money(r.lot.cost, r.minorUnits)),
+    decimal('fair_value', "the units at the period-end price (the wallet's fair value shared over its lots by units); empty = no price", (r) => money(r.fairValue, r.minorUnits)),
+    decimal('unrealized_gain', 'fair_value − cost_basis; empty when either is unknown', (r) => (r.fairValue === null || r.lot.cost === null ? null : formatBase(r.fairValue - r.lot.cost, r.minorUnits))),
+  ],
+};
