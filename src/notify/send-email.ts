@@ -3,13 +3,12 @@
  * STARTTLS that must succeed unless `starttls: opportunistic`), certificates verified, optional
  * login, `exceptions.csv` attached only when the config asks for it.
  */
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import nodemailer from 'nodemailer';
+import { join } from 'node:path';
 import type { EmailDestination } from '../config/notify-schema.js';
 import { DeliveryError } from './delivery-error.js';
 import { renderEmail } from './render-email.js';
+import { smtpTransport } from './smtp-transport.js';
 import { withRetries, type AttemptsOutcome, type RetryPolicy } from './retry-delivery.js';
 import type { RunMessage } from './run-message.js';
 
@@ -29,19 +28,8 @@ export async function sendEmail(input: EmailInput): Promise<AttemptsOutcome> {
   const d = input.destination;
   const attachment = d.attachExceptions ? await exceptionsAttachment(input.message) : { path: null, note: undefined };
   const content = renderEmail(input.message, attachment.note === undefined ? {} : { attachmentNote: attachment.note });
-  const ca = d.caFile === undefined ? undefined : readFileSync(resolve(input.cwd, d.caFile), 'utf8');
   return withRetries(input.policy, async (timeoutMs) => {
-    const transport = nodemailer.createTransport({
-      host: d.host,
-      port: d.port,
-      secure: d.secure,
-      requireTLS: !d.secure && d.starttls === 'required',
-      connectionTimeout: timeoutMs,
-      greetingTimeout: timeoutMs,
-      socketTimeout: timeoutMs,
-      tls: { rejectUnauthorized: true, ...(ca === undefined ? {} : { ca }) },
-      ...(d.user === undefined ? {} : { auth: { user: d.user, pass: input.password ?? '' } }),
-    });
+    const transport = smtpTransport(d, input.password, timeoutMs, input.cwd);
     let timer: NodeJS.Timeout | undefined;
     try {
       const deadline = new Promise<never>((_, reject) => {

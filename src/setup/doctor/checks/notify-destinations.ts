@@ -5,13 +5,11 @@
  * checked for https) and left before a request is made. Slack and ping URLs are secrets: only
  * their host is named.
  */
-import { readFileSync } from 'node:fs';
 import { connect as connectTcp } from 'node:net';
-import { resolve } from 'node:path';
 import { connect as connectTls } from 'node:tls';
-import nodemailer from 'nodemailer';
 import type { DestinationConfig, EmailDestination } from '../../../config/notify-schema.js';
 import { resolveDestinations } from '../../../notify/destination-secrets.js';
+import { smtpTransport } from '../../../notify/smtp-transport.js';
 import { fail, pass, type CheckLine, type DoctorCheck } from '../check.js';
 
 /** Connects to the URL's host and port (with TLS for https) and hangs up; resolves with `host:port`. */
@@ -38,18 +36,7 @@ export function reachHttp(url: string, timeoutMs: number): Promise<string> {
 }
 
 async function reachSmtp(d: EmailDestination, password: string | undefined, timeoutMs: number, cwd: string): Promise<string> {
-  const ca = d.caFile === undefined ? undefined : readFileSync(resolve(cwd, d.caFile), 'utf8');
-  const transport = nodemailer.createTransport({
-    host: d.host,
-    port: d.port,
-    secure: d.secure,
-    requireTLS: !d.secure && d.starttls === 'required',
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-    tls: { rejectUnauthorized: true, ...(ca === undefined ? {} : { ca }) },
-    ...(d.user === undefined ? {} : { auth: { user: d.user, pass: password ?? '' } }),
-  });
+  const transport = smtpTransport(d, password, timeoutMs, cwd);
   try {
     await transport.verify();
     return `${d.host}:${d.port} greeted${d.secure || d.starttls === 'required' ? ', TLS' : ''}${d.user === undefined ? '' : ', login accepted'}`;
