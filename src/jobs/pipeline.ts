@@ -193,6 +193,8 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
               discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.job === 'month-end' && (spec.closePeriod || closedBefore) },
             },
       lots: deps.lots,
+      // month-end closing its period records its lots; an amended folder of a recorded period shows them
+      lotsRecord: snapshot.lotsRecord === null ? null : { lots: snapshot.lotsRecord, runId, period: spec.period.label, closed: closedBefore, stage: spec.job === 'month-end' && spec.closePeriod && !closedBefore },
     });
     await writer.writeFindings(runId, report.result.findings);
 
@@ -210,6 +212,10 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     if (report.journal?.discipline && snapshot.journalExports !== null && spec.job === 'month-end' && (closedBefore || (spec.closePeriod && notClosed === null))) {
       // the folder is published and the period closed: what its journal posted is now exported
       counts['journal_recorded'] = await snapshot.journalExports.confirm(runId);
+    }
+    if (report.lots !== null && snapshot.lotsRecord !== null && spec.job === 'month-end' && spec.closePeriod && !closedBefore && notClosed === null) {
+      // the folder is published and the period closed: its lots are now the record later runs start from
+      counts['lots_recorded'] = await snapshot.lotsRecord.confirm(runId);
     }
     const exceptions = report.exceptions || notClosed !== null;
     status = exceptions ? 'exceptions' : 'succeeded';

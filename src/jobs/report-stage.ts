@@ -31,7 +31,7 @@ import { runJournalStage, type JournalStageResult } from '../journal/journal-sta
 import { mergeJournalResult } from '../journal/merge-result.js';
 import type { JournalSetup } from '../journal/journal-setup.js';
 import type { LotsSetup } from '../lots/lots-setup.js';
-import { runLotsStage, type LotsStageResult } from '../lots/lots-stage.js';
+import { runLotsStage, type LotsRecordUse, type LotsStageResult } from '../lots/lots-stage.js';
 import { mergeLotsResult } from '../lots/merge-result.js';
 import { windowContains, type Window } from '../model/window.js';
 
@@ -62,6 +62,8 @@ export interface ReportStageInput {
   journal?: JournalSetup | null;
   /** the crypto subledger (needs `journal`; null = none) */
   lots?: LotsSetup | null;
+  /** the subledger's record of closed periods, when the snapshot keeps one (docs/lots.md "Closed periods") */
+  lotsRecord?: LotsRecordUse | null;
 }
 
 export interface ReportStageResult {
@@ -155,7 +157,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       : null;
     result = mergeJournalResult(result, journal);
     const lots = input.journal && input.lots
-      ? await runLotsStage({ lots: input.lots, journal: input.journal.config, prices: input.journal.prices, source, organizationId: org, wallets, assets, window, balances: result.balances, folder })
+      ? await runLotsStage({ lots: input.lots, journal: input.journal.config, prices: input.journal.prices, source, organizationId: org, wallets, assets, window, balances: result.balances, folder, record: input.lotsRecord ?? null })
       : null;
     result = mergeLotsResult(result, lots);
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);

@@ -1,7 +1,8 @@
 /**
  * The tracked wallets' movements, from the snapshot's first event to the window's end, valued by
- * the journal's own builder (build-movement.ts). A subledger needs the whole history: a lot bought
- * two years ago is relieved today. A tracked wallet is one the journal maps whose currency is not
+ * the journal's own builder (build-movement.ts). A subledger needs the whole history (a lot bought
+ * two years ago is relieved today), or, when a closed period recorded its closing lots, only what
+ * came after it (lots-record.ts). A tracked wallet is one the journal maps whose currency is not
  * the books' currency (a USD wallet in USD books has no lots). Held in memory: one small record
  * per balance movement of the tracked wallets (docs/lots.md says so).
  */
@@ -14,7 +15,8 @@ import { movementOf, type Movement } from './events.js';
 
 const EPOCH = '0001-01-01T00:00:00.000000Z';
 
-export async function collectMovements(ctx: BuildContext, source: ReportSource, organizationId: string, wallets: readonly WalletRow[], window: Window): Promise<Movement[]> {
+/** `since`: the end of the recorded closed period the lots start from (its movements are not needed again), or null for the whole history. */
+export async function collectMovements(ctx: BuildContext, source: ReportSource, organizationId: string, wallets: readonly WalletRow[], window: Window, since: string | null = null): Promise<Movement[]> {
   const books = ctx.config.booksCurrency.toLowerCase();
   const out: Movement[] = [];
   for (const wallet of wallets) {
@@ -22,7 +24,7 @@ export async function collectMovements(ctx: BuildContext, source: ReportSource, 
     if (account === null) continue;
     const rows = [];
     for await (const batch of source.ledger(organizationId, wallet.wallet_id, { withoutRaw: true })) {
-      for (const row of batch) if (row.effective_time !== '' && row.effective_time < window.to && row.effect !== 'memo' && row.currency !== '' && row.currency !== books) rows.push(row);
+      for (const row of batch) if (row.effective_time !== '' && row.effective_time < window.to && (since === null || row.effective_time >= since) && row.effect !== 'memo' && row.currency !== '' && row.currency !== books) rows.push(row);
     }
     if (rows.length === 0) continue;
     const wanted = new Set(rows.map((r) => r.payment_id).filter((id): id is string => id !== null));

@@ -9,6 +9,7 @@ import { journalBuildContext } from '../journal/build-context.js';
 import { localDate } from '../journal/build-movement.js';
 import type { PriceLookup } from '../journal/price-file.js';
 import { formatBase } from '../money/format.js';
+import type { LotsRecord } from '../model/lots-record.js';
 import type { ReportSource } from '../model/ports.js';
 import type { BalanceRow, Finding } from '../model/results.js';
 import type { AssetRow, WalletRow } from '../model/rows.js';
@@ -20,8 +21,10 @@ import { fairValueAt } from './fair-value.js';
 import { lotsChecks } from './lots-checks.js';
 import type { LotsSetup } from './lots-setup.js';
 import { methodAt } from './method.js';
-import { figureKey, runPeriod } from './period-run.js';
+import { cumulativeOf, periodRecord, recordedRun } from './period-record.js';
+import { figureKey, runPeriod, type PeriodRun } from './period-run.js';
 import { shareByUnits } from './relief.js';
+import type { Lot } from './model.js';
 import { Subledger } from './subledger.js';
 import { CRYPTO_ASSETS_TABLE, type CryptoAssetRow } from './tables/crypto-assets.js';
 import { FORM_8949_TABLE, type Form8949Row } from './tables/form-8949.js';
@@ -39,6 +42,18 @@ export interface LotsStageInput {
   window: Window;
   balances: readonly BalanceRow[];
   folder: ReportFolder;
+  /** the snapshot's record of closed periods (null on the spool) and what this run does with it */
+  record?: LotsRecordUse | null;
+}
+
+export interface LotsRecordUse {
+  lots: LotsRecord;
+  runId: string;
+  period: string;
+  /** the period was closed before this run (an amended folder): show its record when there is one */
+  closed: boolean;
+  /** this month-end closes the period: stage what it computes (the pipeline confirms it) */
+  stage: boolean;
 }
 
 export interface LotsStageResult {
@@ -48,6 +63,8 @@ export interface LotsStageResult {
   reliefLines: number;
   /** the Overview's line */
   overview: string;
+  /** where the lots came from: the period's record, an earlier period's closing lots, or the whole history */
+  basis: 'recorded' | 'seeded' | 'history';
 }
 
 export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResult> {
@@ -55,11 +72,30 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   const ctx = journalBuildContext(journal, input.prices, input.assets, window.tz);
   const scale = journal.minorUnits;
   const methods = new Map(Object.entries(input.lots.config.wallets).map(([id, w]) => [id.toLowerCase(), w.methods]));
-  const movements = await collectMovements(ctx, input.source, input.organizationId, input.wallets, window);
-  const { events, paired } = lotEvents(movements);
-  const walletIds = new Set(input.wallets.map((w) => w.wallet_id.toLowerCase()));
-  const ledger = new Subledger({ methods, identifications: input.lots.identifications }, input.lots.openings.filter((o) => walletIds.has(o.walletId)));
-  const run = runPeriod(ledger, events, movements, paired, window);
+  const rec = input.record ?? null;
+  const stored = rec !== null && rec.closed ? await rec.lots.period(input.organizationId, rec.period) : null;
+  // the record stands for the period's own window only (not a nightly's day inside it)
+  const recorded = stored !== null && stored.windowFrom === window.from && stored.windowTo === window.to ? stored : null;
+  let run: PeriodRun;
+  let basis: LotsStageResult['basis'] = 'recorded';
+  if (recorded !== null) run = recordedRun(recorded, window);
+  else {
+    // a closed period's lots are never recomputed: start from the latest one recorded before the window
+    const seed = rec === null ? null : await rec.lots.latestEndingBy(input.organizationId, window.from);
+    basis = seed === null ? 'history' : 'seeded';
+    const movements = await collectMovements(ctx, input.source, input.organizationId, input.wallets, window, seed?.windowTo ?? null);
+    const { events, paired } = lotEvents(movements);
+    const walletIds = new Set(input.wallets.map((w) => w.wallet_id.toLowerCase()));
+    // a seeded run keeps the file's deposit rows (a later deposit's basis) but not its opening balances
+    const openings = input.lots.openings.filter((o) => walletIds.has(o.walletId) && (seed === null || o.ref !== null));
+    const ledger = new Subledger({ methods, identifications: input.lots.identifications }, openings);
+    if (seed !== null) ledger.seed(seed.lots.filter((l) => walletIds.has(l.walletId.toLowerCase())) as Lot[]);
+    run = runPeriod(ledger, events, movements, paired, window, seed === null ? new Map() : cumulativeOf(seed));
+    if (rec !== null && rec.stage) {
+      await rec.lots.clearPending(input.organizationId);
+      await rec.lots.stage(input.organizationId, rec.runId, periodRecord(run, rec.period, window));
+    }
+  }
   const books = journal.booksCurrency.toLowerCase();
   const tracked = (walletId: string, currency: string): boolean => currency !== books && Object.keys(ctx.config.wallets).some((id) => id.toLowerCase() === walletId.toLowerCase());
 
@@ -142,6 +178,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     evaluated: checks.evaluated,
     lotsHeld: run.closing.length,
     reliefLines: run.reliefs.length,
+    basis,
     overview: `Lots: realized gain ${money(realized)} in the period, unrealized gain ${money(unrealized)} at its end; the lots ${tie}.`,
   };
 }

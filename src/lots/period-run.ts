@@ -37,7 +37,11 @@ export interface PeriodRun {
 
 export const figureKey = (walletId: string, currency: string): string => `${walletId}|${currency}`;
 
-export function runPeriod(ledger: Subledger, events: readonly LotEvent[], movements: readonly Movement[], paired: ReadonlySet<Movement>, window: Window): PeriodRun {
+/**
+ * `cumulativeFrom`: per figureKey, the realized gain to date a recorded closed period ended with
+ * (when the ledger was seeded from its closing lots, the events before it are not replayed).
+ */
+export function runPeriod(ledger: Subledger, events: readonly LotEvent[], movements: readonly Movement[], paired: ReadonlySet<Movement>, window: Window, cumulativeFrom: ReadonlyMap<string, bigint> = new Map()): PeriodRun {
   const figures = new Map<string, WalletFigures>();
   const fig = (walletId: string, currency: string): WalletFigures => {
     const key = figureKey(walletId, currency);
@@ -48,6 +52,10 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
     }
     return f;
   };
+  for (const [key, gain] of cumulativeFrom) {
+    const [walletId = '', currency = ''] = key.split('|');
+    fig(walletId, currency).cumulativeRealizedGain = gain;
+  }
   const reliefs: ReliefLine[] = [];
   const notes: LotNote[] = [];
   let opened = false;
@@ -95,7 +103,13 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
   }
   const closing = ledger.held();
   for (const lot of closing) fig(lot.walletId, lot.currency);
-  // a lot of unknown basis from before the window, still held, is reported every period until the user gives its basis
-  for (const lot of closing) if (lot.cost === null && lot.acquiredAt < window.from) notes.push({ code: 'basis_unknown', walletId: lot.walletId, currency: lot.currency, ref: lot.lotId, units: lot.units, message: `lot ${lot.lotId} (${lot.origin}, acquired ${lot.acquiredAt}) has no known cost basis` });
+  notes.push(...unknownHeldNotes(closing, window));
   return { reliefs, notes, closing, figures };
+}
+
+/** A lot of unknown basis from before the window, still held, is reported every period until the user gives its basis. */
+export function unknownHeldNotes(closing: readonly Lot[], window: Window): LotNote[] {
+  const notes: LotNote[] = [];
+  for (const lot of closing) if (lot.cost === null && lot.acquiredAt < window.from) notes.push({ code: 'basis_unknown', walletId: lot.walletId, currency: lot.currency, ref: lot.lotId, units: lot.units, message: `lot ${lot.lotId} (${lot.origin}, acquired ${lot.acquiredAt}) has no known cost basis` });
+  return notes;
 }

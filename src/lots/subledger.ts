@@ -63,6 +63,14 @@ export class Subledger {
     }
   }
 
+  /**
+   * Starts from lots a closed period recorded (the snapshot's lot_closings), exactly as they were
+   * held at its end: same ids, dates, units and cost. Only before the first event.
+   */
+  seed(lots: readonly Lot[]): void {
+    for (const l of lots) this.walletLots(l.walletId, l.currency).push({ ...l });
+  }
+
   /** Copies of the lots held now (units > 0), per wallet and currency, in acquisition order. */
   held(walletId?: string): Lot[] {
     const out: Lot[] = [];

@@ -11,6 +11,7 @@
  * same window rebuilds byte-identical files by construction.
  */
 import type { JournalExports } from './journal-record.js';
+import type { LotsRecord } from './lots-record.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from './rows.js';
 import type { Finding } from './results.js';
 import type { Window } from './window.js';
@@ -137,5 +138,7 @@ export interface Snapshot {
   closePeriod(input: ClosePeriodInput): Promise<boolean>;
   /** what was exported of closed periods' journals (null on the spool: no record) */
   readonly journalExports: JournalExports | null;
+  /** the subledger's record of closed periods (null on the spool: no record) */
+  readonly lotsRecord: LotsRecord | null;
   close(): Promise<void>;
 }

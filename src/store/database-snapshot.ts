@@ -5,6 +5,7 @@
  * through snapshot.ts; the listener, `db migrate` and the notification record hold it directly.
  */
 import type { JournalExports } from '../model/journal-record.js';
+import type { LotsRecord } from '../model/lots-record.js';
 import { minusDays } from '../model/period.js';
 import type { Checkpoint, Snapshot } from '../model/ports.js';
 import type { Db } from './db/db.js';
@@ -15,6 +16,7 @@ import { createReportSource, type ReportSourceOptions } from './report-source.js
 import { createSnapshotWriter, type PostgresSnapshotWriter, type SnapshotWriterOptions } from './snapshot-writer.js';
 import { loadCheckpoints } from './sql/checkpoints.js';
 import { createJournalExports } from './sql/journal-exports.js';
+import { createLotsRecord } from './sql/lots-record.js';
 import { ledgerHighWater, orphanLedgerPaymentIds } from './sql/ledger-queries.js';
 import { listPaymentHistory, openPayments, type OpenPayment, type OpenPaymentsFilter, type PaymentHistoryFilter, type PaymentHistoryRow } from './sql/payment-queries.js';
 import { closePeriod, getClosedPeriod, isPeriodClosed, type ClosedPeriod } from './sql/periods.js';
@@ -27,6 +29,7 @@ export interface DatabaseSnapshot extends Snapshot {
   /** a writer for one run (call beginRun first) */
   writer(options?: SnapshotWriterOptions): PostgresSnapshotWriter;
   readonly journalExports: JournalExports;
+  readonly lotsRecord: LotsRecord;
   loadCheckpoints(runKey: string): Promise<Checkpoint[]>;
   getClosedPeriod(organizationId: string, period: string): Promise<ClosedPeriod | null>;
   openPayments(organizationId: string, filter?: OpenPaymentsFilter): Promise<OpenPayment[]>;
@@ -64,6 +67,7 @@ export function databaseSnapshot(db: Db, options: DatabaseSnapshotOptions = {}):
     isPeriodClosed: (organizationId, period) => isPeriodClosed(db, schema, organizationId, period),
     closePeriod: (input) => closePeriod(db, schema, input),
     journalExports: createJournalExports(db, schema),
+    lotsRecord: createLotsRecord(db, schema),
     loadCheckpoints: (runKey) => loadCheckpoints(db, schema, runKey),
     getClosedPeriod: (organizationId, period) => getClosedPeriod(db, schema, organizationId, period),
     openPayments: (organizationId, filter) => openPayments(db, schema, organizationId, filter),

@@ -27,6 +27,7 @@ export function spoolSnapshot(stateRoot: string, job: string, period: string): S
     writer: () => spool,
     source: spool,
     journalExports: null,
+    lotsRecord: null,
     async lock(organizationId, lockJob) {
       return acquireFileLock(
         join(stateRoot, 'locks', `${lockJob.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`),

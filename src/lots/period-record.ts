@@ -1,0 +1,37 @@
+/**
+ * Period discipline for the subledger (docs/lots.md "Closed periods"), as the journal's: what a
+ * closing month-end computed is recorded in the snapshot (src/model/lots-record.ts) and never
+ * recomputed. This file turns a period run into its record and back:
+ *
+ *   the period is recorded            → its folder (an amended re-run) shows the record as is
+ *   an earlier period is recorded     → each wallet starts from its recorded closing lots, and
+ *                                        only the movements after that period are read and applied
+ *   nothing recorded                  → the whole history, as before
+ */
+import type { LotPeriodRecord } from '../model/lots-record.js';
+import type { Window } from '../model/window.js';
+import type { Lot, ReliefLine } from './model.js';
+import { figureKey, unknownHeldNotes, type PeriodRun, type WalletFigures } from './period-run.js';
+import type { LotNote } from './subledger.js';
+
+export function periodRecord(run: PeriodRun, period: string, window: Window): LotPeriodRecord {
+  return { period, windowFrom: window.from, windowTo: window.to, figures: [...run.figures.values()], lots: run.closing, reliefs: run.reliefs };
+}
+
+/** The recorded period as the run the files and the checks are written from (nothing recomputed). */
+export function recordedRun(record: LotPeriodRecord, window: Window): PeriodRun {
+  // the record was written from these very types (periodRecord); the model layer only widens the unions
+  const closing = record.lots as Lot[];
+  const reliefs = record.reliefs as ReliefLine[];
+  const figures = new Map<string, WalletFigures>(record.figures.map((f) => [figureKey(f.walletId, f.currency), { ...f }]));
+  const notes: LotNote[] = [
+    ...reliefs.filter((r) => r.cost === null).map((r): LotNote => ({ code: 'basis_unknown', walletId: r.walletId, currency: r.currency, ref: r.disposalRef, units: r.units, message: `${r.disposalRef} relieved ${r.units} base units of unknown basis (as recorded when the period closed)` })),
+    ...unknownHeldNotes(closing, window),
+  ];
+  return { reliefs, notes, closing, figures };
+}
+
+/** The recorded cumulative realized gain per wallet and currency, where a seeded run continues it. */
+export function cumulativeOf(record: LotPeriodRecord): Map<string, bigint> {
+  return new Map(record.figures.map((f) => [figureKey(f.walletId, f.currency), f.cumulativeRealizedGain]));
+}

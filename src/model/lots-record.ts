@@ -1,0 +1,75 @@
+/**
+ * The snapshot's record of the crypto subledger's closed periods, as a port (tables lot_periods,
+ * lot_figures, lot_closings and lot_period_reliefs, migration 010; docs/lots.md "Closed
+ * periods"). The subledger (src/lots/) stages what a closing month-end computed; the pipeline
+ * confirms it once the folder is published and the period closed. A later run starts from the
+ * latest recorded closing lots; an amended folder of a recorded period shows the record. The
+ * store implements it in SQL (src/store/sql/lots-record.ts); the spool of `--no-db` has none, as
+ * it has no journal record: without a snapshot every run recomputes from the history it pulled.
+ *
+ * Field names mirror src/lots/model.ts (`Lot`, `ReliefLine`) and src/lots/period-run.ts
+ * (`WalletFigures`), which the model layer may not import.
+ */
+
+export interface RecordedLot {
+  lotId: string;
+  walletId: string;
+  currency: string;
+  acquiredAt: string;
+  origin: string;
+  units: bigint;
+  /** books minor units, as the engine keeps it; null = unknown basis */
+  cost: bigint | null;
+}
+
+export interface RecordedRelief {
+  walletId: string;
+  currency: string;
+  disposalRef: string;
+  part: string;
+  disposedAt: string;
+  lotId: string;
+  acquiredAt: string;
+  units: bigint;
+  proceeds: bigint | null;
+  cost: bigint | null;
+  gain: bigint | null;
+  term: string;
+}
+
+export interface RecordedFigures {
+  walletId: string;
+  currency: string;
+  openingUnits: bigint;
+  openingCost: bigint;
+  addedCost: bigint;
+  relievedCost: bigint;
+  movedOutCost: bigint;
+  additions: bigint | null;
+  dispositions: bigint | null;
+  transfersNet: bigint | null;
+  realizedGain: bigint;
+  cumulativeRealizedGain: bigint;
+}
+
+export interface LotPeriodRecord {
+  period: string;
+  windowFrom: string;
+  windowTo: string;
+  figures: RecordedFigures[];
+  lots: RecordedLot[];
+  reliefs: RecordedRelief[];
+}
+
+export interface LotsRecord {
+  /** drops pending rows a failed run left for the organization */
+  clearPending(organizationId: string): Promise<void>;
+  /** records a period's figures, closing lots and relief lines as pending for this run */
+  stage(organizationId: string, runId: string, record: LotPeriodRecord): Promise<void>;
+  /** the run's pending period becomes recorded (replacing an earlier record of it); returns how many periods */
+  confirm(runId: string): Promise<number>;
+  /** the recorded period of this label, or null */
+  period(organizationId: string, period: string): Promise<LotPeriodRecord | null>;
+  /** the recorded period with the latest end at or before `at` (its closing lots and cumulative gains; no reliefs), or null */
+  latestEndingBy(organizationId: string, at: string): Promise<LotPeriodRecord | null>;
+}

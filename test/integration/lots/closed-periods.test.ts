@@ -1,0 +1,119 @@
+/**
+ * The subledger's period discipline end to end, on both database engines (the spool keeps no
+ * record, as for the journal): month-end closes October on the demo's simulator and records its
+ * lots (lot_periods, lot_figures, lot_closings, lot_period_reliefs); then the opening-lots file is
+ * changed after the close (every cost doubled). A re-run of October's month-end shows the record
+ * (its lots files the same bytes), and November starts from October's recorded closing lots — the
+ * changed file does not reach them — and still ties (lots.units_tieout, lots.cost_tieout).
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JournalConfig } from '../../../src/config/journal-schema.js';
+import type { LotsConfig } from '../../../src/config/lots-schema.js';
+import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
+import { monthPeriod } from '../../../src/model/period.js';
+import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
+import { openPostgres } from '../../../src/store/db/pg-db.js';
+import { readCsvWithPython, readersMissing } from '../../support/readers/readers.js';
+import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
+import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
+
+const CONFIG_DIR = new URL('../../../config/', import.meta.url);
+const demo = JSON.parse(readFileSync(new URL('demo.json', CONFIG_DIR), 'utf8')) as { journal: JournalConfig; lots: LotsConfig };
+const journal: JournalConfig = { ...demo.journal, prices: demo.journal.prices.map((p) => ({ ...p, file: new URL(p.file, CONFIG_DIR).pathname })) };
+const TZ = 'America/New_York';
+const monthEnd = (month: string, closePeriod: boolean): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod(month, TZ, new Date()), pull: true, incremental: false, closePeriod, allowOpen: true, dryRun: false });
+const LOTS_FILES = ['lots.csv', 'lot-reliefs.csv', 'form-8949.csv'];
+const pg = await probePostgres();
+const skip = readersMissing('csv');
+
+type Rows = Array<Record<string, string>>;
+function pythonRows(path: string): Rows {
+  const csv = readCsvWithPython(path);
+  return csv.rows.map((r) => Object.fromEntries(csv.header.map((h, i) => [h, r[i] ?? ''])));
+}
+
+/** Every cost in the opening-lots file doubled: what a user "correcting" a closed month's basis would do. */
+function doubledCosts(text: string): string {
+  const [header = '', ...lines] = text.trimEnd().split('\n');
+  const cost = header.split(',').indexOf('cost');
+  return [header, ...lines.map((l) => l.split(',').map((v, i) => (i === cost && v !== '' ? (Number(v) * 2).toFixed(2) : v)).join(','))].join('\n') + '\n';
+}
+
+const engines = [
+  { name: 'Postgres', skip: pg.skipReason, flags: (schema: string, _dir: string) => ({ dbSchema: schema }), env: (): Record<string, string> => ({ DATABASE_URL: pg.url ?? '' }) },
+  { name: 'the embedded engine', skip: null, flags: (_schema: string, dir: string) => ({ dataDir: join(dir, 'data') }), env: (): Record<string, string> => ({}) },
+];
+
+for (const engine of engines) {
+  const why = skip ?? engine.skip;
+  describe.skipIf(why !== null)(`closed periods of the subledger on ${engine.name}${why ? ` (skipped: ${why})` : ''}`, () => {
+    let sim: SimHandle;
+    let dir: string;
+    let openingLots: string;
+    const schema = uniqueSchemaName('lots');
+    const runs: PipelineRun[] = [];
+    let october: PipelineRun;
+    const octoberFiles = new Map<string, string>();
+    const run = async (month: string, closePeriod: boolean): Promise<PipelineRun> => {
+      const lots: LotsConfig = { ...demo.lots, openingLots: openingLots };
+      const r = await runAgainstSimulator({ sim, spec: monthEnd(month, closePeriod), tz: TZ, flags: { ...engine.flags(schema, dir), out: join(dir, 'reports'), journal, lots }, env: engine.env() });
+      runs.push(r);
+      return r;
+    };
+
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'payexport-lots-close-'));
+      openingLots = join(dir, 'opening-lots.csv');
+      await writeFile(openingLots, await readFile(new URL(demo.lots.openingLots as string, CONFIG_DIR), 'utf8'));
+      sim = await startSimulator({ seed: 7, scale: 5_000, wallets: 12, profile: 'business' });
+      october = await run('2026-10', true);
+      for (const f of LOTS_FILES) octoberFiles.set(f, await readFile(join(october.dir, f), 'utf8'));
+    }, 600_000);
+    afterAll(async () => {
+      for (const r of runs) await r.cleanup();
+      await sim?.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+      if (engine.skip === null && pg.url !== null && engine.name === 'Postgres') {
+        const db = await openPostgres({ url: pg.url });
+        await dropSchema(db, schema).finally(() => db.close());
+      }
+    });
+
+    it('closes October from the whole history and records it', () => {
+      expect(october.outcome.exitCode).toBe(0);
+      expect(october.outcome.report?.lots?.basis).toBe('history');
+      expect(october.outcome.report?.lots?.lotsHeld).toBeGreaterThan(0);
+      expect(october.outcome.report?.lots?.reliefLines).toBeGreaterThan(0);
+    });
+
+    it("after the opening-lots file changes, October's re-run shows the record (the same bytes) and November starts from it and ties", async () => {
+      await writeFile(openingLots, doubledCosts(await readFile(openingLots, 'utf8')));
+
+      const again = await run('2026-10', true);
+      expect(again.outcome.report?.lots?.basis).toBe('recorded');
+      for (const f of LOTS_FILES) expect({ f, text: await readFile(join(again.dir, f), 'utf8') }).toEqual({ f, text: octoberFiles.get(f) });
+
+      const november = await run('2026-11', false);
+      expect(november.outcome.report?.lots?.basis).toBe('seeded');
+      const manifest = await november.manifest();
+      for (const id of ['lots.units_tieout', 'lots.cost_tieout', 'lots.gain_identity']) {
+        const check = manifest.checks.find((k) => k.check_id === id);
+        expect(check, id).toMatchObject({ passed: true, skipped_reason: null });
+        expect(check?.evaluated, id).toBeGreaterThan(0);
+      }
+      expect((await november.csv('exceptions.csv')).filter((x) => x['check_id']?.startsWith('lots.') && x['severity'] === 'error')).toEqual([]);
+
+      // a lot October closed with, untouched in November, keeps October's recorded cost, not the doubled file's
+      const before = new Map(pythonRows(join(october.dir, 'lots.csv')).map((l) => [l['lot_id'], l]));
+      const kept = pythonRows(join(november.dir, 'lots.csv')).filter((l) => before.get(l['lot_id'])?.['units_base'] === l['units_base']);
+      expect(kept.length).toBeGreaterThan(0);
+      for (const l of kept) expect({ lot: l['lot_id'], cost: l['cost_basis'] }).toEqual({ lot: l['lot_id'], cost: before.get(l['lot_id'])?.['cost_basis'] });
+      // and an opening-origin lot's cost is the recorded one: the doubled file would have changed it
+      expect(kept.some((l) => l['origin'] === 'deposit' || l['origin'] === 'opening' || l['origin'] === 'transfer_in')).toBe(true);
+    }, 600_000);
+  });
+}
