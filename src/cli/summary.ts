@@ -29,6 +29,8 @@ export function formatSummary(outcome: PipelineOutcome): string {
     lines.push(...checkLines(report.result.checks));
   }
   const verdict = report ? tieOut(report.result.checks) : null;
+  // the subledger's one line, as on the Overview (docs/lots.md): what a month-end with lots closed
+  if (report?.lots) lines.push(`lots      ${report.lots.overview.replace(/^Lots: /, '')}`);
   if (verdict) lines.push(`tie-out   ${verdict.headline}`);
   if (report) lines.push(`period    ${report.close.words}`);
   lines.push(resultLine(outcome, verdict));

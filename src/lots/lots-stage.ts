@@ -8,7 +8,7 @@ import type { JournalConfig } from '../config/journal-schema.js';
 import { journalBuildContext } from '../journal/build-context.js';
 import { localDate } from '../journal/build-movement.js';
 import type { PriceLookup } from '../journal/price-file.js';
-import { formatBase } from '../money/format.js';
+import { formatBase, groupThousands } from '../money/format.js';
 import type { LotsRecord } from '../model/lots-record.js';
 import type { ReportSource } from '../model/ports.js';
 import type { BalanceRow, Finding } from '../model/results.js';
@@ -172,7 +172,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   const realized = [...perCurrency.values()].reduce<bigint | null>((a, r) => plus(a, r.realizedGain), 0n);
   const unrealized = [...perCurrency.values()].reduce<bigint | null>((a, r) => plus(a, r.closingFairValue === null || r.costBasis === null ? null : r.closingFairValue - r.costBasis), 0n);
   const tie = checks.findings.some((f) => f.check_id === 'lots.units_tieout' || f.check_id === 'lots.cost_tieout' || f.check_id === 'lots.fair_value_tieout' || f.check_id === 'lots.gain_identity') ? 'do not tie (see exceptions)' : 'tie';
-  const money = (v: bigint | null): string => (v === null ? 'unknown' : `${formatBase(v, scale)} ${journal.booksCurrency}`);
+  const money = (v: bigint | null): string => (v === null ? 'unknown' : `${groupThousands(formatBase(v, scale))} ${journal.booksCurrency}`);
   return {
     findings: checks.findings,
     evaluated: checks.evaluated,

@@ -134,7 +134,7 @@ describe.skipIf(skip !== null)(`the crypto subledger against the demo's simulato
     expect(assetsSheet.rows?.[0]?.map((c) => c.v)).toContain('closing_fair_value');
     expect(sheetNamed(sheets, 'Lots').max_row).toBe(held.rows.length + 1);
     const overview = sheetNamed(sheets, 'Overview').rows?.flat().map((c) => String(c.v ?? '')) ?? [];
-    expect(overview.some((t) => /^Lots: realized gain -?[0-9.]+ USD in the period, unrealized gain -?[0-9.]+ USD at its end; the lots tie\.$/.test(t))).toBe(true);
+    expect(overview.some((t) => /^Lots: realized gain -?[0-9,.]+ USD in the period, unrealized gain -?[0-9,.]+ USD at its end; the lots tie\.$/.test(t))).toBe(true);
   }, 120_000);
 
   it("reads as its manifest says in Python's csv and openpyxl (every file, every sheet, every row count)", () => {
