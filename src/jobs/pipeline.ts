@@ -194,7 +194,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
             },
       lots: deps.lots,
       // month-end closing its period records its lots; an amended folder of a recorded period shows them
-      lotsRecord: snapshot.lotsRecord === null ? null : { lots: snapshot.lotsRecord, runId, period: spec.period.label, closed: closedBefore, stage: spec.job === 'month-end' && spec.closePeriod && !closedBefore },
+      lotsRecord: snapshot.lotsRecord === null ? null : { lots: snapshot.lotsRecord, runId, period: spec.period.label, closed: closedBefore, stage: spec.job === 'month-end' && spec.closePeriod && !closedBefore, journal: snapshot.journalExports },
     });
     await writer.writeFindings(runId, report.result.findings);
 

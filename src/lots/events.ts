@@ -29,6 +29,8 @@ export interface Movement {
   noPayment: boolean;
   /** payment hash or tx id shared by both legs of a treasury transfer */
   pairKey: string | null;
+  /** a late movement of this closed period (YYYY-MM), re-dated to the first open instant (collect-movements.ts) */
+  lateFrom?: string;
 }
 
 export function movementOf(entry: JournalEntry, currency: string, payment: PaymentRow | null): Movement {
@@ -51,7 +53,7 @@ export function lotEvents(movements: readonly Movement[]): { events: LotEvent[];
   for (const m of [...movements].sort(byTime)) {
     if (m.inflow) continue;
     const ref = m.entry.ledgerRef ?? m.entry.entryNo;
-    const base = { walletId: m.entry.walletId, currency: m.currency, at: m.entry.postedAt, ref };
+    const base = { walletId: m.entry.walletId, currency: m.currency, at: m.entry.postedAt, ref, ...(m.lateFrom === undefined ? {} : { lateFrom: m.lateFrom }) };
     const legs = m.entry.lines.filter((l) => l.component !== 'wallet' && l.component !== 'rounding');
     const principal = legs.find((l) => l.component === 'principal');
     const matches = (r: Movement): boolean => !paired.has(r) && r.entry.walletId !== m.entry.walletId && r.currency === m.currency && unitsOf(r) === (principal?.source?.amount ?? -1n);
@@ -70,7 +72,7 @@ export function lotEvents(movements: readonly Movement[]): { events: LotEvent[];
   for (const m of movements) {
     if (!m.inflow || paired.has(m)) continue;
     const wallet = walletLine(m);
-    events.push({ type: 'acquire', walletId: m.entry.walletId, currency: m.currency, at: m.entry.postedAt, ref: m.entry.ledgerRef ?? m.entry.entryNo, origin: m.noPayment ? 'deposit' : m.swap ? 'swap' : 'receive', units: unitsOf(m), cost: wallet?.amount ?? null });
+    events.push({ type: 'acquire', walletId: m.entry.walletId, currency: m.currency, at: m.entry.postedAt, ref: m.entry.ledgerRef ?? m.entry.entryNo, origin: m.noPayment ? 'deposit' : m.swap ? 'swap' : 'receive', units: unitsOf(m), cost: wallet?.amount ?? null, ...(m.lateFrom === undefined ? {} : { lateFrom: m.lateFrom }) });
   }
   return { events, paired };
 }

@@ -9,6 +9,7 @@ import { journalBuildContext } from '../journal/build-context.js';
 import { localDate } from '../journal/build-movement.js';
 import type { PriceLookup } from '../journal/price-file.js';
 import { formatBase, groupThousands } from '../money/format.js';
+import type { ExportedEntry, JournalExports } from '../model/journal-record.js';
 import type { LotsRecord } from '../model/lots-record.js';
 import type { ReportSource } from '../model/ports.js';
 import type { BalanceRow, Finding } from '../model/results.js';
@@ -54,6 +55,8 @@ export interface LotsRecordUse {
   closed: boolean;
   /** this month-end closes the period: stage what it computes (the pipeline confirms it) */
   stage: boolean;
+  /** the journal's record: which movements a recorded period posted (a late one is applied in the first open period) */
+  journal?: JournalExports | null;
 }
 
 export interface LotsStageResult {
@@ -83,7 +86,12 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     // a closed period's lots are never recomputed: start from the latest one recorded before the window
     const seed = rec === null ? null : await rec.lots.latestEndingBy(input.organizationId, window.from);
     basis = seed === null ? 'history' : 'seeded';
-    const movements = await collectMovements(ctx, input.source, input.organizationId, input.wallets, window, seed?.windowTo ?? null);
+    const exports = rec?.journal ?? null;
+    // what the closing run posted: exported by that very run (or corrected since: it was posted once);
+    // an entry a later run posted late (an amended re-run of the closed month) was not in its lots
+    const seen = (e: ExportedEntry): boolean => seed?.runId === undefined || e.runId === undefined || e.runId === seed.runId || e.corrections > 0;
+    const late = seed === null || exports === null ? null : { period: seed.period, from: seed.windowFrom, exported: async (nos: readonly string[]) => new Set([...(await exports.find(input.organizationId, nos)).values()].filter(seen).map((e) => e.entryNo)) };
+    const movements = await collectMovements(ctx, input.source, input.organizationId, input.wallets, window, seed?.windowTo ?? null, late);
     const { events, paired } = lotEvents(movements);
     const walletIds = new Set(input.wallets.map((w) => w.wallet_id.toLowerCase()));
     // a seeded run keeps the file's deposit rows (a later deposit's basis) but not its opening balances

@@ -39,6 +39,8 @@ export interface ReliefLine {
   /** proceeds − cost; null when either is unknown */
   gain: bigint | null;
   term: Term;
+  /** the closed period (YYYY-MM) a late disposal was effective in; absent for an ordinary one */
+  lateFrom?: string;
 }
 
 export interface DisposalLeg {
@@ -48,12 +50,16 @@ export interface DisposalLeg {
   proceeds: bigint | null;
 }
 
-/** What the journal's movements become for the subledger (events.ts builds them). */
-export type LotEvent =
+/**
+ * What the journal's movements become for the subledger (events.ts builds them). `lateFrom` (on any event): the closed period a late movement was effective in; the event is
+ * applied re-dated to the first open instant (docs/lots.md "Closed periods").
+ */
+export type LotEvent = (
   | { type: 'acquire'; walletId: string; currency: string; at: string; ref: string; origin: 'receive' | 'swap' | 'deposit'; units: bigint; cost: bigint | null }
   | { type: 'dispose'; walletId: string; currency: string; at: string; ref: string; legs: DisposalLeg[] }
   /** a treasury send paired with its receive: `units` move with their lots, `fees` are disposals at the sender */
-  | { type: 'transfer'; walletId: string; toWalletId: string; currency: string; at: string; ref: string; units: bigint; fees: DisposalLeg[] };
+  | { type: 'transfer'; walletId: string; toWalletId: string; currency: string; at: string; ref: string; units: bigint; fees: DisposalLeg[] }
+) & { lateFrom?: string };
 
 /** An opening lot (opening-lots file): a balance held before the snapshot's first event. */
 export interface OpeningLot {

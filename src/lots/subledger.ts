@@ -91,6 +91,8 @@ export class Subledger {
       }
       this.dispose(event.walletId, event.currency, event.at, event.ref, event.fees, applied);
     }
+    // a late movement of a closed period: its relief lines say which period it belongs to
+    if (event.lateFrom !== undefined) for (const r of applied.reliefs) r.lateFrom = event.lateFrom;
     return applied;
   }
 

@@ -49,6 +49,8 @@ export interface ExportedEntry {
   contentHash: string;
   corrections: number;
   lines: JournalLine[];
+  /** the run that exported it (its closing run, or the later run that posted it late or corrected it) */
+  runId?: string;
 }
 
 export interface JournalExports {

@@ -35,6 +35,8 @@ export interface RecordedRelief {
   cost: bigint | null;
   gain: bigint | null;
   term: string;
+  /** the closed period a late disposal was effective in (lot_period_reliefs.late_from, migration 011) */
+  lateFrom?: string;
 }
 
 export interface RecordedFigures {
@@ -56,6 +58,8 @@ export interface LotPeriodRecord {
   period: string;
   windowFrom: string;
   windowTo: string;
+  /** the run that closed the period and recorded it (read back; a staged record need not carry it) */
+  runId?: string;
   figures: RecordedFigures[];
   lots: RecordedLot[];
   reliefs: RecordedRelief[];

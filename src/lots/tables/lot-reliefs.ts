@@ -32,5 +32,7 @@ export const LOT_RELIEFS_TABLE: TableSpec<ReliefRow> = {
     decimal('cost_basis', "cost relieved from the lot, in the books' currency; empty = unknown basis", (r) => money(r.line.cost, r.minorUnits)),
     decimal('gain', 'proceeds − cost_basis (negative = loss); empty when either is unknown', (r) => money(r.line.gain, r.minorUnits)),
     code('term', 'short or long (held more than one year)', (r) => r.line.term),
+    // appended last so the earlier columns keep their places (docs/lots.md "Closed periods")
+    code('late_from', 'the closed period (YYYY-MM) a late movement was effective in, disposed of here on the first open instant; empty for an ordinary disposal', (r) => r.line.lateFrom ?? null),
   ],
 };

@@ -14,6 +14,7 @@ import { PaymentStore } from './store.js';
 import { bucketize, renderEnvironmentSummary, renderWalletSummary, type WalletBuckets } from './summaries.js';
 import { buildTimeline } from './timeline.js';
 import { pairTransfers } from './transfer-pairs.js';
+import { EV_DEPOSITED, EV_WITHDRAWN } from './ledger.js';
 import { WalletLedgers, type LedgerQuery } from './wallet-ledgers.js';
 import { SimBills } from './bills.js';
 import { buildWorld, type SimEnvironment, type SimLineOfCredit, type SimWallet, type World } from './world.js';
@@ -135,6 +136,18 @@ export class Dataset {
   addWallet(wallet: SimWallet): void {
     this.world.wallets.push(wallet);
     this.walletById.set(wallet.id, wallet.index);
+    this.walletVersion++;
+  }
+
+  /**
+   * A ledger movement without a payment that the service records after the fact, effective in the
+   * past (a late ledger event: a back-dated deposit or withdrawal): listed by the wallet's ledger
+   * and counted in its balance from now on. Tests of closed periods use it.
+   */
+  addLateLedgerEntry(w: number, entry: { type: 'deposited' | 'withdrawn'; id: string; amount: bigint; effective: string }): void {
+    const effectiveUs = parseMicros(entry.effective);
+    if (effectiveUs === null) throw new Error(`bad effective time ${entry.effective}`);
+    this.ledgers.extras(w).push({ type: entry.type === 'deposited' ? EV_DEPOSITED : EV_WITHDRAWN, id: entry.id, paymentId: null, effectiveUs, amount: entry.amount });
     this.walletVersion++;
   }
 

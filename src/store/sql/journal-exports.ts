@@ -12,6 +12,7 @@ const ID_CHUNK = 10_000;
 
 interface LineRecord {
   entry_no: string;
+  run_id: string;
   corrections: number;
   content_hash: string;
   line_no: number;
@@ -33,7 +34,7 @@ export function createJournalExports(db: Db, schema: StoreSchema): JournalExport
       const found = new Map<string, ExportedEntry>();
       for (let start = 0; start < entryNos.length; start += ID_CHUNK) {
         const { rows } = await db.query<LineRecord>(
-          `SELECT e.entry_no, e.corrections, e.content_hash, l.line_no, l.account, l.side, l.component, l.source_currency,
+          `SELECT e.entry_no, e.run_id, e.corrections, e.content_hash, l.line_no, l.account, l.side, l.component, l.source_currency,
                   l.source_amount::text AS source_amount, l.source_unit, l.amount::text AS amount, l.memo
            FROM ${entries} e JOIN ${lines} l USING (organization_id, entry_no, status)
            WHERE e.organization_id = $1 AND e.status = 'exported' AND e.entry_no = ANY($2::text[])
@@ -43,7 +44,7 @@ export function createJournalExports(db: Db, schema: StoreSchema): JournalExport
         for (const r of rows) {
           let entry = found.get(r.entry_no);
           if (entry === undefined) {
-            entry = { entryNo: r.entry_no, contentHash: r.content_hash, corrections: r.corrections, lines: [] };
+            entry = { entryNo: r.entry_no, contentHash: r.content_hash, corrections: r.corrections, lines: [], runId: unescapeText(r.run_id) };
             found.set(r.entry_no, entry);
           }
           entry.lines.push({

@@ -20,7 +20,7 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
 
   async function load(organizationId: string, period: string, withReliefs: boolean): Promise<LotPeriodRecord | null> {
     const key = [escapeText(organizationId), escapeText(period)];
-    const head = await db.query<{ window_from: string; window_to: string }>(`SELECT window_from, window_to FROM ${periods} WHERE organization_id = $1 AND period = $2 AND status = 'recorded'`, key);
+    const head = await db.query<{ window_from: string; window_to: string; run_id: string }>(`SELECT window_from, window_to, run_id FROM ${periods} WHERE organization_id = $1 AND period = $2 AND status = 'recorded'`, key);
     const h = head.rows[0];
     if (h === undefined) return null;
     const f = await db.query<Record<string, Text>>(
@@ -38,7 +38,7 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
     const r = withReliefs
       ? await db.query<Record<string, Text>>(
           `SELECT wallet_id, currency, disposal_ref, disposal_part, disposed_at, lot_id, acquired_at, units_base::text AS units_base,
-                  proceeds::text AS proceeds, cost::text AS cost, gain::text AS gain, term
+                  proceeds::text AS proceeds, cost::text AS cost, gain::text AS gain, term, late_from
            FROM ${reliefs} WHERE organization_id = $1 AND period = $2 AND status = 'recorded' ORDER BY line_no`,
           key,
         )
@@ -47,6 +47,7 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
     return {
       period,
       windowFrom: h.window_from,
+      runId: unescapeText(h.run_id),
       windowTo: h.window_to,
       figures: f.rows.map((x): RecordedFigures => ({
         walletId: s(x['wallet_id'] ?? null),
@@ -76,6 +77,7 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
         cost: big(x['cost'] ?? null),
         gain: big(x['gain'] ?? null),
         term: s(x['term'] ?? null),
+        ...(x['late_from'] === null || x['late_from'] === undefined ? {} : { lateFrom: s(x['late_from']) }),
       })),
     };
   }
@@ -108,11 +110,11 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
         );
         const r = rec.reliefs;
         await tx.query(
-          `INSERT INTO ${reliefs} (organization_id, period, status, line_no, wallet_id, currency, disposal_ref, disposal_part, disposed_at, lot_id, acquired_at, units_base, proceeds, cost, gain, term)
-           SELECT $1, $2, 'pending', u.n, u.w, u.c, u.ref, u.part, u.dat, u.id, u.aat, u.units::numeric, u.p::numeric, u.cost::numeric, u.g::numeric, u.term
-           FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
-             AS u(n, w, c, ref, part, dat, id, aat, units, p, cost, g, term)`,
-          [org, period, r.map((_, i) => String(i + 1)), r.map((x) => txt(x.walletId)), r.map((x) => txt(x.currency)), r.map((x) => txt(x.disposalRef)), r.map((x) => x.part), r.map((x) => x.disposedAt), r.map((x) => txt(x.lotId)), r.map((x) => x.acquiredAt), r.map((x) => num(x.units)), r.map((x) => num(x.proceeds)), r.map((x) => num(x.cost)), r.map((x) => num(x.gain)), r.map((x) => x.term)],
+          `INSERT INTO ${reliefs} (organization_id, period, status, line_no, wallet_id, currency, disposal_ref, disposal_part, disposed_at, lot_id, acquired_at, units_base, proceeds, cost, gain, term, late_from)
+           SELECT $1, $2, 'pending', u.n, u.w, u.c, u.ref, u.part, u.dat, u.id, u.aat, u.units::numeric, u.p::numeric, u.cost::numeric, u.g::numeric, u.term, u.late
+           FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
+             AS u(n, w, c, ref, part, dat, id, aat, units, p, cost, g, term, late)`,
+          [org, period, r.map((_, i) => String(i + 1)), r.map((x) => txt(x.walletId)), r.map((x) => txt(x.currency)), r.map((x) => txt(x.disposalRef)), r.map((x) => x.part), r.map((x) => x.disposedAt), r.map((x) => txt(x.lotId)), r.map((x) => x.acquiredAt), r.map((x) => num(x.units)), r.map((x) => num(x.proceeds)), r.map((x) => num(x.cost)), r.map((x) => num(x.gain)), r.map((x) => x.term), r.map((x) => (x.lateFrom === undefined ? null : txt(x.lateFrom)))],
         );
       });
     },
