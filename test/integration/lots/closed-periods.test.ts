@@ -7,34 +7,19 @@
  * changed file does not reach them — and still ties (lots.units_tieout, lots.cost_tieout).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalConfig } from '../../../src/config/journal-schema.js';
-import type { LotsConfig } from '../../../src/config/lots-schema.js';
-import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
-import { monthPeriod } from '../../../src/model/period.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { openPostgres } from '../../../src/store/db/pg-db.js';
-import { readCsvWithPython, readersMissing } from '../../support/readers/readers.js';
+import { readersMissing } from '../../support/readers/readers.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
+import { demoJournal as journal, demoLots, demoOpeningLotsPath, expectLotsTie, lotEngines, LOTS_FILES, monthEnd, pythonRows } from '../../support/lots/demo-month-ends.js';
 
-const CONFIG_DIR = new URL('../../../config/', import.meta.url);
-const demo = JSON.parse(readFileSync(new URL('demo.json', CONFIG_DIR), 'utf8')) as { journal: JournalConfig; lots: LotsConfig };
-const journal: JournalConfig = { ...demo.journal, prices: demo.journal.prices.map((p) => ({ ...p, file: new URL(p.file, CONFIG_DIR).pathname })) };
 const TZ = 'America/New_York';
-const monthEnd = (month: string, closePeriod: boolean): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod(month, TZ, new Date()), pull: true, incremental: false, closePeriod, allowOpen: true, dryRun: false });
-const LOTS_FILES = ['lots.csv', 'lot-reliefs.csv', 'form-8949.csv'];
 const pg = await probePostgres();
 const skip = readersMissing('csv');
-
-type Rows = Array<Record<string, string>>;
-function pythonRows(path: string): Rows {
-  const csv = readCsvWithPython(path);
-  return csv.rows.map((r) => Object.fromEntries(csv.header.map((h, i) => [h, r[i] ?? ''])));
-}
 
 /** Every cost in the opening-lots file doubled: what a user "correcting" a closed month's basis would do. */
 function doubledCosts(text: string): string {
@@ -43,10 +28,7 @@ function doubledCosts(text: string): string {
   return [header, ...lines.map((l) => l.split(',').map((v, i) => (i === cost && v !== '' ? (Number(v) * 2).toFixed(2) : v)).join(','))].join('\n') + '\n';
 }
 
-const engines = [
-  { name: 'Postgres', skip: pg.skipReason, flags: (schema: string, _dir: string) => ({ dbSchema: schema }), env: (): Record<string, string> => ({ DATABASE_URL: pg.url ?? '' }) },
-  { name: 'the embedded engine', skip: null, flags: (_schema: string, dir: string) => ({ dataDir: join(dir, 'data') }), env: (): Record<string, string> => ({}) },
-];
+const engines = lotEngines(pg);
 
 for (const engine of engines) {
   const why = skip ?? engine.skip;
@@ -59,7 +41,7 @@ for (const engine of engines) {
     let october: PipelineRun;
     const octoberFiles = new Map<string, string>();
     const run = async (month: string, closePeriod: boolean): Promise<PipelineRun> => {
-      const lots: LotsConfig = { ...demo.lots, openingLots: openingLots };
+      const lots = demoLots(openingLots);
       const r = await runAgainstSimulator({ sim, spec: monthEnd(month, closePeriod), tz: TZ, flags: { ...engine.flags(schema, dir), out: join(dir, 'reports'), journal, lots }, env: engine.env() });
       runs.push(r);
       return r;
@@ -68,7 +50,7 @@ for (const engine of engines) {
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'payexport-lots-close-'));
       openingLots = join(dir, 'opening-lots.csv');
-      await writeFile(openingLots, await readFile(new URL(demo.lots.openingLots as string, CONFIG_DIR), 'utf8'));
+      await writeFile(openingLots, await readFile(demoOpeningLotsPath, 'utf8'));
       sim = await startSimulator({ seed: 7, scale: 5_000, wallets: 12, profile: 'business' });
       october = await run('2026-10', true);
       for (const f of LOTS_FILES) octoberFiles.set(f, await readFile(join(october.dir, f), 'utf8'));
@@ -99,13 +81,7 @@ for (const engine of engines) {
 
       const november = await run('2026-11', false);
       expect(november.outcome.report?.lots?.basis).toBe('seeded');
-      const manifest = await november.manifest();
-      for (const id of ['lots.units_tieout', 'lots.cost_tieout', 'lots.gain_identity']) {
-        const check = manifest.checks.find((k) => k.check_id === id);
-        expect(check, id).toMatchObject({ passed: true, skipped_reason: null });
-        expect(check?.evaluated, id).toBeGreaterThan(0);
-      }
-      expect((await november.csv('exceptions.csv')).filter((x) => x['check_id']?.startsWith('lots.') && x['severity'] === 'error')).toEqual([]);
+      await expectLotsTie(november);
 
       // a lot October closed with, untouched in November, keeps October's recorded cost, not the doubled file's
       const before = new Map(pythonRows(join(october.dir, 'lots.csv')).map((l) => [l['lot_id'], l]));

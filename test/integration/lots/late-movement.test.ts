@@ -13,27 +13,18 @@
  * look-back's business, not the subledger's).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalConfig } from '../../../src/config/journal-schema.js';
-import type { LotsConfig } from '../../../src/config/lots-schema.js';
-import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
-import { monthPeriod } from '../../../src/model/period.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { openPostgres } from '../../../src/store/db/pg-db.js';
-import { readCsvWithPython, readersMissing } from '../../support/readers/readers.js';
+import { readersMissing } from '../../support/readers/readers.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
+import { demoJournal as journal, demoLots, expectLotsTie, lotEngines, LOTS_FILES, monthEnd, pythonRows } from '../../support/lots/demo-month-ends.js';
 
-const CONFIG_DIR = new URL('../../../config/', import.meta.url);
-const demo = JSON.parse(readFileSync(new URL('demo.json', CONFIG_DIR), 'utf8')) as { journal: JournalConfig; lots: LotsConfig };
-const journal: JournalConfig = { ...demo.journal, prices: demo.journal.prices.map((p) => ({ ...p, file: new URL(p.file, CONFIG_DIR).pathname })) };
-const lots: LotsConfig = { ...demo.lots, openingLots: new URL(demo.lots.openingLots as string, CONFIG_DIR).pathname };
+const lots = demoLots();
 const TZ = 'America/New_York';
-const monthEnd = (month: string, closePeriod: boolean): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod(month, TZ, new Date()), pull: true, incremental: false, closePeriod, allowOpen: true, dryRun: false });
-const LOTS_FILES = ['lots.csv', 'lot-reliefs.csv', 'form-8949.csv'];
 // a BTC wallet the demo's journal maps and its opening-lots file covers (it holds lots all October)
 const WALLET = '086d41a7-d600-4778-91bb-6e19c5d461d0';
 const LATE_ID = 'f0000000-0000-4000-8000-00000000a7e1';
@@ -41,16 +32,7 @@ const LATE_UNITS = 1_000_000n; // msats: 1,000 sats
 const pg = await probePostgres();
 const skip = readersMissing('csv');
 
-type Rows = Array<Record<string, string>>;
-function pythonRows(path: string): Rows {
-  const csv = readCsvWithPython(path);
-  return csv.rows.map((r) => Object.fromEntries(csv.header.map((h, i) => [h, r[i] ?? ''])));
-}
-
-const engines = [
-  { name: 'Postgres', skip: pg.skipReason, flags: (schema: string, _dir: string) => ({ dbSchema: schema }), env: (): Record<string, string> => ({ DATABASE_URL: pg.url ?? '' }) },
-  { name: 'the embedded engine', skip: null, flags: (_schema: string, dir: string) => ({ dataDir: join(dir, 'data') }), env: (): Record<string, string> => ({}) },
-];
+const engines = lotEngines(pg);
 
 for (const engine of engines) {
   const why = skip ?? engine.skip;
@@ -97,13 +79,7 @@ for (const engine of engines) {
       const november = await run('2026-11', false);
       expect(november.outcome.report?.lots?.basis).toBe('seeded');
       // the tie-outs first: without the late movement applied, units_tieout is what fails
-      const manifest = await november.manifest();
-      for (const id of ['lots.units_tieout', 'lots.cost_tieout', 'lots.gain_identity']) {
-        const check = manifest.checks.find((k) => k.check_id === id);
-        expect(check, id).toMatchObject({ passed: true, skipped_reason: null });
-        expect(check?.evaluated, id).toBeGreaterThan(0);
-      }
-      expect((await november.csv('exceptions.csv')).filter((x) => x['check_id']?.startsWith('lots.') && x['severity'] === 'error')).toEqual([]);
+      await expectLotsTie(november);
       const late = pythonRows(join(november.dir, 'lot-reliefs.csv')).filter((r) => r['late_from'] !== '');
       expect(late.length).toBeGreaterThan(0);
       for (const r of late) expect(r).toMatchObject({ late_from: '2026-10', wallet_id: WALLET, disposal_ref: `withdrawn:${LATE_ID}`, disposal_part: 'withdrawal', disposed_at_utc: expect.stringMatching(/^2026-11-01T04:00:00/) });
