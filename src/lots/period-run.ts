@@ -7,26 +7,14 @@
  * dispositions and transfers between tracked wallets).
  */
 import { windowContains, type Window } from '../model/window.js';
+import type { RecordedFigures } from '../model/lots-record.js';
 import { inOrder } from './event-order.js';
 import type { Movement } from './events.js';
 import type { Lot, LotEvent, ReliefLine } from './model.js';
 import type { LotNote, Subledger } from './subledger.js';
 
-export interface WalletFigures {
-  walletId: string;
-  currency: string;
-  openingUnits: bigint;
-  openingCost: bigint;
-  addedCost: bigint;
-  relievedCost: bigint;
-  movedOutCost: bigint;
-  /** journal values of the window's movements; null when one needs a price */
-  additions: bigint | null;
-  dispositions: bigint | null;
-  transfersNet: bigint | null;
-  realizedGain: bigint;
-  cumulativeRealizedGain: bigint;
-}
+/** A wallet's figures of a period: the same shape the snapshot records for a closed one (model/lots-record.ts). */
+export type WalletFigures = RecordedFigures;
 
 export interface PeriodRun {
   reliefs: ReliefLine[];

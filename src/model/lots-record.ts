@@ -47,6 +47,7 @@ export interface RecordedFigures {
   addedCost: bigint;
   relievedCost: bigint;
   movedOutCost: bigint;
+  /** journal values of the window's movements; null when one needs a price */
   additions: bigint | null;
   dispositions: bigint | null;
   transfersNet: bigint | null;
