@@ -12,6 +12,7 @@
  */
 import { ApiProtocolError } from './errors.js';
 import type { LosslessJson } from './json.js';
+import { ownCopy } from '../util/own-copy.js';
 
 export interface Page<T, P> {
   items: T[];
@@ -265,7 +266,8 @@ export class SweepDeduper {
       const id = idOf(item);
       if (this.seen.has(id)) this.duplicates++;
       else {
-        this.seen.add(id);
+        // the id is a view of the page's body text: kept as is, it would keep every body of the sweep
+        this.seen.add(ownCopy(id));
         fresh.push(item);
       }
     }
