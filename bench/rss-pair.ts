@@ -5,14 +5,15 @@
  * never waiting. Prints one JSON line per run and the sha256 comparison of every CSV / XLSX file.
  *
  *   npx tsx bench/rss-pair.ts --payments 100000 --wallets 200 [--engine spool|embedded|server]
- *        [--args="--page-size 100" --args=""]   (one run per --args; default: pages of 100, then the default)
+ *        [--args="--page-size 100" --args=""]   (one run per --args; default: pages of 100, then the default;
+ *                                               `node flags|cli args` gives one run its own node flags)
  *        [--samples out.jsonl]                  (every sample: t, rss MB, phase)
  *
  * Peak RSS is the kernel's VmHWM of the job's process, the same number /usr/bin/time reports.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,6 +35,8 @@ const { values } = parseArgs({
     /** a heap snapshot of the job this many seconds into this phase (`report@3`), written to --snapshot-dir */
     'snapshot-at': { type: 'string' },
     'snapshot-dir': { type: 'string', default: os.tmpdir() },
+    /** the job's /proc/<pid>/smaps at its highest RSS sampled, written here (what the peak is made of) */
+    smaps: { type: 'string' },
     'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -65,8 +68,9 @@ async function runOnce(variant: string): Promise<Run> {
   const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   try {
     const engine = values.engine === 'server' ? ['--database-url', values['database-url']!, '--schema', schema] : ['--data-dir', path.join(work, 'data'), ...(values.engine === 'spool' ? ['--no-db'] : [])];
+    const [variantNode, variantArgs] = variant.includes('|') ? (variant.split('|') as [string, string]) : ['', variant];
     const snapshotFlags = values['snapshot-at'] ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${values['snapshot-dir']}`] : [];
-    const args = [...snapshotFlags, ...values.node!.split(' ').filter(Boolean), path.join(ROOT, 'dist/cli/main.js'), 'export', '--from', WINDOW.from, '--to', WINDOW.to, '--base-url', info.baseUrl, '--organization', info.organizationId, '--out', path.join(work, 'reports'), '--format', 'csv,xlsx', '--concurrency', values.concurrency!, '--log-format', 'json', ...engine, ...variant.split(' ').filter(Boolean)];
+    const args = [...snapshotFlags, ...values.node!.split(' ').filter(Boolean), ...variantNode.split(' ').filter(Boolean), path.join(ROOT, 'dist/cli/main.js'), 'export', '--from', WINDOW.from, '--to', WINDOW.to, '--base-url', info.baseUrl, '--organization', info.organizationId, '--out', path.join(work, 'reports'), '--format', 'csv,xlsx', '--concurrency', values.concurrency!, '--log-format', 'json', ...engine, ...variantArgs.split(' ').filter(Boolean)];
     const env: NodeJS.ProcessEnv = { ...process.env, PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' };
     if (values.engine !== 'server') delete env.DATABASE_URL;
     const started = Date.now();
@@ -94,6 +98,13 @@ async function runOnce(variant: string): Promise<Run> {
         return;
       }
       const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+      if (values.smaps && rss > hwm + 2) {
+        try {
+          writeFileSync(values.smaps, `rss ${Math.round(rss)} MB, phase ${phase}, t ${(Date.now() - started) / 1000}\n${readFileSync(`/proc/${child.pid}/smaps`, 'utf8')}`);
+        } catch {
+          // the process ended between the two reads
+        }
+      }
       hwm = Math.max(hwm, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
       peakByPhase[phase] = Math.max(peakByPhase[phase] ?? 0, Math.round(rss));
       if (values.samples) appendFileSync(values.samples, `${JSON.stringify({ run: variant || 'default', t: (Date.now() - started) / 1000, rss: Math.round(rss), phase })}\n`);
