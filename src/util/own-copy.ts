@@ -4,7 +4,7 @@
  * parsed: an id kept from a parsed page keeps the whole response body alive (hundreds of KB for a
  * page of payments), and an id kept from a spool file keeps the whole file. Anything that keeps ids
  * for the length of a chain or a run (a sweep's seen set, the spool's known payment ids) stores
- * this copy instead (docs/extraction.md "Memory": measured, 100k payments in the spool held every
+ * this copy instead (docs/extraction.md "Page size": measured, 100k payments in the spool held every
  * page body they had seen through their ids).
  */
 export function ownCopy(text: string): string {
