@@ -46,6 +46,8 @@ interface Run {
   load: string;
   wallSeconds: number;
   peakRssMb: number;
+  /** user + system CPU seconds of the job, as last sampled (within 250 ms of its end) */
+  cpuSeconds: number;
   /** the highest RSS sampled in each phase */
   peakByPhase: Record<string, number>;
   requests: number;
@@ -78,6 +80,7 @@ async function runOnce(variant: string): Promise<Run> {
     let phase = 'startup';
     const peakByPhase: Record<string, number> = {};
     let hwm = 0;
+    let cpuTicks = 0;
     let output = '';
     const onLine = (chunk: Buffer): void => {
       output += chunk.toString();
@@ -98,6 +101,13 @@ async function runOnce(variant: string): Promise<Run> {
         return;
       }
       const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+      try {
+        // fields 14 and 15 of /proc/<pid>/stat (after the command name in parentheses): utime, stime in ticks
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        cpuTicks = Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // ended meanwhile
+      }
       if (values.smaps && rss > hwm + 2) {
         try {
           writeFileSync(values.smaps, `rss ${Math.round(rss)} MB, phase ${phase}, t ${(Date.now() - started) / 1000}\n${readFileSync(`/proc/${child.pid}/smaps`, 'utf8')}`);
@@ -113,7 +123,7 @@ async function runOnce(variant: string): Promise<Run> {
     clearInterval(sampler);
     if (code !== 0 && code !== 65) throw new Error(`export exited ${code}: ${output.slice(-3000)}`);
     const { hashes, requests } = manifestFacts(path.join(work, 'reports'));
-    const run: Run = { label: variant || 'default', load, wallSeconds: (Date.now() - started) / 1000, peakRssMb: Math.round(hwm), peakByPhase, requests, hashes };
+    const run: Run = { label: variant || 'default', load, wallSeconds: (Date.now() - started) / 1000, cpuSeconds: Math.round(cpuTicks) / 100, peakRssMb: Math.round(hwm), peakByPhase, requests, hashes };
     console.log(JSON.stringify({ ...run, hashes: undefined }));
     return run;
   } finally {
