@@ -7,6 +7,9 @@
  *                page until issue 29), then with the default (ask 1000; the simulator grants 500),
  *                50 ms latency: requests made, wall, same CSV + XLSX bytes, and the API floor
  *                (bench/api-floor.ts) beside the request count
+ *   behind       target 1: `export` on the Postgres server by the last commit whose report started
+ *                after the pull (AFTER_PULL_REF, built in its own worktree), then by this checkout,
+ *                50 ms latency: the report stage left after the pull, wall, job CPU, same bytes
  *   naive        `export --no-db` (CSV + XLSX, the default page), then the naive exporter (bench/naive-exporter.ts),
  *                50 ms latency: wall and peak RSS ratios (target 4: ≥ 10 × faster, ≤ 1/10 memory)
  *
@@ -18,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_PAGE_SIZE } from '../src/sim/start-simulator.js';
 import { apiFloor, type ApiFloor } from './api-floor.js';
-import { measureFloors } from './cores.js';
+import { git, measureFloors, prepareBaseline } from './cores.js';
 import { runExport, WINDOW, type ExportRunResult } from './e2e/export-run.js';
 import { ROOT, startSimChild, stopChild } from './e2e/sim-child.js';
 
@@ -30,7 +33,7 @@ export interface Issue29Options {
   latencyMs: number;
   databaseUrl: string;
   /** which pairs to run */
-  pairs: ReadonlySet<'roundtrips' | 'naive' | 'efficiency'>;
+  pairs: ReadonlySet<'roundtrips' | 'naive' | 'efficiency' | 'behind'>;
   log: (line: string) => void;
 }
 
@@ -41,8 +44,13 @@ export interface NaiveRun {
   requests: number;
 }
 
+/** The last commit of main whose report stage started when the pull had ended (target 1's "before"). */
+export const AFTER_PULL_REF = '70821ba';
+
 export interface Issue29Result {
   latencyMs: number;
+  /** target 1: the same export by AFTER_PULL_REF and by this checkout, back to back */
+  behind?: { afterPullCommit: string; before: ExportRunResult & { load: string }; after: ExportRunResult & { load: string }; sameBytes: boolean; differingFiles: string[] };
   roundTrips?: {
     before: ExportRunResult & { floor: ApiFloor; load: string };
     after: ExportRunResult & { floor: ApiFloor; load: string };
@@ -61,6 +69,21 @@ export async function runIssue29(options: Issue29Options): Promise<Issue29Result
   const base = { payments: options.payments, wallets: options.wallets, seed: options.seed, concurrency: options.concurrency, latencyMs: options.latencyMs };
   const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-29-'));
   try {
+    if (options.pairs.has('behind')) {
+      const commit = git(ROOT, 'rev-parse', AFTER_PULL_REF);
+      const root = prepareBaseline(commit, path.join(os.tmpdir(), `payexport-bench-base-${commit.slice(0, 12)}`));
+      const run = async (label: string, at: string) => {
+        const load = loadNow();
+        // the same page asked by both (the baseline's default was 100, this checkout's is 1000): the pair measures the report's place only
+        const r = await runExport({ ...base, databaseUrl: options.databaseUrl, root: at, extraArgs: ['--page-size', '1000'] });
+        options.log(`  ${label}: ${r.wallSeconds} s, job CPU ${r.cpuSeconds.job} s, peak RSS ${r.peakRssMb} MB, stages ${JSON.stringify(r.phases)}, load ${load}`);
+        return { ...r, load };
+      };
+      const before = await run(`report after the pull (${commit.slice(0, 7)})`, root);
+      const after = await run('report behind the pull (this checkout)', ROOT);
+      const differingFiles = Object.keys({ ...before.outputHashes, ...after.outputHashes }).filter((f) => before.outputHashes[f] !== after.outputHashes[f]);
+      result.behind = { afterPullCommit: commit, before, after, sameBytes: differingFiles.length === 0, differingFiles };
+    }
     if (options.pairs.has('roundtrips')) {
       const floorOf = (requestLog: string): ApiFloor =>
         apiFloor({
