@@ -29,6 +29,7 @@ import type { JobEnv } from './job-env.js';
 import { bindNormalizers } from './normalizers.js';
 import { assertWritable } from './output-folder.js';
 import { withPageFaultPoint } from './page-fault-point.js';
+import { wholeEnvironments } from './whole-environments.js';
 import type { PipelineSpec } from './pipeline-spec.js';
 import { dryRun, type Plan } from './plan.js';
 import { runKey } from './run-key.js';
@@ -250,6 +251,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     billWallets: discovery.allWallets,
     // Environment summaries are read once: by an unsharded run or by shard 0.
     summaryEnvironments: deps.shard === undefined || deps.shard.index === 0 ? discovery.environments : [],
+    wholeEnvironments: wholeEnvironments(config, deps.shard, discovery),
     window,
     paymentWindow,
     ledgerStart: (wallet: WalletRow) => snapshot.ledgerStart(organizationId, wallet, config.lookbackDays),

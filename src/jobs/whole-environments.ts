@@ -1,0 +1,14 @@
+/**
+ * The environments whose payments a run may read whole (extract/streams/environment-payments.ts):
+ * those every wallet of which the run pulls. A `--wallet` filter or a `--shard` leaves wallets of an
+ * environment out of the run, and an environment-level read would fetch their payments too, so
+ * those runs read per wallet; so does `paymentsRead: "wallet"` (docs/extraction.md#environment-level-payments).
+ */
+import type { Config } from '../config/schema.js';
+import type { Discovery } from '../extract/wallets.js';
+import type { Shard } from '../util/shard.js';
+
+export function wholeEnvironments(config: Pick<Config, 'paymentsRead' | 'wallets'>, shard: Shard | undefined, discovery: Pick<Discovery, 'environments'>): string[] {
+  if (config.paymentsRead === 'wallet' || config.wallets.length > 0 || shard !== undefined) return [];
+  return [...discovery.environments];
+}
