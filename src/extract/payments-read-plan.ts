@@ -13,7 +13,7 @@ export interface PaymentsRead {
   saved: number;
 }
 
-export function planPaymentsRead(candidates: readonly string[], wallets: readonly WalletRow[], counts: ReadonlyMap<string, number>, pageSize: number, width: number): PaymentsRead {
+export function planPaymentsRead(candidates: readonly string[], wallets: readonly WalletRow[], counts: ReadonlyMap<string, number>, pageSize: number, width: number, always = false): PaymentsRead {
   const byEnvironment = candidates.map((environmentId) => wallets.filter((w) => w.environment_id === environmentId).map((w) => counts.get(w.wallet_id) ?? null));
   const totals = byEnvironment.map((walletPayments) => walletPayments.reduce<number>((n, c) => n + (c ?? 0), 0));
   const slices = environmentSlices(totals.map((n) => Math.ceil(n / pageSize)), width);
@@ -21,7 +21,7 @@ export function planPaymentsRead(candidates: readonly string[], wallets: readonl
   candidates.forEach((environmentId, k) => {
     const walletPayments = byEnvironment[k] ?? [];
     const input = { walletPayments, environmentPayments: walletPayments.every((c) => c !== null) ? (totals[k] ?? 0) : null, pageSize, slices: slices[k] ?? 1 };
-    if (!readsWhole(input)) return;
+    if (!always && !readsWhole(input)) return;
     read.environments.push(environmentId);
     read.saved += perWalletRequests(input) - (environmentRequests(input) ?? 0);
   });

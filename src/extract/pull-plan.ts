@@ -17,6 +17,8 @@ export interface PullPlan {
    * fewer requests (streams/environment-payments.ts). Absent or empty = per wallet only.
    */
   wholeEnvironments?: readonly string[];
+  /** `always`: read every one of `wholeEnvironments` whole, whatever the counts (default: when it takes fewer requests) */
+  readWhole?: 'always' | 'when-fewer';
   /** the report window: summaries are asked for exactly this */
   window: Window;
   /** the payments sweep: the window, widened by the look-back for the nightly */

@@ -252,6 +252,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     // Environment summaries are read once: by an unsharded run or by shard 0.
     summaryEnvironments: deps.shard === undefined || deps.shard.index === 0 ? discovery.environments : [],
     wholeEnvironments: wholeEnvironments(config, deps.shard, discovery),
+    readWhole: config.paymentsRead === 'environment' ? 'always' : 'when-fewer',
     window,
     paymentWindow,
     ledgerStart: (wallet: WalletRow) => snapshot.ledgerStart(organizationId, wallet, config.lookbackDays),

@@ -2,7 +2,8 @@
  * The environments whose payments a run may read whole (extract/streams/environment-payments.ts):
  * those every wallet of which the run pulls. A `--wallet` filter or a `--shard` leaves wallets of an
  * environment out of the run, and an environment-level read would fetch their payments too, so
- * those runs read per wallet; so does `paymentsRead: "wallet"` (docs/extraction.md#environment-level-payments).
+ * those runs read per wallet, whatever `paymentsRead` says; so does `paymentsRead: "wallet"`
+ * (docs/extraction.md#environment-level-payments).
  */
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../extract/wallets.js';

@@ -70,7 +70,7 @@ async function planEnvironments(ctx: ExtractContext, scope: PullScope): Promise<
   for (const [k, candidate] of candidates.entries()) {
     const wanted = parts[k] ?? 1;
     const input = { walletPayments: candidate.walletPayments, environmentPayments: candidate.expected, pageSize, slices: wanted };
-    if (candidate.saved === null && !readsWhole(input)) continue;
+    if (candidate.saved === null && plan.readWhole !== 'always' && !readsWhole(input)) continue;
     scope.wholeReads.add(candidate.environmentId);
     if (candidate.done) continue;
     const ranges = candidate.saved?.slices ?? (await savePlan(ctx, scope, candidate, wanted));
