@@ -242,6 +242,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     pageSize: config.pageSize,
     pageSizes: { payments: new PageSize(config.pageSize), ledger: new PageSize(config.pageSize) },
     onProgress: (p) => env.progress.stream(p),
+    onExpect: (streams) => env.progress.expect?.(streams),
     signal: env.signal,
   };
   const paymentWindow = spec.incremental ? lookbackWindow(window, config.lookbackDays) : window;

@@ -67,13 +67,17 @@ async function planEnvironments(ctx: ExtractContext, scope: PullScope): Promise<
   const parts = environmentSlices(candidates.map((c) => Math.ceil((c.expected ?? 0) / pageSize)), scope.width);
 
   const slices: Array<SizedSlice<EnvironmentSlice>> = [];
+  // payments streams: one per wallet read per wallet; the slices and the environment's own for each read whole
+  let streams = plan.wallets.length;
   for (const [k, candidate] of candidates.entries()) {
     const wanted = parts[k] ?? 1;
     const input = { walletPayments: candidate.walletPayments, environmentPayments: candidate.expected, pageSize, slices: wanted };
     if (candidate.saved === null && plan.readWhole !== 'always' && !readsWhole(input)) continue;
     scope.wholeReads.add(candidate.environmentId);
+    streams -= candidate.wallets.length;
     if (candidate.done) continue;
     const ranges = candidate.saved?.slices ?? (await savePlan(ctx, scope, candidate, wanted));
+    streams += ranges.length + 1;
     ctx.log.info(
       { environment: candidate.environmentId, slices: ranges.length, resumed: candidate.saved !== null, requests: environmentRequests(input), perWallet: perWalletRequests(input) },
       "reading the environment's payments whole instead of per wallet",
@@ -86,6 +90,7 @@ async function planEnvironments(ctx: ExtractContext, scope: PullScope): Promise<
       slices.push({ slice: { chain, environment }, size: pagesEach + 1 });
     });
   }
+  if (scope.wholeReads.size > 0) ctx.onExpect?.({ payments: streams });
   return { slices };
 }
 

@@ -49,6 +49,8 @@ describe('environment-level payments read', () => {
     const h = await pullHarness(sim, { pageSize: PAGE });
     try {
       const environmentId = h.discovery.environments[0]!;
+      const expects: Array<Readonly<Record<string, number>>> = [];
+      h.ctx.onExpect = (streams) => expects.push(streams);
       const result = await h.run({ maxChainPages: 0, wholeEnvironments: h.discovery.environments });
       // the items: every payment of the window once, the same as per wallet
       expect(h.writer.sweptPaymentIds()).toEqual(expectedPaymentIds(sim, OCTOBER));
@@ -80,6 +82,9 @@ describe('environment-level payments read', () => {
       }
       const slices = streamsOf(result, `payments:env:${environmentId}:slice-`);
       expect(slices).toHaveLength(plan.length);
+      // the progress bars' denominator: the slices and the environment's own stream, as many as the pull reports
+      expect(expects).toEqual([{ payments: plan.length + 1 }]);
+      expect(streamsOf(result, 'payments:env:')).toHaveLength(plan.length + 1);
       expect(slices.every((s) => s.done)).toBe(true);
       // no wallet's payments stream ran; each wallet's reads by id still did, the same as per wallet
       expect(streamsOf(result, 'payments:wallet:')).toEqual([]);
