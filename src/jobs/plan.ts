@@ -85,7 +85,9 @@ function paymentsReadLine(plan: Plan): string {
   const whole = plan.paymentsRead.environments;
   if (whole.length === 0) return '  payments       per wallet';
   const rest = plan.environments.length - whole.length;
-  return `  payments       environment-level read of ${whole.length} environment(s) (~${plan.paymentsRead.saved} requests fewer than per wallet)${rest > 0 ? `; per wallet in ${rest}` : ''}`;
+  const saved = plan.paymentsRead.saved;
+  const versus = saved >= 0 ? `~${saved} requests fewer than per wallet` : `~${-saved} requests more than per wallet: paymentsRead is "environment"`;
+  return `  payments       environment-level read of ${whole.length} environment(s) (${versus})${rest > 0 ? `; per wallet in ${rest}` : ''}`;
 }
 
 function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined, outRoot: string, formats: readonly string[], apis: boolean): string {
