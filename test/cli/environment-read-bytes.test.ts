@@ -1,9 +1,9 @@
 /**
  * The files do not depend on how payments are read (docs/extraction.md#environment-level-payments):
- * the same export with each environment read whole (the default, when it takes fewer requests) and
- * with per-wallet reads forced (`paymentsRead: "wallet"` in the config file) writes every CSV and
- * XLSX byte for byte the same, on the spool and on the Postgres server, with fewer payments requests
- * when read whole.
+ * the same export with each environment read whole (the default on a database, when it takes fewer
+ * requests; asked for with `paymentsRead: "environment"` on the spool) and with per-wallet reads
+ * forced (`paymentsRead: "wallet"` in the config file) writes every CSV and XLSX byte for byte the
+ * same, on the spool and on the Postgres server, with fewer payments requests when read whole.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -47,7 +47,7 @@ function reportFiles(root: string): Map<string, Buffer> {
   return files;
 }
 
-async function exportWith(label: string, read: 'auto' | 'wallet', store: string[]): Promise<{ files: Map<string, Buffer>; walletFiltered: number; whole: number }> {
+async function exportWith(label: string, read: 'auto' | 'environment' | 'wallet', store: string[]): Promise<{ files: Map<string, Buffer>; walletFiltered: number; whole: number }> {
   const cwd = ws.fresh(label);
   writeFileSync(join(cwd, 'payexport.json'), JSON.stringify({ paymentsRead: read }));
   const before = sim.sim.requestLog.entries().length;
@@ -70,7 +70,10 @@ function expectSameFiles(a: Map<string, Buffer>, b: Map<string, Buffer>): void {
 
 describe('reading payments per environment or per wallet writes the same files', () => {
   it('on the spool (--no-db)', async () => {
-    const whole = await exportWith('spool-whole', 'auto', ['--no-db']);
+    // `auto` reads per wallet on the spool (src/jobs/whole-environments.ts): the whole read is asked for
+    const whole = await exportWith('spool-whole', 'environment', ['--no-db']);
+    const auto = await exportWith('spool-auto', 'auto', ['--no-db']);
+    expect(auto.whole).toBe(0);
     const perWallet = await exportWith('spool-wallet', 'wallet', ['--no-db']);
     expect(whole.walletFiltered).toBe(0);
     expect(whole.whole).toBeGreaterThan(0);
