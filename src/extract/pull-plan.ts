@@ -40,6 +40,16 @@ export interface PullPlan {
   maxChainPages?: number;
   /** the run's clock: ledger slices are spread up to it (default: the system clock) */
   now?: UtcInstant;
+  /**
+   * Wallets are pulled in the order of `wallets` (the report's order) instead of the longest chain
+   * first, so the report behind the pull (docs/extraction.md#the-report-behind-the-pull) finds them
+   * complete in the order it renders them. Time slices still bound every chain.
+   */
+  inOrder?: boolean;
+  /** called once the sizing stage (summaries, bills) is in the snapshot */
+  onSized?: () => void;
+  /** called once every `wallet` and `wallet-done` slice of this wallet is in the snapshot */
+  onWalletComplete?: (wallet: WalletRow) => void;
 }
 
 /** What a wallet summary tells the planner: how many payments the window holds, and when. */

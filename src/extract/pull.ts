@@ -13,7 +13,8 @@
  * run; (4) as soon as all of one wallet's chains are done, its `wallet-done` streams (payments read
  * by id: the ones a ledger entry names but no list returned, and for the nightly the still-open
  * payments of the snapshot). Starting those per wallet, not after every wallet, keeps their queries
- * and requests inside the run instead of after it.
+ * and requests inside the run instead of after it. A wallet is complete when its `wallet-done`
+ * slices are done too: `onWalletComplete` tells the report behind the pull it may read that wallet.
  */
 import type { WalletRow } from '../model/rows.js';
 import { instantFromDate } from '../model/instant.js';
@@ -38,13 +39,19 @@ interface Unit {
   slice: unknown;
   /** the split stream the slice is a part of */
   group: Group | null;
-  /** the wallet whose `wallet-done` streams wait for this slice (a `wallet` stage slice) */
+  /** the wallet this slice belongs to (a `wallet` or `wallet-done` slice) */
   wallet: WalletRow | null;
 }
 
 interface Group {
   remaining: number;
   finish: () => Promise<StreamProgress>;
+}
+
+/** Where a wallet stands: its `wallet` chains, then its `wallet-done` reads, each counted down to zero. */
+interface WalletState {
+  phase: 'chains' | 'done';
+  left: number;
 }
 
 export async function pull(ctx: ExtractContext, plan: PullPlan, streams: ReadonlyArray<Stream<unknown>> = PULL_STREAMS): Promise<PullResult> {
@@ -57,30 +64,43 @@ export async function pull(ctx: ExtractContext, plan: PullPlan, streams: Readonl
   const wholeReads = new Set<string>();
   const runStreams = (stage: RunStream<unknown>['stage']): Array<RunStream<unknown>> => streams.filter((s): s is RunStream<unknown> => s.stage === stage);
   const walletStreams = (stage: WalletStream<unknown>['stage']): Array<WalletStream<unknown>> => streams.filter((s): s is WalletStream<unknown> => s.stage === stage);
-  // slices still running per wallet; its `wallet-done` streams start when the count reaches zero
-  const pending = new Map<string, number>();
+  const states = new Map<string, WalletState>();
+  // In report order, an earlier wallet's slices (its reads by id included) go before a later one's.
+  const rank = new Map(plan.wallets.map((w, i) => [w.wallet_id, plan.wallets.length - i]));
+  const priority = (size: number, wallet: WalletRow | null): number => (plan.inOrder === true && wallet !== null ? (rank.get(wallet.wallet_id) ?? 0) : size);
 
   const push = (stream: Stream<unknown>, scope: PullScope, set: SliceSet<unknown>, wallet: WalletRow | null): void => {
     const group = set.finish && set.slices.length > 0 ? { remaining: set.slices.length, finish: set.finish } : null;
-    for (const { slice, size } of set.slices) queue.push({ stream, scope, slice, group, wallet }, size);
+    for (const { slice, size } of set.slices) queue.push({ stream, scope, slice, group, wallet }, priority(size, wallet));
   };
-  const walletDone = async (scope: PullScope, wallet: WalletRow): Promise<void> => {
-    for (const stream of walletStreams('wallet-done')) push(stream, scope, await stream.slices(ctx, scope, wallet), null);
+  // A wallet's `wallet-done` streams start once its chains are done; it is complete once they are too.
+  const settle = async (scope: PullScope, wallet: WalletRow, state: WalletState): Promise<void> => {
+    if (state.left > 0) return;
+    if (state.phase === 'done') {
+      plan.onWalletComplete?.(wallet);
+      return;
+    }
+    state.phase = 'done';
+    const sets: Array<[Stream<unknown>, SliceSet<unknown>]> = [];
+    for (const stream of walletStreams('wallet-done')) sets.push([stream, await stream.slices(ctx, scope, wallet)]);
+    state.left = sets.reduce((n, [, set]) => n + set.slices.length, 0);
+    for (const [stream, set] of sets) push(stream, scope, set, wallet);
+    if (state.left === 0) plan.onWalletComplete?.(wallet);
   };
   const run = async (unit: Unit): Promise<void> => {
     const outcome = await unit.stream.read(ctx, unit.scope, unit.slice);
     progress.push(...outcome.progress);
     missing.push(...(outcome.missingPaymentIds ?? []));
+    const state = unit.wallet ? states.get(unit.wallet.wallet_id) : undefined;
     if (outcome.split) {
       // the parts replace this slice in its wallet's count
-      if (unit.wallet) pending.set(unit.wallet.wallet_id, (pending.get(unit.wallet.wallet_id) ?? 0) + outcome.split.slices.length);
+      if (state) state.left += outcome.split.slices.length;
       push(unit.stream, unit.scope, outcome.split, unit.wallet);
     }
     if (unit.group && --unit.group.remaining === 0) progress.push(await unit.group.finish());
-    if (unit.wallet) {
-      const left = (pending.get(unit.wallet.wallet_id) ?? 1) - 1;
-      pending.set(unit.wallet.wallet_id, left);
-      if (left === 0) await walletDone(unit.scope, unit.wallet);
+    if (unit.wallet && state) {
+      state.left--;
+      await settle(unit.scope, unit.wallet, state);
     }
   };
 
@@ -91,6 +111,7 @@ export async function pull(ctx: ExtractContext, plan: PullPlan, streams: Readonl
   const sizing: PullScope = { plan, counts, environmentCounts, wholeReads, width, budgetPages: Number.POSITIVE_INFINITY, maxChainItems: Number.POSITIVE_INFINITY, now };
   for (const stream of runStreams('sizing')) push(stream, sizing, await stream.slices(ctx, sizing), null);
   await queue.drain();
+  plan.onSized?.();
 
   const budgetPages = chainBudgetPages({ ...(plan.maxChainPages !== undefined ? { maxChainPages: plan.maxChainPages } : {}), width, wallets: plan.wallets }, counts, ctx.pageSize);
   const scope: PullScope = { plan, counts, environmentCounts, wholeReads, width, budgetPages, maxChainItems: budgetPages * ctx.pageSize, now };
@@ -99,14 +120,14 @@ export async function pull(ctx: ExtractContext, plan: PullPlan, streams: Readonl
   for (const stream of runStreams('environment')) push(stream, scope, await stream.slices(ctx, scope), null);
   await queue.drain();
 
-  // Stages 3 and 4: every wallet's chains, longest first; its reads by id once they are done.
+  // Stages 3 and 4: every wallet's chains (longest first, or in report order); its reads by id once they are done.
   for (const wallet of plan.wallets) {
     const sets: Array<[Stream<unknown>, SliceSet<unknown>]> = [];
     for (const stream of walletStreams('wallet')) sets.push([stream, await stream.slices(ctx, scope, wallet)]);
-    const slices = sets.reduce((n, [, set]) => n + set.slices.length, 0);
-    pending.set(wallet.wallet_id, slices);
+    const state: WalletState = { phase: 'chains', left: sets.reduce((n, [, set]) => n + set.slices.length, 0) };
+    states.set(wallet.wallet_id, state);
     for (const [stream, set] of sets) push(stream, scope, set, wallet);
-    if (slices === 0) await walletDone(scope, wallet);
+    await settle(scope, wallet, state);
   }
   await queue.drain();
 

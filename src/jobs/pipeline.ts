@@ -13,7 +13,8 @@ import { pull, type PullResult } from '../extract/pull.js';
 import type { ExtractContext } from '../extract/context.js';
 import { PageSize } from '../api/page-size.js';
 import type { WalletRow } from '../model/rows.js';
-import type { ReportStageResult, runReportStage as RunReportStage } from './report-stage.js';
+import type { PullPacing, ReportStageResult, runReportStage as RunReportStage } from './report-stage.js';
+import { PullGates } from './pull-gates.js';
 import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
 import { lotsSetup, type LotsSetup } from '../lots/lots-setup.js';
 import { autoFetchPrices } from './auto-fetch-prices.js';
@@ -138,8 +139,11 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
   let status: RunStatus = 'failed';
   const counts: Record<string, number> = {};
   try {
+    const closedBefore = shard === undefined ? await snapshot.isPeriodClosed(organizationId, spec.period.label) : false;
+    const report = (pacing?: PullPacing): Promise<ReportStageResult> => startReport(env, spec, deps, { counts, closedBefore, ...(pacing ? { pacing } : {}) });
     let pulled: PullResult | null = null;
     let discovery: Discovery | null = null;
+    let reportBehind: Promise<ReportStageResult> | null = null;
     if (spec.pull && deps.apis) {
       env.progress.phase('discovery');
       discovery = await discoverScope(env, deps.apis, organizationId, shard);
@@ -147,14 +151,32 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       env.progress.expect?.({ payments: discovery.wallets.length, ledger: discovery.wallets.length, summaries: discovery.wallets.length + discovery.environments.length });
       await writer.upsertWallets(discovery.allWallets);
       await writer.upsertAssets(discovery.assets);
+      // The report behind the pull: each wallet is rendered once its streams are in, while later
+      // wallets still pull (docs/extraction.md#the-report-behind-the-pull). A report that fails (an
+      // unwritable folder) does not stop the pull: the snapshot is kept current and checkpointed, so
+      // the rerun after the fix fetches nothing again; its error is told once the pull has ended.
+      const gates = shard === undefined ? new PullGates(discovery.wallets.map((w) => w.wallet_id)) : null;
+      if (gates !== null) {
+        reportBehind = report(gates);
+        reportBehind.catch(() => undefined);
+      }
       env.progress.phase('pull');
-      pulled = await pullScope(env, spec, deps, discovery, key, resumed);
+      try {
+        pulled = await pullScope(env, spec, deps, discovery, key, resumed, gates);
+      } catch (error) {
+        gates?.fail(error);
+        // the report stops on the failed gate and removes its unfinished folder before the error goes up
+        await reportBehind?.catch(() => undefined);
+        throw error;
+      }
       const stats = deps.apis.stats();
       Object.assign(counts, { api_requests: stats.requests, api_retries: stats.retries, api_bytes: stats.bytes, duplicates_seen: pulled.duplicates, payments_not_found: pulled.missingPaymentIds.length });
       for (const s of pulled.streams) {
         const kind = s.stream.split(':')[0] ?? s.stream;
         counts[`pulled_${kind.replace(/[^a-z]/g, '_')}`] = (counts[`pulled_${kind.replace(/[^a-z]/g, '_')}`] ?? 0) + s.rows;
       }
+      // the manifest's counts are complete: the report may publish
+      gates?.openAll();
     }
 
     if (shard !== undefined) {
@@ -165,14 +187,53 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     }
 
     env.progress.phase('report');
-    const closedBefore = await snapshot.isPeriodClosed(organizationId, spec.period.label);
-    const { runReportStage } = await loadReportStage();
-    const report = await runReportStage({
+    const reported = await (reportBehind ?? report());
+    await writer.writeFindings(runId, reported.result.findings);
+
+    let notClosed: string | null = null;
+    if (spec.closePeriod) {
+      // the same decision the Overview and manifest already state (src/sinks/close-status.ts)
+      if (reported.close.state === 'not_closed') {
+        notClosed = `${spec.period.label} has ${reported.close.open_items} open item(s) (payments not yet completed, failed or expired; see open-items.csv); the period was not closed — rerun when they settle, or pass --allow-open`;
+      } else if (!closedBefore) {
+        await snapshot.closePeriod({ organizationId, period: spec.period.label, window, runId });
+        // the cache never again appends a close this period could have used
+        markPricesClosed(env, window.to);
+      }
+    }
+    if (reported.journal?.discipline && snapshot.journalExports !== null && spec.job === 'month-end' && (closedBefore || (spec.closePeriod && notClosed === null))) {
+      // the folder is published and the period closed: what its journal posted is now exported
+      counts['journal_recorded'] = await snapshot.journalExports.confirm(runId);
+    }
+    if (reported.lots !== null && snapshot.lotsRecord !== null && spec.job === 'month-end' && spec.closePeriod && !closedBefore && notClosed === null) {
+      // the folder is published and the period closed: its lots are now the record later runs start from
+      counts['lots_recorded'] = await snapshot.lotsRecord.confirm(runId);
+    }
+    const exceptions = reported.exceptions || notClosed !== null;
+    status = exceptions ? 'exceptions' : 'succeeded';
+    return { exitCode: exceptions ? 65 : 0, runId, dir: reported.publish.dir, report: reported, pull: pulled, notClosed, plan: null };
+  } finally {
+    await writer.finishRun(runId, status, counts).catch((error: unknown) => log.warn({ err: String(error) }, 'could not record the run outcome'));
+  }
+}
+
+interface ReportStageRun {
+  counts: Record<string, number>;
+  closedBefore: boolean;
+  pacing?: PullPacing;
+}
+
+function startReport(env: JobEnv, spec: PipelineSpec, deps: RunDeps, run: ReportStageRun): Promise<ReportStageResult> {
+  const { config } = env.loaded;
+  const { snapshot, organizationId, runId, log } = deps;
+  const { closedBefore } = run;
+  return loadReportStage().then(({ runReportStage }) =>
+    runReportStage({
       source: snapshot.source,
       organizationId,
       walletIds: config.wallets,
       environmentIds: config.environments.map((e) => e.id),
-      window,
+      window: spec.period.window,
       outRoot: deps.outRoot,
       job: spec.job,
       period: spec.period.label,
@@ -181,7 +242,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       formats: config.formats,
       csv: config.csv,
       closed: closedBefore && spec.job === 'month-end',
-      counts,
+      counts: run.counts,
       ...(spec.closePeriod ? { closing: { allowOpen: spec.allowOpen } } : {}),
       log,
       onProgress: (sheet, rows) => env.progress.sheet(sheet, rows),
@@ -196,37 +257,12 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       lots: deps.lots,
       // month-end closing its period records its lots; an amended folder of a recorded period shows them
       lotsRecord: snapshot.lotsRecord === null ? null : { lots: snapshot.lotsRecord, runId, period: spec.period.label, closed: closedBefore, stage: spec.job === 'month-end' && spec.closePeriod && !closedBefore, journal: snapshot.journalExports },
-    });
-    await writer.writeFindings(runId, report.result.findings);
-
-    let notClosed: string | null = null;
-    if (spec.closePeriod) {
-      // the same decision the Overview and manifest already state (src/sinks/close-status.ts)
-      if (report.close.state === 'not_closed') {
-        notClosed = `${spec.period.label} has ${report.close.open_items} open item(s) (payments not yet completed, failed or expired; see open-items.csv); the period was not closed — rerun when they settle, or pass --allow-open`;
-      } else if (!closedBefore) {
-        await snapshot.closePeriod({ organizationId, period: spec.period.label, window, runId });
-        // the cache never again appends a close this period could have used
-        markPricesClosed(env, window.to);
-      }
-    }
-    if (report.journal?.discipline && snapshot.journalExports !== null && spec.job === 'month-end' && (closedBefore || (spec.closePeriod && notClosed === null))) {
-      // the folder is published and the period closed: what its journal posted is now exported
-      counts['journal_recorded'] = await snapshot.journalExports.confirm(runId);
-    }
-    if (report.lots !== null && snapshot.lotsRecord !== null && spec.job === 'month-end' && spec.closePeriod && !closedBefore && notClosed === null) {
-      // the folder is published and the period closed: its lots are now the record later runs start from
-      counts['lots_recorded'] = await snapshot.lotsRecord.confirm(runId);
-    }
-    const exceptions = report.exceptions || notClosed !== null;
-    status = exceptions ? 'exceptions' : 'succeeded';
-    return { exitCode: exceptions ? 65 : 0, runId, dir: report.publish.dir, report, pull: pulled, notClosed, plan: null };
-  } finally {
-    await writer.finishRun(runId, status, counts).catch((error: unknown) => log.warn({ err: String(error) }, 'could not record the run outcome'));
-  }
+      ...(run.pacing ? { pacing: run.pacing } : {}),
+    }),
+  );
 }
 
-async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discovery: Discovery, key: string, resumed: Checkpoint[]): Promise<PullResult> {
+async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discovery: Discovery, key: string, resumed: Checkpoint[], gates: PullGates | null): Promise<PullResult> {
   const { config } = env.loaded;
   const { snapshot, organizationId, log, apis } = deps;
   const window = spec.period.window;
@@ -262,6 +298,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     concurrency: config.concurrency,
     // ledger time slices reach up to the run's clock
     now: instantFromDate(env.clock()),
+    ...(gates === null ? {} : { inOrder: true, onSized: () => gates.openSized(), onWalletComplete: (wallet: WalletRow) => gates.openWallet(wallet.wallet_id) }),
   });
 }
 

@@ -35,6 +35,19 @@ import { runLotsStage, type LotsRecordUse, type LotsStageResult } from '../lots/
 import { mergeLotsResult } from '../lots/merge-result.js';
 import { windowContains, type Window } from '../model/window.js';
 
+/**
+ * The report behind the pull (docs/extraction.md#the-report-behind-the-pull): what the report waits
+ * for while the pull still runs. Absent, the snapshot is complete and nothing is waited for.
+ */
+export interface PullPacing {
+  /** the sizing stage (summaries, bills) is in the snapshot */
+  sized(): Promise<void>;
+  /** every stream of this wallet is in the snapshot: its rows will not change in this run */
+  walletReady(walletId: string): Promise<void>;
+  /** the pull has ended */
+  pulled(): Promise<void>;
+}
+
 export interface ReportStageInput {
   source: ReportSource;
   organizationId: string;
@@ -64,6 +77,8 @@ export interface ReportStageInput {
   lots?: LotsSetup | null;
   /** the subledger's record of closed periods, when the snapshot keeps one (docs/lots.md "Closed periods") */
   lotsRecord?: LotsRecordUse | null;
+  /** the pull still running: the first pass renders each wallet once it is in (absent = the snapshot is complete) */
+  pacing?: PullPacing;
 }
 
 export interface ReportStageResult {
@@ -85,6 +100,8 @@ export interface ReportStageResult {
 
 export async function runReportStage(input: ReportStageInput): Promise<ReportStageResult> {
   const { source, organizationId: org, window } = input;
+  const pacing = input.pacing;
+  await pacing?.sized();
   const envFilter = new Set(input.environmentIds.map((e) => e.toLowerCase()));
   const wallets = (await source.wallets(org, input.walletIds.length > 0 ? input.walletIds : undefined)).filter(
     (w) => envFilter.size === 0 || envFilter.has(w.environment_id.toLowerCase()),
@@ -114,10 +131,11 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
   try {
     const payments = await folder.table(PAYMENTS_TABLE);
     let paymentRows = 0;
-    // Each pass reads wallet by wallet, the next wallet's first batches already on their way.
+    // Each pass reads wallet by wallet, the next wallet's first batches already on their way; behind
+    // the pull, a wallet's reads start only once all of its streams are in.
     const walletStreams = (wallet: WalletRow) => ({
-      ledger: startEarly(source.ledger(org, wallet.wallet_id, { withoutRaw: true })),
-      payments: startEarly(source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, withoutRaw: true })),
+      ledger: startEarly(afterGate(pacing?.walletReady(wallet.wallet_id), () => source.ledger(org, wallet.wallet_id, { withoutRaw: true }))),
+      payments: startEarly(afterGate(pacing?.walletReady(wallet.wallet_id), () => source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, withoutRaw: true }))),
     });
     for (const [wallet, streams] of eachOpenedAhead(wallets, walletStreams)) {
       reconciler.startWallet(wallet);
@@ -128,9 +146,13 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
         paymentRows += batch.length;
         input.onProgress?.('payments', paymentRows);
       }
-      await reconciler.endWallet((ids) => source.knownPaymentIds(org, ids));
+      // a ledger entry may name another wallet's payment, which the pull may not have read yet
+      await reconciler.endWallet();
     }
     await payments.close();
+    // everything below reads every wallet, or what needs all of them (summaries, cross-wallet checks)
+    await pacing?.pulled();
+    await reconciler.resolveUnknown((ids) => source.knownPaymentIds(org, ids));
     let result = reconciler.finish();
 
     const ledger = await folder.table(LEDGER_TABLE);
@@ -192,6 +214,12 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     await folder.abort().catch(() => undefined);
     throw error;
   }
+}
+
+/** `open()` once `gate` has opened (at once without one): a read ahead never runs before its wallet is in. */
+async function* afterGate<T>(gate: Promise<void> | undefined, open: () => AsyncIterable<T>): AsyncGenerator<T> {
+  if (gate !== undefined) await gate;
+  yield* open();
 }
 
 function isOpen(row: PaymentRow): boolean {

@@ -8,7 +8,7 @@
  *     for await (const batch of source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window }))
  *       r.addPayments(batch);                                                              // the wallet's payments CREATED in the window
  *     await r.endWallet((ids) => source.knownPaymentIds(org, ids));                        // which unknown payment ids the snapshot holds
- *   }
+ *   }                                                                                      // (or endWallet() now, resolveUnknown(...) once every wallet is in)
  *   const result = r.finish();   // findings (sorted), checks, fees, balances, summaryChecks, controlTotals, openItems
  *   process.exitCode = hasErrors(result.findings) ? 65 : 0;
  *
@@ -91,6 +91,8 @@ export class Reconciler {
   private readonly inScope: ReadonlySet<string>;
   private current: WalletState | null = null;
   private finished = false;
+  /** ended wallets' ledger entries naming payments still to be looked up in the snapshot */
+  private readonly unresolved: Array<{ walletId: string; pending: Map<string, { count: number; sample: string[] }> }> = [];
 
   constructor(options: ReconcilerOptions) {
     const { window } = options;
@@ -193,37 +195,52 @@ export class Reconciler {
     }
   }
 
-  async endWallet(resolveKnown: KnownPaymentIds): Promise<void> {
+  /**
+   * Ends the wallet. Its ledger entries that name a payment outside this window's payments are
+   * looked up in the snapshot at once (`resolveKnown`), or, without it, kept until
+   * `resolveUnknown` — the report behind the pull ends a wallet while other wallets, whose payments
+   * such an entry may name, are still being pulled.
+   */
+  async endWallet(resolveKnown?: KnownPaymentIds): Promise<void> {
     const state = this.wallet('endWallet');
     const walletId = state.wallet.wallet_id;
-    const ids = [...state.pending.keys()].sort(compareText);
-    this.count('completeness.ledger_without_payment', ids.length);
-    const known = new Set<string>();
-    for (let i = 0; i < ids.length; i += RESOLVE_CHUNK) {
-      for (const id of await resolveKnown(ids.slice(i, i + RESOLVE_CHUNK))) known.add(id);
-    }
-    for (const id of ids) {
-      if (known.has(id)) continue;
-      const { count, sample } = state.pending.get(id) ?? { count: 0, sample: [] };
-      this.findings.push(
-        finding('completeness.ledger_without_payment', {
-          subject_kind: 'payment',
-          subject_id: id,
-          wallet_id: walletId,
-          actual: BigInt(count),
-          message: `${count} ledger entr${count === 1 ? 'y' : 'ies'} in the window (${sample.join(', ')}${count > sample.length ? ', ...' : ''}) name payment ${id}, which is neither among this window's payments nor in the snapshot`,
-        }),
-      );
-    }
+    this.count('completeness.ledger_without_payment', state.pending.size);
+    if (state.pending.size > 0) this.unresolved.push({ walletId, pending: state.pending });
+    if (resolveKnown) await this.resolveUnknown(resolveKnown);
     this.closeBalances(state);
     this.feeRates.endWallet();
     this.summaries.endWallet();
     this.current = null;
   }
 
+  /** Looks up the payment ids ended wallets left unresolved; each one the snapshot does not hold is a finding. */
+  async resolveUnknown(resolveKnown: KnownPaymentIds): Promise<void> {
+    for (const { walletId, pending } of this.unresolved.splice(0)) {
+      const ids = [...pending.keys()].sort(compareText);
+      const known = new Set<string>();
+      for (let i = 0; i < ids.length; i += RESOLVE_CHUNK) {
+        for (const id of await resolveKnown(ids.slice(i, i + RESOLVE_CHUNK))) known.add(id);
+      }
+      for (const id of ids) {
+        if (known.has(id)) continue;
+        const { count, sample } = pending.get(id) ?? { count: 0, sample: [] };
+        this.findings.push(
+          finding('completeness.ledger_without_payment', {
+            subject_kind: 'payment',
+            subject_id: id,
+            wallet_id: walletId,
+            actual: BigInt(count),
+            message: `${count} ledger entr${count === 1 ? 'y' : 'ies'} in the window (${sample.join(', ')}${count > sample.length ? ', ...' : ''}) name payment ${id}, which is neither among this window's payments nor in the snapshot`,
+          }),
+        );
+      }
+    }
+  }
+
   finish(): ReconcileResult {
     this.assertOpen();
     if (this.current) throw new Error(`finish() before endWallet(${this.current.wallet.wallet_id})`);
+    if (this.unresolved.length > 0) throw new Error('finish() before resolveUnknown() of the wallets ended without it');
     const skipped = [...this.inScope].filter((id) => !this.started.has(id));
     // Summaries and control totals would silently miss a wallet: every wallet in scope must be reconciled.
     if (skipped.length > 0) throw new Error(`finish() with wallets never reconciled: ${skipped.sort(compareText).join(', ')}`);

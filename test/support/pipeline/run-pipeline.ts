@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { loadConfig, type LoadInput } from '../../../src/config/load.js';
 import type { JobEnv } from '../../../src/jobs/job-env.js';
 import { runPipeline, type PipelineOutcome, type PipelineSpec } from '../../../src/jobs/pipeline.js';
-import { silentProgress } from '../../../src/jobs/progress.js';
+import { silentProgress, type Progress } from '../../../src/jobs/progress.js';
 import type { SimHandle } from '../../../src/sim/index.js';
 import { createLogger } from '../../../src/util/log.js';
 import { SecretScrubber } from '../../../src/util/secret-scrubber.js';
@@ -40,12 +40,16 @@ export interface RunOptions {
   flags?: LoadInput['flags'];
   /** env over an empty one, e.g. `{ DATABASE_URL }` */
   env?: Record<string, string>;
+  /** what the job reports while it runs (default: nothing) */
+  progress?: Progress;
+  /** the working folder (default: a new temporary one), e.g. an earlier run's, to rebuild its report */
+  cwd?: string;
 }
 
 let runs = 0;
 
 export async function runAgainstSimulator(options: RunOptions): Promise<PipelineRun> {
-  const cwd = await mkdtemp(join(tmpdir(), 'payexport-e2e-'));
+  const cwd = options.cwd ?? (await mkdtemp(join(tmpdir(), 'payexport-e2e-')));
   const scrubber = new SecretScrubber([options.sim.bearerToken]);
   const loaded = loadConfig({
     flags: { baseUrl: options.sim.baseUrl, organization: options.sim.organizationId, tz: options.tz, formats: ['csv'], ...options.flags },
@@ -62,7 +66,7 @@ export async function runAgainstSimulator(options: RunOptions): Promise<Pipeline
     clock: () => new Date(),
     cwd,
     signal: new AbortController().signal,
-    progress: silentProgress,
+    progress: options.progress ?? silentProgress,
     print: () => undefined,
   };
   const outcome = await runPipeline(env, options.spec);

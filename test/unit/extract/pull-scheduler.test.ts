@@ -146,4 +146,59 @@ describe('pull() schedules any stream through the one contract', () => {
     expect(peak).toBe(6);
     expect(result.streams).toHaveLength(20);
   });
+
+  it('in report order: each wallet’s chains and follow-up before the next wallet’s, sizing announced first, each wallet complete once its follow-up is done', async () => {
+    const log: string[] = [];
+    const wallets = [wallet('w-a'), wallet('w-big'), wallet('w-c')];
+    const result = await pull(
+      context(),
+      plan(wallets, {
+        width: 1,
+        maxChainPages: 10,
+        inOrder: true,
+        onSized: () => log.push('SIZED'),
+        onWalletComplete: (w) => log.push(`COMPLETE:${w.wallet_id}`),
+      }),
+      fakeStreams(log),
+    );
+    expect(log).toEqual([
+      'count:w-a',
+      'count:w-big',
+      'count:w-c',
+      'SIZED',
+      'deliveries:w-a',
+      'after:w-a',
+      'COMPLETE:w-a',
+      // the largest no longer goes first: the report's order does
+      'deliveries:w-big',
+      'deliveries:w-big#1',
+      'deliveries:w-big#2',
+      'deliveries:w-big#3',
+      'finish:w-big',
+      'after:w-big',
+      'COMPLETE:w-big',
+      'deliveries:w-c',
+      'after:w-c',
+      'COMPLETE:w-c',
+    ]);
+    expect(result.missingPaymentIds).toEqual(['gone-w-a', 'gone-w-big', 'gone-w-c']);
+  });
+
+  it('a wallet with no chains and no follow-up is complete at once; every wallet exactly once with many chains open', async () => {
+    const complete: string[] = [];
+    const slow: WalletStream<WalletRow> = {
+      name: 'slow',
+      stage: 'wallet',
+      slices: async (_ctx, _scope, w) => ({ slices: w.wallet_id === 'w-empty' ? [] : [{ slice: w, size: 1 }] }),
+      read: async (_ctx, _scope, w) => {
+        // later wallets answer sooner: completion order is not the queue's order
+        await new Promise((resolve) => setTimeout(resolve, 30 - Number(w.wallet_id.slice(1)) * 3));
+        return { progress: [done(w.wallet_id)] };
+      },
+    };
+    const wallets = [wallet('w-empty'), ...Array.from({ length: 8 }, (_v, i) => wallet(`w${i}`))];
+    await pull(context(), plan(wallets, { width: 4, inOrder: true, onWalletComplete: (w) => complete.push(w.wallet_id) }), [slow]);
+    expect(complete[0]).toBe('w-empty');
+    expect([...complete].sort()).toEqual(wallets.map((w) => w.wallet_id).sort());
+  });
 });

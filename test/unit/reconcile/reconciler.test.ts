@@ -106,6 +106,24 @@ describe('payment ↔ ledger joins', () => {
     expect(result.findings).toEqual([]);
   });
 
+  it('a wallet ended before the snapshot is complete: its unknown payment ids are looked up once every wallet is in', async () => {
+    const r = new Reconciler({ window, now: NOW, wallets: [wallet('a'), wallet('b')], assets: [], summaries: [] });
+    r.startWallet(wallet('a'));
+    // a's entry names b's payment, which the pull has not read yet when a is ended
+    r.addLedger([led('a', L.captured('h1', 'pb', 5n, '2026-10-03T00:00:00Z')), led('a', L.captured('h2', 'nowhere', 5n, '2026-10-03T00:00:00Z'))]);
+    await r.endWallet();
+    r.startWallet(wallet('b'));
+    await r.endWallet();
+    expect(() => r.finish()).toThrow(/resolveUnknown/);
+    const asked: string[][] = [];
+    await r.resolveUnknown(async (ids) => {
+      asked.push([...ids]);
+      return new Set(ids.filter((id) => id === 'pb'));
+    });
+    expect(asked).toEqual([['nowhere', 'pb']]);
+    expect(keys(r.finish().findings)).toEqual(['completeness.ledger_without_payment|nowhere']);
+  });
+
   it('reports a ledger entry in another currency than its payment', async () => {
     const p = pay('w', { id: 'p1', direction: 'send', created: '2026-10-02T00:00:00Z', amount: 1_000n, fees: 0n, ledgerId: 'h' });
     const result = await run({ wallets: [wallet('w')], payments: { w: [p] }, ledger: { w: [led('w', L.captured('h', 'p1', 1_000n, '2026-10-02T00:01:00Z', 'usd'))] } });
