@@ -56,7 +56,8 @@ async function planEnvironments(ctx: ExtractContext, scope: PullScope): Promise<
     const wallets = plan.wallets.filter((w) => w.environment_id === environmentId);
     const parent = streamName.environmentPayments(environmentId);
     const checkpoint = ctx.resume.get(parent);
-    const saved = decodePosition<EnvironmentPaymentsPosition>(checkpoint)?.slices ? decodePosition<EnvironmentPaymentsPosition>(checkpoint)! : null;
+    const position = decodePosition<EnvironmentPaymentsPosition>(checkpoint);
+    const saved = position?.slices ? position : null;
     // a resumed run that read this environment per wallet goes on doing so
     if (saved === null && wallets.some((w) => ctx.resume.has(streamName.payments(w.wallet_id)))) continue;
     const walletPayments = wallets.map((w) => expectedPayments(scope, w));
