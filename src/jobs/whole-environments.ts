@@ -13,7 +13,7 @@ import type { Config } from '../config/schema.js';
 import type { Discovery } from '../extract/wallets.js';
 import type { Shard } from '../util/shard.js';
 
-export function wholeEnvironments(config: Pick<Config, 'paymentsRead' | 'wallets' | 'db'>, shard: Shard | undefined, discovery: Pick<Discovery, 'environments'>): string[] {
+export function wholeEnvironments(config: { paymentsRead: Config['paymentsRead']; wallets: readonly string[]; db: boolean }, shard: Shard | undefined, discovery: Pick<Discovery, 'environments'>): string[] {
   if (config.paymentsRead === 'wallet' || config.wallets.length > 0 || shard !== undefined) return [];
   if (config.paymentsRead === 'auto' && !config.db) return [];
   return [...discovery.environments];
