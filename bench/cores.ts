@@ -159,8 +159,8 @@ function jsonParseSecondsPerItem(): number {
   return best;
 }
 
-/** The baseline's built CLI: an existing build, or a fresh worktree at the commit, built. */
-function prepareBaseline(commit: string, dir: string): string {
+/** The baseline's built CLI: an existing build, or a fresh worktree at the commit, built; also used by bench/issue29.ts. */
+export function prepareBaseline(commit: string, dir: string): string {
   if (existsSync(path.join(dir, 'dist/cli/main.js'))) {
     const at = git(dir, 'rev-parse', 'HEAD');
     if (at !== commit) throw new Error(`--baseline-dir ${dir} is at ${at}, not ${commit}`);
@@ -174,7 +174,7 @@ function prepareBaseline(commit: string, dir: string): string {
   return dir;
 }
 
-function git(cwd: string, ...args: string[]): string {
+export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' }).trim();
 }
 

@@ -10,6 +10,9 @@
  *   reads        `export` on the Postgres server at `--page-size 1000`, per-wallet payments reads forced
  *                (`paymentsRead: "wallet"`), then the default (environments read whole when that takes
  *                fewer requests): requests, peak RSS, wall, same CSV + XLSX bytes
+ *   behind       target 1: `export` on the Postgres server by the last commit whose report started
+ *                after the pull (AFTER_PULL_REF, built in its own worktree), then by this checkout,
+ *                50 ms latency: the report stage left after the pull, wall, job CPU, same bytes
  *   naive        `export --no-db` (CSV + XLSX), then the naive exporter (bench/naive-exporter.ts),
  *                50 ms latency: wall and peak RSS ratios (target 4: ≥ 10 × faster, ≤ 1/10 memory)
  *
@@ -21,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_PAGE_SIZE } from '../src/sim/start-simulator.js';
 import { apiFloor, type ApiFloor } from './api-floor.js';
-import { measureFloors } from './cores.js';
+import { git, measureFloors, prepareBaseline } from './cores.js';
 import { runExport, WINDOW, type ExportRunResult } from './e2e/export-run.js';
 import { ROOT, startSimChild, stopChild } from './e2e/sim-child.js';
 
@@ -33,7 +36,7 @@ export interface Issue29Options {
   latencyMs: number;
   databaseUrl: string;
   /** which pairs to run */
-  pairs: ReadonlySet<'roundtrips' | 'naive' | 'efficiency' | 'reads'>;
+  pairs: ReadonlySet<'roundtrips' | 'naive' | 'efficiency' | 'reads' | 'behind'>;
   log: (line: string) => void;
 }
 
@@ -44,8 +47,13 @@ export interface NaiveRun {
   requests: number;
 }
 
+/** The last commit of main whose report stage started when the pull had ended (target 1's "before"). */
+export const AFTER_PULL_REF = '70821ba';
+
 export interface Issue29Result {
   latencyMs: number;
+  /** target 1: the same export by AFTER_PULL_REF and by this checkout, back to back */
+  behind?: { afterPullCommit: string; before: ExportRunResult & { load: string }; after: ExportRunResult & { load: string }; sameBytes: boolean; differingFiles: string[] };
   roundTrips?: {
     before: ExportRunResult & { floor: ApiFloor; load: string };
     after: ExportRunResult & { floor: ApiFloor; load: string };
@@ -70,52 +78,49 @@ export async function runIssue29(options: Issue29Options): Promise<Issue29Result
   const result: Issue29Result = { latencyMs: options.latencyMs };
   const base = { payments: options.payments, wallets: options.wallets, seed: options.seed, concurrency: options.concurrency, latencyMs: options.latencyMs };
   const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-29-'));
+  // an export against its own simulator child, its requests counted against the API floor
+  const floorOf = (requestLog: string): ApiFloor =>
+    apiFloor({
+      requestLog,
+      ...base,
+      from: `${WINDOW.from}T00:00:00Z`,
+      to: `${WINDOW.to}T23:59:59.999999Z`,
+      grantedPageSize: DEFAULT_MAX_PAGE_SIZE,
+    });
+  const run = async (label: string, extraArgs: string[]) => {
+    const requestLog = path.join(work, `${label}.jsonl`);
+    const load = loadNow();
+    const r = await runExport({ ...base, databaseUrl: options.databaseUrl, extraArgs, requestLog });
+    const floor = floorOf(requestLog);
+    options.log(`  ${label}: ${r.wallSeconds} s, ${floor.madeTotal} requests ${JSON.stringify(floor.made)}, API floor ${floor.floorTotal} requests = ${floor.floorSeconds} s, peak RSS ${r.peakRssMb} MB, load ${load}`);
+    return { ...r, floor, load };
+  };
   try {
-    if (options.pairs.has('roundtrips') || options.pairs.has('reads')) {
-      const floorOf = (requestLog: string): ApiFloor =>
-        apiFloor({
-          requestLog,
-          ...base,
-          from: `${WINDOW.from}T00:00:00Z`,
-          to: `${WINDOW.to}T23:59:59.999999Z`,
-          grantedPageSize: DEFAULT_MAX_PAGE_SIZE,
-        });
-      const run = async (label: string, extraArgs: string[]) => {
-        const requestLog = path.join(work, `${label}.jsonl`);
+    if (options.pairs.has('reads')) {
+      // docs/extraction.md#environment-level-payments: the same export with per-wallet reads forced
+      const config = path.join(work, 'per-wallet.json');
+      writeFileSync(config, JSON.stringify({ paymentsRead: 'wallet' }));
+      const perWallet = await run('per-wallet', ['--page-size', '1000', '--config', config]);
+      const whole = await run('environment-level', ['--page-size', '1000']);
+      const differingFiles = Object.keys({ ...perWallet.outputHashes, ...whole.outputHashes }).filter((f) => perWallet.outputHashes[f] !== whole.outputHashes[f]);
+      result.reads = { perWallet, whole, sameBytes: differingFiles.length === 0, differingFiles };
+      options.log(`  reads: CSV + XLSX bytes ${differingFiles.length === 0 ? 'identical' : `differ: ${differingFiles.join(', ')}`}`);
+    }
+    if (options.pairs.has('behind')) {
+      const commit = git(ROOT, 'rev-parse', AFTER_PULL_REF);
+      const root = prepareBaseline(commit, path.join(os.tmpdir(), `payexport-bench-base-${commit.slice(0, 12)}`));
+      const runAt = async (label: string, at: string) => {
         const load = loadNow();
-        const r = await runExport({ ...base, databaseUrl: options.databaseUrl, extraArgs, requestLog });
-        const floor = floorOf(requestLog);
-        options.log(`  ${label}: ${r.wallSeconds} s, ${floor.madeTotal} requests ${JSON.stringify(floor.made)}, API floor ${floor.floorTotal} requests = ${floor.floorSeconds} s, peak RSS ${r.peakRssMb} MB, load ${load}`);
-        return { ...r, floor, load };
+        const r = await runExport({ ...base, databaseUrl: options.databaseUrl, root: at });
+        options.log(`  ${label}: ${r.wallSeconds} s, job CPU ${r.cpuSeconds.job} s, peak RSS ${r.peakRssMb} MB, stages ${JSON.stringify(r.phases)}, load ${load}`);
+        return { ...r, load };
       };
-      if (options.pairs.has('reads')) {
-        // docs/extraction.md#environment-level-payments: the same export with per-wallet reads forced
-        const config = path.join(work, 'per-wallet.json');
-        writeFileSync(config, JSON.stringify({ paymentsRead: 'wallet' }));
-        const perWallet = await run('per-wallet', ['--page-size', '1000', '--config', config]);
-        const whole = await run('environment-level', ['--page-size', '1000']);
-        const differingFiles = Object.keys({ ...perWallet.outputHashes, ...whole.outputHashes }).filter((f) => perWallet.outputHashes[f] !== whole.outputHashes[f]);
-        result.reads = { perWallet, whole, sameBytes: differingFiles.length === 0, differingFiles };
-        options.log(`  reads: CSV + XLSX bytes ${differingFiles.length === 0 ? 'identical' : `differ: ${differingFiles.join(', ')}`}`);
-      }
+      const before = await runAt(`report after the pull (${commit.slice(0, 7)})`, root);
+      const after = await runAt('report behind the pull (this checkout)', ROOT);
+      const differingFiles = Object.keys({ ...before.outputHashes, ...after.outputHashes }).filter((f) => before.outputHashes[f] !== after.outputHashes[f]);
+      result.behind = { afterPullCommit: commit, before, after, sameBytes: differingFiles.length === 0, differingFiles };
     }
     if (options.pairs.has('roundtrips')) {
-      const floorOf = (requestLog: string): ApiFloor =>
-        apiFloor({
-          requestLog,
-          ...base,
-          from: `${WINDOW.from}T00:00:00Z`,
-          to: `${WINDOW.to}T23:59:59.999999Z`,
-          grantedPageSize: DEFAULT_MAX_PAGE_SIZE,
-        });
-      const run = async (label: string, extraArgs: string[]) => {
-        const requestLog = path.join(work, `${label}.jsonl`);
-        const load = loadNow();
-        const r = await runExport({ ...base, databaseUrl: options.databaseUrl, extraArgs, requestLog });
-        const floor = floorOf(requestLog);
-        options.log(`  ${label}: ${r.wallSeconds} s, ${floor.madeTotal} requests ${JSON.stringify(floor.made)}, API floor ${floor.floorTotal} requests = ${floor.floorSeconds} s, peak RSS ${r.peakRssMb} MB, load ${load}`);
-        return { ...r, floor, load };
-      };
       const before = await run('pages-of-100', ['--page-size', '100']);
       // the default stays 100 for memory (docs/benchmarks.md, issue 29): the large page is asked for
       const after = await run('negotiated', ['--page-size', '1000']);

@@ -86,8 +86,8 @@ async function main(): Promise<void> {
       'baseline-dir': { type: 'string' },
       /** issue 29's data: 200 wallets */
       'issue29-wallets': { type: 'string', default: '200' },
-      /** the issue29 pairs: roundtrips, efficiency (needs roundtrips), naive */
-      'issue29-pairs': { type: 'string', default: 'roundtrips,efficiency,naive' },
+      /** the issue29 pairs: behind, roundtrips, efficiency (needs roundtrips), naive */
+      'issue29-pairs': { type: 'string', default: 'behind,roundtrips,efficiency,naive' },
     },
   });
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -222,7 +222,7 @@ async function main(): Promise<void> {
   if (only.has('issue29') && smallest !== undefined) {
     await section(smallest.payments, 'issue29', async () => {
       const issueWallets = Number(values['issue29-wallets']);
-      const pairs = new Set(values['issue29-pairs'].split(',') as Array<'roundtrips' | 'naive' | 'efficiency' | 'reads'>);
+      const pairs = new Set(values['issue29-pairs'].split(',') as Array<'roundtrips' | 'naive' | 'efficiency' | 'reads' | 'behind'>);
       log(`[${smallest.payments}] issue 29 over ${issueWallets} wallets, ${values.latency} ms latency: ${[...pairs].join(', ')}`);
       smallest.issue29 = { ...(await runIssue29({ payments: smallest.payments, wallets: issueWallets, seed: Number(values.seed), concurrency, latencyMs: Number(values.latency), databaseUrl, pairs, log })), wallets: issueWallets };
     });
@@ -314,6 +314,19 @@ function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: 
 
 function issue29Table(payments: number, r: Issue29Result & { wallets: number }): string[] {
   const out: string[] = [];
+  const bh = r.behind;
+  if (bh) {
+    out.push(
+      `Issue 29 target 1, ${payments.toLocaleString('en-US')} payments over ${r.wallets} wallets, ${r.latencyMs} ms latency, Postgres server, back to back:`,
+      '',
+      '| run | load at start | wall s | job CPU s | peak RSS MB | discovery / pull / report after the pull s |',
+      '|---|---|---:|---:|---:|---|',
+    );
+    for (const [label, x] of [[`report after the pull (${bh.afterPullCommit.slice(0, 7)})`, bh.before], ['report behind the pull (this checkout)', bh.after]] as const) {
+      out.push(`| ${label} | ${x.load} | ${x.wallSeconds.toFixed(1)} | ${x.cpuSeconds.job} | ${x.peakRssMb} | ${x.phases.discovery ?? '?'} / ${x.phases.pull ?? '?'} / ${x.phases.report ?? '?'} |`);
+    }
+    out.push('', `CSV + XLSX bytes of the two runs: ${bh.sameBytes ? 'identical' : `differ: ${bh.differingFiles.join(', ')}`}`, '');
+  }
   const rt = r.roundTrips;
   if (rt) {
     out.push(

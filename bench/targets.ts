@@ -21,6 +21,11 @@ export const TARGETS = {
   /** issue 21, target 1: the embedded default against the server, same data, same bench run */
   embeddedRssMaxMb: 512,
   embeddedWallRatioMax: 1.3,
+  /**
+   * issue 29 target 1: the report stage still to run once the pull has ended, against the whole
+   * report stage of a run that starts it then (the Payments pass, with ledger.csv, is the larger half)
+   */
+  reportTailShareMax: 0.6,
   /** issue 29 target 2: requests made ≤ this × the API floor's (bench/api-floor.ts) */
   requestsOverFloorMax: 1.05,
   /** issue 29 target 3: e2e wall ≤ this × max(API floor, CPU floor ÷ cores) */
@@ -44,6 +49,17 @@ function issue29Verdicts(r: SizeResult): Verdict[] {
   const out: Verdict[] = [];
   const x = r.issue29!;
   const data = `${label(r)}, ${x.wallets} wallets, ${x.latencyMs} ms`;
+  if (x.behind) {
+    const { before, after, sameBytes } = x.behind;
+    const left = after.phases.report ?? Number.NaN;
+    const was = before.phases.report ?? Number.NaN;
+    out.push({
+      // what the report still does once the pull has ended, against a report that all ran after it
+      target: `issue 29 target 1, the report behind the pull: the report stage left after the pull ≤ ${TARGETS.reportTailShareMax} × a report run after the pull, same CSV + XLSX bytes (${data})`,
+      measured: `${left.toFixed(1)} s after the pull against ${was.toFixed(1)} s = ${(left / was).toFixed(2)} × (wall ${before.wallSeconds.toFixed(1)} → ${after.wallSeconds.toFixed(1)} s), bytes ${sameBytes ? 'identical' : 'DIFFER'}`,
+      met: left / was <= TARGETS.reportTailShareMax && sameBytes,
+    });
+  }
   if (x.roundTrips) {
     const { before, after, sameBytes } = x.roundTrips;
     const ratio = after.floor.madeTotal / after.floor.floorTotal;

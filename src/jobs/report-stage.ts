@@ -130,7 +130,11 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
   });
   try {
     const payments = await folder.table(PAYMENTS_TABLE);
+    // ledger.csv is written in this pass, from the rows the reconciliation reads anyway; the Ledger
+    // sheet follows Payments in the workbook (one streaming zip), so it is written after the pull
+    const ledgerCsv = folder.csvAhead(LEDGER_TABLE);
     let paymentRows = 0;
+    let ledgerRows = 0;
     // Each pass reads wallet by wallet, the next wallet's first batches already on their way; behind
     // the pull, a wallet's reads start only once all of its streams are in.
     const walletStreams = (wallet: WalletRow) => ({
@@ -139,7 +143,15 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     });
     for (const [wallet, streams] of eachOpenedAhead(wallets, walletStreams)) {
       reconciler.startWallet(wallet);
-      for await (const batch of streams.ledger) reconciler.addLedger(batch);
+      for await (const batch of streams.ledger) {
+        reconciler.addLedger(batch);
+        for (const row of batch) {
+          if (!windowContains(window, row.effective_time)) continue;
+          await ledgerCsv.write(row);
+          ledgerRows++;
+        }
+        input.onProgress?.('ledger', ledgerRows);
+      }
       for await (const batch of streams.payments) {
         reconciler.addPayments(batch);
         for (const row of batch) await payments.write(row);
@@ -150,24 +162,19 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       await reconciler.endWallet();
     }
     await payments.close();
+    await ledgerCsv.close();
     // everything below reads every wallet, or what needs all of them (summaries, cross-wallet checks)
     await pacing?.pulled();
     await reconciler.resolveUnknown((ids) => source.knownPaymentIds(org, ids));
     let result = reconciler.finish();
 
-    const ledger = await folder.table(LEDGER_TABLE);
-    let ledgerRows = 0;
-    for (const [, entries] of eachOpenedAhead(wallets, (wallet) => startEarly(source.ledger(org, wallet.wallet_id, { withoutRaw: true })))) {
+    const ledgerSheet = await folder.table(LEDGER_TABLE);
+    for (const [, entries] of eachOpenedAhead(folder.writesWorkbook ? wallets : [], (wallet) => startEarly(source.ledger(org, wallet.wallet_id, { withoutRaw: true })))) {
       for await (const batch of entries) {
-        for (const row of batch) {
-          if (!windowContains(window, row.effective_time)) continue;
-          await ledger.write(row);
-          ledgerRows++;
-        }
-        input.onProgress?.('ledger', ledgerRows);
+        for (const row of batch) if (windowContains(window, row.effective_time)) await ledgerSheet.write(row);
       }
     }
-    await ledger.close();
+    await ledgerSheet.close();
 
     await writeAll(await folder.table(FEES_TABLE), result.fees);
     await writeAll(await folder.table(BALANCES_TABLE), result.balances);

@@ -127,6 +127,15 @@ export interface ReportFolder {
   extraFile(name: string): ExtraFileHandle;
   /** A CSV-only table (an import file for another system: no sheet, no Definitions entry). */
   extraCsv<Row>(spec: TableSpec<Row>): TableHandle<Row>;
+  /**
+   * A table's CSV file written ahead, beside the table being written (the report behind the pull
+   * renders a wallet's ledger rows into ledger.csv while Payments is open). Its sheet comes later:
+   * `table(spec)` then writes the same rows to the workbook only — nothing when the folder writes no
+   * workbook (`writesWorkbook`) — and the table is listed where that call puts it.
+   */
+  csvAhead<Row>(spec: TableSpec<Row>): TableHandle<Row>;
+  /** whether tables get sheets (the xlsx format) */
+  readonly writesWorkbook: boolean;
   publish(input: PublishInput): Promise<PublishResult>;
   abort(): Promise<void>;
 }
@@ -171,6 +180,8 @@ class ReportFolderImpl implements ReportFolder {
   private readonly wallClock: () => Date;
   private current: { abort(): Promise<void> } | null = null;
   private readonly extras = new Map<string, { abort(): Promise<void>; result: ManifestFile | null }>();
+  /** CSV files written ahead of their tables' sheets (csvAhead), by table id */
+  private readonly ahead = new Map<string, { abort(): Promise<void>; closed: { rows: number; csv: FileResult | null } | null }>();
   private state: 'open' | 'publishing' | 'done' = 'open';
 
   constructor(
@@ -206,6 +217,47 @@ class ReportFolderImpl implements ReportFolder {
 
   get folderName(): string {
     return this.target.name;
+  }
+
+  get writesWorkbook(): boolean {
+    return this.workbook !== null;
+  }
+
+  csvAhead<Row>(spec: TableSpec<Row>): TableHandle<Row> {
+    if (this.state !== 'open') throw new Error('the report folder is already published or aborted');
+    if (this.ahead.has(spec.id) || this.outcomes.some((o) => o.spec.id === spec.id)) throw new Error(`table ${spec.id} was already written`);
+    assertSafeName('table file', spec.file);
+    const csvPath = join(this.tempDir, spec.file);
+    const writer = this.formats.has('csv') ? CsvTableWriter.open(compileTable(spec, this.ctx), csvPath, this.csvOptions) : null;
+    const part = { abort: async (): Promise<void> => writer?.abort(), closed: null as { rows: number; csv: FileResult | null } | null };
+    this.ahead.set(spec.id, part);
+    let rows = 0;
+    const fail = (error: unknown): never => {
+      throw outputError(error, csvPath);
+    };
+    const handle: TableHandle<Row> = {
+      write: (row) => {
+        if (part.closed !== null) throw new Error(`table ${spec.id}'s CSV is closed`);
+        rows += 1;
+        try {
+          return writer?.write(row)?.then(() => undefined, fail);
+        } catch (error) {
+          return fail(error);
+        }
+      },
+      writeAll: async (all) => {
+        for (const row of all) await handle.write(row);
+      },
+      close: async () => {
+        try {
+          part.closed = { rows, csv: writer === null ? null : await writer.close() };
+        } catch (error) {
+          fail(error);
+        }
+        return { rows };
+      },
+    };
+    return handle;
   }
 
   async table<Row>(spec: TableSpec<Row>): Promise<TableHandle<Row>> {
@@ -262,7 +314,9 @@ class ReportFolderImpl implements ReportFolder {
     const compiled = compileTable(spec, this.ctx);
     this.xlsxStats.push(compiled.xlsxStats);
     const csvPath = join(this.tempDir, spec.file);
-    const csv = this.formats.has('csv') ? CsvTableWriter.open(compiled, csvPath, this.csvOptions) : null;
+    const ahead = this.ahead.get(spec.id);
+    if (ahead !== undefined && ahead.closed === null) throw new Error(`table ${spec.id}'s CSV written ahead is still open`);
+    const csv = this.formats.has('csv') && ahead === undefined ? CsvTableWriter.open(compiled, csvPath, this.csvOptions) : null;
     const sheets = this.workbook === null ? null : new XlsxTableSheets(this.workbook, compiled, this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
     // fees.csv rows also feed the picture (Overview data bars, fees.html); payments (fees by day) and
     // bills (billed vs computed) feed the Overview's charts
@@ -305,11 +359,14 @@ class ReportFolderImpl implements ReportFolder {
         if (closed) throw new Error(`table ${spec.id} is already closed`);
         closed = true;
         try {
-          const csvResult = csv === null ? null : await csv.close();
+          const csvResult = ahead?.closed ? ahead.closed.csv : csv === null ? null : await csv.close();
           const xlsxResult = sheets === null ? null : await sheets.close();
-          this.outcomes.push({ spec: spec as AnyTableSpec, rows, csv: csvResult, sheets: xlsxResult?.sheets ?? [] });
+          // the sheet repeats the rows of the CSV written ahead: the same count, or it is a bug
+          if (ahead?.closed && sheets !== null && rows !== ahead.closed.rows) throw new Error(`table ${spec.id}: ${rows} row(s) in the sheet, ${ahead.closed.rows} in the CSV written ahead`);
+          const total = ahead?.closed && sheets === null ? ahead.closed.rows : rows;
+          this.outcomes.push({ spec: spec as AnyTableSpec, rows: total, csv: csvResult, sheets: xlsxResult?.sheets ?? [] });
           this.current = null;
-          return { rows };
+          return { rows: total };
         } catch (error) {
           return fail(error);
         }
@@ -329,6 +386,8 @@ class ReportFolderImpl implements ReportFolder {
     if (this.current !== null) throw new Error('a table is still open: close it before publishing');
     const unclosed = [...this.extras].find(([, e]) => e.result === null);
     if (unclosed !== undefined) throw new Error(`file ${unclosed[0]} is still open: close it before publishing`);
+    const unfinished = [...this.ahead].find(([id, part]) => part.closed === null || !this.outcomes.some((o) => o.spec.id === id));
+    if (unfinished !== undefined) throw new Error(`table ${unfinished[0]}'s CSV was written ahead but the table was not written: call table() for it before publishing`);
     this.state = 'publishing';
     try {
       for (const spec of ALL_TABLES) {
@@ -424,6 +483,7 @@ class ReportFolderImpl implements ReportFolder {
     await this.current?.abort().catch(() => undefined);
     this.current = null;
     for (const extra of this.extras.values()) if (extra.result === null) await extra.abort().catch(() => undefined);
+    for (const part of this.ahead.values()) if (part.closed === null) await part.abort().catch(() => undefined);
     await this.workbook?.abort().catch(() => undefined);
     await rm(this.tempDir, { recursive: true, force: true }).catch(() => undefined);
   }

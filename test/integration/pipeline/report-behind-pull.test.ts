@@ -64,7 +64,7 @@ function recorder(): { progress: Progress; events: string[] } {
 let sim: SimHandle;
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 5, scale: 600, wallets: 10, from: '2026-10-01', to: '2026-11-01' });
+  sim = await startSimulator({ seed: 5, scale: 400, wallets: 10, from: '2026-10-01', to: '2026-11-01' });
 });
 
 afterAll(async () => {
@@ -107,7 +107,7 @@ describe.each(ENGINES)('the report behind the pull on the $label', (engine) => {
       await sequential.cleanup();
       await concurrent.cleanup();
     }
-  });
+  }, 240_000);
 
   it('a pull that fails after wallets were rendered publishes nothing and leaves no temporary folder', async () => {
     const last = [...sim.wallets].map((w) => w.id).sort().at(-1)!;
@@ -130,5 +130,5 @@ describe.each(ENGINES)('the report behind the pull on the $label', (engine) => {
     const left = existsSync(exportFolder) ? readdirSync(exportFolder).filter((name) => name !== '.state') : [];
     expect(left).toEqual([]);
     rmSync(failedCwd, { recursive: true, force: true });
-  });
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { neutralizeFormula, xlsxText } from '../../../src/sinks/cells.js';
 import { openReportFolder } from '../../../src/sinks/report-folder.js';
 import { tableColumns } from '../../../src/sinks/column-spec.js';
-import { ALL_TABLES, PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
+import { ALL_TABLES, LEDGER_TABLE, PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
 import { toolInfo } from '../../../src/sinks/tool-info.js';
 import { verify } from '../../../src/sinks/verify.js';
 import { AppError } from '../../../src/util/errors.js';
@@ -331,6 +331,34 @@ describe('report folder: determinism and publishing', () => {
     const strip = (m: Record<string, unknown>): Record<string, unknown> => ({ ...m, run_id: null, started_at: null, finished_at: null });
     expect(one.run_id).not.toBe(two.run_id);
     expect(strip(one)).toEqual(strip(two));
+  });
+
+  it('a CSV written ahead of its sheet (csvAhead) gives the same bytes and manifest, with a workbook or without', async () => {
+    const ahead = await writeSmallReport(join(root, 'ahead'), {}, { ledgerAhead: true });
+    for (const f of await readdir(dir)) expect((await readFile(join(dir, f))).equals(await readFile(join(ahead.dir, f))), f).toBe(true);
+    const plain = await writeSmallReport(join(root, 'csv-only'), { formats: ['csv'] });
+    const csvAhead = await writeSmallReport(join(root, 'csv-only-ahead'), { formats: ['csv'] }, { ledgerAhead: true });
+    for (const f of await readdir(plain.dir)) expect((await readFile(join(plain.dir, f))).equals(await readFile(join(csvAhead.dir, f))), f).toBe(true);
+    expect(csvAhead.manifest.files.find((file) => file.path === 'ledger.csv')?.rows).toBe(fixture.ledger.length);
+  });
+
+  it('refuses a sheet whose rows differ from the CSV written ahead, and a CSV ahead whose table never came', async () => {
+    const f = smallFixture();
+    const folder = await openReportFolder(fixtureOptions(join(root, 'ahead-bad')));
+    const ledgerCsv = folder.csvAhead(LEDGER_TABLE);
+    await ledgerCsv.writeAll(f.ledger);
+    await ledgerCsv.close();
+    const sheet = await folder.table(LEDGER_TABLE);
+    await sheet.writeAll(f.ledger.slice(1));
+    await expect(sheet.close()).rejects.toThrow(/row\(s\) in the sheet/);
+    await folder.abort();
+
+    const other = await openReportFolder(fixtureOptions(join(root, 'ahead-missing')));
+    const early = other.csvAhead(LEDGER_TABLE);
+    await early.close();
+    await expect(other.publish({ parameters: {}, controlTotals: f.controlTotals, checks: f.checks })).rejects.toThrow(/written ahead but the table was not written/);
+    await other.abort();
+    expect(await readdir(join(root, 'ahead-missing', 'month-end')).catch(() => [])).toEqual([]);
   });
 
   it('replaces an open period in place, and never overwrites a closed one', async () => {
