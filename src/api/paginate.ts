@@ -159,7 +159,7 @@ export async function* cursorPages<T>(fetchPage: (cursor: string | null) => Prom
           page: index,
         });
       }
-      seen.add(next);
+      seen.add(ownCopy(next));
       empties = page.items.length === 0 ? empties + 1 : 0;
       if (empties >= guards.maxConsecutiveEmptyPages) {
         throw new ApiProtocolError('api_empty_pages', `${options.label}: ${empties} consecutive empty pages that still carry a cursor`, {
@@ -265,7 +265,7 @@ export class SweepDeduper {
       const id = idOf(item);
       if (this.seen.has(id)) this.duplicates++;
       else {
-        this.seen.add(id);
+        this.seen.add(ownCopy(id));
         fresh.push(item);
       }
     }
@@ -275,6 +275,16 @@ export class SweepDeduper {
   get size(): number {
     return this.seen.size;
   }
+}
+
+/**
+ * A string that holds only its own characters. The wire parser (json.ts) returns string values as
+ * slices of the page's text, and V8 keeps the whole text alive while any slice of it lives: a
+ * sweep's ids and cursors, kept until the sweep ends, would keep every page body of the sweep in
+ * memory (an environment read whole, a tenth of 100k payments per chain, grew the heap by ~400 MB).
+ */
+function ownCopy(id: string): string {
+  return Buffer.from(id, 'utf8').toString('utf8');
 }
 
 /** Pages with duplicates removed; `duplicates` counts those dropped from this page. */
