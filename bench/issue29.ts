@@ -7,6 +7,9 @@
  *                page until issue 29), then with the default (ask 1000; the simulator grants 500),
  *                50 ms latency: requests made, wall, same CSV + XLSX bytes, and the API floor
  *                (bench/api-floor.ts) beside the request count
+ *   reads        `export` on the Postgres server at `--page-size 1000`, per-wallet payments reads forced
+ *                (`paymentsRead: "wallet"`), then the default (environments read whole when that takes
+ *                fewer requests): requests, peak RSS, wall, same CSV + XLSX bytes
  *   behind       target 1: `export` on the Postgres server by the last commit whose report started
  *                after the pull (AFTER_PULL_REF, built in its own worktree), then by this checkout,
  *                50 ms latency: the report stage left after the pull, wall, job CPU, same bytes
@@ -16,7 +19,7 @@
  * Alone: `npm run bench -- --sizes 100000 --wallets 200 --only issue29`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_PAGE_SIZE } from '../src/sim/start-simulator.js';
@@ -33,7 +36,7 @@ export interface Issue29Options {
   latencyMs: number;
   databaseUrl: string;
   /** which pairs to run */
-  pairs: ReadonlySet<'roundtrips' | 'naive' | 'efficiency' | 'behind'>;
+  pairs: ReadonlySet<'roundtrips' | 'naive' | 'efficiency' | 'reads' | 'behind'>;
   log: (line: string) => void;
 }
 
@@ -57,6 +60,13 @@ export interface Issue29Result {
     sameBytes: boolean;
     differingFiles: string[];
   };
+  /** the environment-level payments read against per-wallet reads forced, both at the largest page */
+  reads?: {
+    perWallet: ExportRunResult & { floor: ApiFloor; load: string };
+    whole: ExportRunResult & { floor: ApiFloor; load: string };
+    sameBytes: boolean;
+    differingFiles: string[];
+  };
   /** target 3 for the negotiated run: wall ÷ max(API floor, CPU floor ÷ cores) */
   efficiency?: { apiFloorSeconds: number; cpuSeconds: number; cores: number; parts: Record<string, number>; wallSeconds: number; ratio: number };
   naive?: { payexport: ExportRunResult & { load: string }; naive: NaiveRun & { load: string }; speedRatio: number; memoryRatio: number };
@@ -68,39 +78,50 @@ export async function runIssue29(options: Issue29Options): Promise<Issue29Result
   const result: Issue29Result = { latencyMs: options.latencyMs };
   const base = { payments: options.payments, wallets: options.wallets, seed: options.seed, concurrency: options.concurrency, latencyMs: options.latencyMs };
   const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-29-'));
+  // an export against its own simulator child, its requests counted against the API floor
+  const floorOf = (requestLog: string): ApiFloor =>
+    apiFloor({
+      requestLog,
+      ...base,
+      from: `${WINDOW.from}T00:00:00Z`,
+      to: `${WINDOW.to}T23:59:59.999999Z`,
+      grantedPageSize: DEFAULT_MAX_PAGE_SIZE,
+    });
+  const run = async (label: string, extraArgs: string[]) => {
+    const requestLog = path.join(work, `${label}.jsonl`);
+    const load = loadNow();
+    const r = await runExport({ ...base, databaseUrl: options.databaseUrl, extraArgs, requestLog });
+    const floor = floorOf(requestLog);
+    options.log(`  ${label}: ${r.wallSeconds} s, ${floor.madeTotal} requests ${JSON.stringify(floor.made)}, API floor ${floor.floorTotal} requests = ${floor.floorSeconds} s, peak RSS ${r.peakRssMb} MB, load ${load}`);
+    return { ...r, floor, load };
+  };
   try {
+    if (options.pairs.has('reads')) {
+      // docs/extraction.md#environment-level-payments: the same export with per-wallet reads forced
+      const config = path.join(work, 'per-wallet.json');
+      writeFileSync(config, JSON.stringify({ paymentsRead: 'wallet' }));
+      const perWallet = await run('per-wallet', ['--page-size', '1000', '--config', config]);
+      const whole = await run('environment-level', ['--page-size', '1000']);
+      const differingFiles = Object.keys({ ...perWallet.outputHashes, ...whole.outputHashes }).filter((f) => perWallet.outputHashes[f] !== whole.outputHashes[f]);
+      result.reads = { perWallet, whole, sameBytes: differingFiles.length === 0, differingFiles };
+      options.log(`  reads: CSV + XLSX bytes ${differingFiles.length === 0 ? 'identical' : `differ: ${differingFiles.join(', ')}`}`);
+    }
     if (options.pairs.has('behind')) {
       const commit = git(ROOT, 'rev-parse', AFTER_PULL_REF);
       const root = prepareBaseline(commit, path.join(os.tmpdir(), `payexport-bench-base-${commit.slice(0, 12)}`));
-      const run = async (label: string, at: string) => {
+      const runAt = async (label: string, at: string) => {
         const load = loadNow();
         // the same page asked by both (the baseline's default was 100, this checkout's is 1000): the pair measures the report's place only
         const r = await runExport({ ...base, databaseUrl: options.databaseUrl, root: at, extraArgs: ['--page-size', '1000'] });
         options.log(`  ${label}: ${r.wallSeconds} s, job CPU ${r.cpuSeconds.job} s, peak RSS ${r.peakRssMb} MB, stages ${JSON.stringify(r.phases)}, load ${load}`);
         return { ...r, load };
       };
-      const before = await run(`report after the pull (${commit.slice(0, 7)})`, root);
-      const after = await run('report behind the pull (this checkout)', ROOT);
+      const before = await runAt(`report after the pull (${commit.slice(0, 7)})`, root);
+      const after = await runAt('report behind the pull (this checkout)', ROOT);
       const differingFiles = Object.keys({ ...before.outputHashes, ...after.outputHashes }).filter((f) => before.outputHashes[f] !== after.outputHashes[f]);
       result.behind = { afterPullCommit: commit, before, after, sameBytes: differingFiles.length === 0, differingFiles };
     }
     if (options.pairs.has('roundtrips')) {
-      const floorOf = (requestLog: string): ApiFloor =>
-        apiFloor({
-          requestLog,
-          ...base,
-          from: `${WINDOW.from}T00:00:00Z`,
-          to: `${WINDOW.to}T23:59:59.999999Z`,
-          grantedPageSize: DEFAULT_MAX_PAGE_SIZE,
-        });
-      const run = async (label: string, extraArgs: string[]) => {
-        const requestLog = path.join(work, `${label}.jsonl`);
-        const load = loadNow();
-        const r = await runExport({ ...base, databaseUrl: options.databaseUrl, extraArgs, requestLog });
-        const floor = floorOf(requestLog);
-        options.log(`  ${label}: ${r.wallSeconds} s, ${floor.madeTotal} requests ${JSON.stringify(floor.made)}, API floor ${floor.floorTotal} requests = ${floor.floorSeconds} s, peak RSS ${r.peakRssMb} MB, load ${load}`);
-        return { ...r, floor, load };
-      };
       const before = await run('pages-of-100', ['--page-size', '100']);
       // the default asks for the largest page (1000; the simulator grants 500)
       const after = await run('default', []);

@@ -222,7 +222,7 @@ async function main(): Promise<void> {
   if (only.has('issue29') && smallest !== undefined) {
     await section(smallest.payments, 'issue29', async () => {
       const issueWallets = Number(values['issue29-wallets']);
-      const pairs = new Set(values['issue29-pairs'].split(',') as Array<'roundtrips' | 'naive' | 'efficiency' | 'behind'>);
+      const pairs = new Set(values['issue29-pairs'].split(',') as Array<'roundtrips' | 'naive' | 'efficiency' | 'reads' | 'behind'>);
       log(`[${smallest.payments}] issue 29 over ${issueWallets} wallets, ${values.latency} ms latency: ${[...pairs].join(', ')}`);
       smallest.issue29 = { ...(await runIssue29({ payments: smallest.payments, wallets: issueWallets, seed: Number(values.seed), concurrency, latencyMs: Number(values.latency), databaseUrl, pairs, log })), wallets: issueWallets };
     });

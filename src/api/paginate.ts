@@ -12,6 +12,7 @@
  */
 import { ApiProtocolError } from './errors.js';
 import type { LosslessJson } from './json.js';
+// ids and cursors kept for a sweep are own copies, not views of the page body (util/own-copy.ts says why)
 import { ownCopy } from '../util/own-copy.js';
 
 export interface Page<T, P> {
@@ -160,7 +161,7 @@ export async function* cursorPages<T>(fetchPage: (cursor: string | null) => Prom
           page: index,
         });
       }
-      seen.add(next);
+      seen.add(ownCopy(next));
       empties = page.items.length === 0 ? empties + 1 : 0;
       if (empties >= guards.maxConsecutiveEmptyPages) {
         throw new ApiProtocolError('api_empty_pages', `${options.label}: ${empties} consecutive empty pages that still carry a cursor`, {
@@ -266,7 +267,6 @@ export class SweepDeduper {
       const id = idOf(item);
       if (this.seen.has(id)) this.duplicates++;
       else {
-        // the id is a view of the page's body text: kept as is, it would keep every body of the sweep
         this.seen.add(ownCopy(id));
         fresh.push(item);
       }

@@ -60,6 +60,12 @@ export const configSchema = z.strictObject({
   // largest page is the default: the fewest round trips within the same peak (docs/benchmarks.md, issue 29)
   pageSize: z.number().int().min(1).max(1000).default(1000),
   lookbackDays: z.number().int().min(0).max(366).default(7),
+  /**
+   * How an environment every wallet of which the run pulls has its payments read
+   * (docs/extraction.md#environment-level-payments): `auto` whole when that takes fewer requests,
+   * else per wallet; `environment` always whole; `wallet` always per wallet
+   */
+  paymentsRead: z.enum(['auto', 'environment', 'wallet']).default('auto'),
   requestTimeoutMs: z.number().int().min(100).default(30_000),
   retry: z
     .strictObject({

@@ -58,5 +58,10 @@ export interface ExtractContext {
    */
   pageSizes?: { payments: PageSize; ledger: PageSize };
   onProgress?: (progress: StreamProgress) => void;
+  /**
+   * the streams of a kind the pull now expects, when a stage changes what discovery planned (an
+   * environment read whole is its slices, not one stream per wallet): the progress bars' denominators
+   */
+  onExpect?: (streams: Readonly<Record<string, number>>) => void;
   signal?: AbortSignal;
 }

@@ -12,6 +12,8 @@ export const streamName = {
   bills: (lineOfCreditId: string): string => `bills:loc:${lineOfCreditId}`,
   billSummary: (lineOfCreditId: string): string => `bills-summary:loc:${lineOfCreditId}`,
   payments: (walletId: string): string => `payments:wallet:${walletId}`,
+  /** an environment's payments read whole, without the `wallet_id` filter (streams/environment-payments.ts) */
+  environmentPayments: (environmentId: string): string => `payments:env:${environmentId}`,
   ledger: (walletId: string): string => `ledger:wallet:${walletId}`,
   paymentsById: (walletId: string, purpose: 'orphans' | 'open'): string => `payments:byid-${purpose}:${walletId}`,
   /** one time slice of a wallet's payments or ledger stream (time-slices.ts) */
@@ -23,6 +25,12 @@ export const streamName = {
  * into time slices — the plan, each slice then being a stream of its own.
  */
 export type PaymentsPosition = { next: SweepPosition | null; slices?: undefined } | { slices: TimeRange[]; next?: undefined };
+/**
+ * What an environment's payments stream saves before its slices start: the plan (its time slices,
+ * each a stream of its own that saves a `PaymentsSlicePosition`). Its presence is also the decision:
+ * a resumed run reads that environment whole again, whatever the counts say now.
+ */
+export type EnvironmentPaymentsPosition = { slices: TimeRange[] };
 /** What one slice of a payments stream saves: where to resume, and the range it sweeps. */
 export type PaymentsSlicePosition = { next: SweepPosition | null; range: TimeRange };
 /**

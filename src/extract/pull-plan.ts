@@ -11,6 +11,14 @@ export interface PullPlan {
   billWallets?: readonly WalletRow[];
   /** environments whose summary is read (only an unsharded run or shard 0 reads them) */
   summaryEnvironments: readonly string[];
+  /**
+   * Environments every wallet of which this run pulls (no `--wallet` filter, no `--shard`): their
+   * payments may be read with one environment-level read instead of one per wallet, when that takes
+   * fewer requests (streams/environment-payments.ts). Absent or empty = per wallet only.
+   */
+  wholeEnvironments?: readonly string[];
+  /** `always`: read every one of `wholeEnvironments` whole, whatever the counts (default: when it takes fewer requests) */
+  readWhole?: 'always' | 'when-fewer';
   /** the report window: summaries are asked for exactly this */
   window: Window;
   /** the payments sweep: the window, widened by the look-back for the nightly */
@@ -56,6 +64,15 @@ export interface PullScope {
   readonly plan: PullPlan;
   /** the wallet summaries' counts by wallet id: filled by the sizing streams, read by those after them */
   readonly counts: Map<string, WalletCount>;
+  /** the environment summaries' counts by environment id: filled by the sizing streams */
+  readonly environmentCounts: Map<string, WalletCount>;
+  /**
+   * environments whose payments the `environment` stage reads whole: filled by that stage, read by
+   * the wallets' payments streams (which then read nothing)
+   */
+  readonly wholeReads: Set<string>;
+  /** chains open at once (chain-budget.ts `chainWidth`) */
+  readonly width: number;
   /** the longest chain in pages before a split (chain-budget.ts); known once the sizing streams are done */
   readonly budgetPages: number;
   /** `budgetPages` in items: a chain expected to hold more is split */
@@ -69,9 +86,13 @@ export interface PullScope {
  * window, so a widened sweep (the nightly's look-back) scales it by duration. Null = unknown.
  */
 export function expectedPayments(scope: PullScope, wallet: WalletRow): number | null {
+  return sweepCount(scope, scope.counts.get(wallet.wallet_id));
+}
+
+/** A summary's count of the report window scaled to the payments sweep (null = unknown). */
+export function sweepCount(scope: Pick<PullScope, 'plan'>, count: WalletCount | undefined): number | null {
   const { plan } = scope;
   const scale = durationOf(plan.paymentWindow) / Math.max(1, durationOf(plan.window));
-  const count = scope.counts.get(wallet.wallet_id) ?? null;
   return count?.totalCount == null ? null : Math.ceil(count.totalCount * scale);
 }
 

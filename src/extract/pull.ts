@@ -5,9 +5,12 @@
  * whole stream — and every page is a resume point.
  *
  * Stages: (1) `sizing` streams (the summaries: one request per wallet and environment, whose counts
- * size the chains; bills alongside); (2) each wallet's `wallet` streams (payments and ledger chains),
+ * size the chains; bills alongside); (2) the `environment` streams (the payments of environments read
+ * whole, time-sliced, when that takes fewer requests than per wallet), drained before any wallet's
+ * chains start, so that a wallet's payments are all in the snapshot before its reads by id; (3) each
+ * wallet's `wallet` streams (payments and ledger chains),
  * the longest first, a huge wallet split into time slices so that no chain outlasts the rest of the
- * run; (3) as soon as all of one wallet's chains are done, its `wallet-done` streams (payments read
+ * run; (4) as soon as all of one wallet's chains are done, its `wallet-done` streams (payments read
  * by id: the ones a ledger entry names but no list returned, and for the nightly the still-open
  * payments of the snapshot). Starting those per wallet, not after every wallet, keeps their queries
  * and requests inside the run instead of after it. A wallet is complete when its `wallet-done`
@@ -57,7 +60,9 @@ export async function pull(ctx: ExtractContext, plan: PullPlan, streams: Readonl
   const width = plan.width ?? chainWidth(plan.concurrency, ctx.pageSize);
   const now = plan.now ?? instantFromDate(new Date());
   const counts = new Map<string, WalletCount>();
-  const runStreams = streams.filter((s): s is RunStream<unknown> => s.stage === 'sizing');
+  const environmentCounts = new Map<string, WalletCount>();
+  const wholeReads = new Set<string>();
+  const runStreams = (stage: RunStream<unknown>['stage']): Array<RunStream<unknown>> => streams.filter((s): s is RunStream<unknown> => s.stage === stage);
   const walletStreams = (stage: WalletStream<unknown>['stage']): Array<WalletStream<unknown>> => streams.filter((s): s is WalletStream<unknown> => s.stage === stage);
   const states = new Map<string, WalletState>();
   // In report order, an earlier wallet's slices (its reads by id included) go before a later one's.
@@ -103,14 +108,19 @@ export async function pull(ctx: ExtractContext, plan: PullPlan, streams: Readonl
   const queue = new WorkQueue<Unit>(width, run, ctx.signal);
 
   // Stage 1: the sizing streams, all at once.
-  const sizing: PullScope = { plan, counts, budgetPages: Number.POSITIVE_INFINITY, maxChainItems: Number.POSITIVE_INFINITY, now };
-  for (const stream of runStreams) push(stream, sizing, await stream.slices(ctx, sizing), null);
+  const sizing: PullScope = { plan, counts, environmentCounts, wholeReads, width, budgetPages: Number.POSITIVE_INFINITY, maxChainItems: Number.POSITIVE_INFINITY, now };
+  for (const stream of runStreams('sizing')) push(stream, sizing, await stream.slices(ctx, sizing), null);
   await queue.drain();
   plan.onSized?.();
 
-  // Stages 2 and 3: every wallet's chains (longest first, or in report order); its reads by id once they are done.
   const budgetPages = chainBudgetPages({ ...(plan.maxChainPages !== undefined ? { maxChainPages: plan.maxChainPages } : {}), width, wallets: plan.wallets }, counts, ctx.pageSize);
-  const scope: PullScope = { plan, counts, budgetPages, maxChainItems: budgetPages * ctx.pageSize, now };
+  const scope: PullScope = { plan, counts, environmentCounts, wholeReads, width, budgetPages, maxChainItems: budgetPages * ctx.pageSize, now };
+
+  // Stage 2: the environments read whole; their wallets' payments streams then read nothing.
+  for (const stream of runStreams('environment')) push(stream, scope, await stream.slices(ctx, scope), null);
+  await queue.drain();
+
+  // Stages 3 and 4: every wallet's chains (longest first, or in report order); its reads by id once they are done.
   for (const wallet of plan.wallets) {
     const sets: Array<[Stream<unknown>, SliceSet<unknown>]> = [];
     for (const stream of walletStreams('wallet')) sets.push([stream, await stream.slices(ctx, scope, wallet)]);

@@ -20,11 +20,14 @@ import type { PullScope } from './pull-plan.js';
 /**
  * - `sizing`: once per run, before any other: summaries (their counts size the chains) and the
  *   short bill chains read alongside them;
+ * - `environment`: once per run, after the sizing stage and before any wallet's chains: the
+ *   environments whose payments are read whole (one environment-level read instead of one per
+ *   wallet, when that takes fewer requests);
  * - `wallet`: once per wallet, after the sizing stage: the wallet's chains (payments, ledger);
  * - `wallet-done`: once per wallet, as soon as every `wallet` slice of that wallet is done (the
  *   reads by id, which need the wallet's lists in the snapshot).
  */
-export type StreamStage = 'sizing' | 'wallet' | 'wallet-done';
+export type StreamStage = 'sizing' | 'environment' | 'wallet' | 'wallet-done';
 
 /** One slice and its estimated requests: larger runs first, equal sizes first come first served. */
 export interface SizedSlice<S> {
@@ -55,7 +58,7 @@ interface StreamBase<S> {
 
 /** A stream of the whole run: its slices are asked for once. */
 export interface RunStream<S> extends StreamBase<S> {
-  readonly stage: 'sizing';
+  readonly stage: 'sizing' | 'environment';
   slices(ctx: ExtractContext, scope: PullScope): Promise<SliceSet<S>>;
 }
 

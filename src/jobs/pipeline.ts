@@ -30,6 +30,7 @@ import type { JobEnv } from './job-env.js';
 import { bindNormalizers } from './normalizers.js';
 import { assertWritable } from './output-folder.js';
 import { withPageFaultPoint } from './page-fault-point.js';
+import { wholeEnvironments } from './whole-environments.js';
 import type { PipelineSpec } from './pipeline-spec.js';
 import { dryRun, type Plan } from './plan.js';
 import { runKey } from './run-key.js';
@@ -277,6 +278,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     pageSize: config.pageSize,
     pageSizes: { payments: new PageSize(config.pageSize), ledger: new PageSize(config.pageSize) },
     onProgress: (p) => env.progress.stream(p),
+    onExpect: (streams) => env.progress.expect?.(streams),
     signal: env.signal,
   };
   const paymentWindow = spec.incremental ? lookbackWindow(window, config.lookbackDays) : window;
@@ -286,6 +288,8 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     billWallets: discovery.allWallets,
     // Environment summaries are read once: by an unsharded run or by shard 0.
     summaryEnvironments: deps.shard === undefined || deps.shard.index === 0 ? discovery.environments : [],
+    wholeEnvironments: wholeEnvironments(config, deps.shard, discovery),
+    readWhole: config.paymentsRead === 'environment' ? 'always' : 'when-fewer',
     window,
     paymentWindow,
     ledgerStart: (wallet: WalletRow) => snapshot.ledgerStart(organizationId, wallet, config.lookbackDays),

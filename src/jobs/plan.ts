@@ -6,6 +6,9 @@
 import { join, resolve } from 'node:path';
 import type { Discovery } from '../extract/wallets.js';
 import { countPayments } from '../extract/payment-counts.js';
+import { chainWidth } from '../extract/chain-budget.js';
+import { planPaymentsRead, type PaymentsRead } from '../extract/payments-read-plan.js';
+import { wholeEnvironments } from './whole-environments.js';
 import type { WalletRow } from '../model/rows.js';
 import { lookbackWindow, type Period } from '../model/period.js';
 import type { Shard } from '../util/shard.js';
@@ -24,6 +27,8 @@ export interface Plan {
   paymentWindow: Period['window'];
   streams: number;
   estimatedRequests: number;
+  /** the environments whose payments are read whole, and the requests that saves over per-wallet reads */
+  paymentsRead: PaymentsRead;
   snapshot: string;
   /** the wallets in scope; `payments` = the service's count in the payments window (null: not asked) */
   walletList: Array<{ wallet_id: string; environment_id: string; name: string; active: boolean; payments: number | null }>;
@@ -37,14 +42,16 @@ export async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | nul
   let discovery: Discovery | null = null;
   let estimatedRequests = 0;
   let counts = new Map<string, number>();
+  let paymentsRead: PaymentsRead = { environments: [], saved: 0 };
   if (apis) {
     discovery = await discoverScope(env, apis, organizationId, shard);
     counts = await countPayments({ organizationId, apiFor: (environmentId) => apis.apiFor(environmentId), wallets: discovery.wallets, window: paymentWindow, concurrency: config.concurrency });
     let pages = 0;
     for (const wallet of discovery.wallets) pages += Math.max(1, Math.ceil((counts.get(wallet.wallet_id) ?? 0) / config.pageSize));
-    // payments pages + a ledger estimate of two events per payment + one summary per wallet and
-    // environment + one policies read per wallet in scope (discovery)
-    estimatedRequests = 1 + 1 + pages * 3 + discovery.wallets.length + discovery.environments.length + discovery.allWallets.length;
+    paymentsRead = planPaymentsRead(wholeEnvironments(config, shard, discovery), discovery.wallets, counts, config.pageSize, chainWidth(config.concurrency), config.paymentsRead === 'environment');
+    // payments pages (per wallet, or the environments read whole) + a ledger estimate of two events
+    // per payment + one summary per wallet and environment + one policies read per wallet in scope (discovery)
+    estimatedRequests = 1 + 1 + pages - paymentsRead.saved + pages * 2 + discovery.wallets.length + discovery.environments.length + discovery.allWallets.length;
   }
   const snapshotWhere = !config.db ? 'none (--no-db: a spool under the output folder)' : env.loaded.secrets.databaseUrl ? `postgres, schema ${config.dbSchema}` : `embedded (${resolve(env.cwd, config.dataDir)})`;
   let snapshot = snapshotWhere;
@@ -66,14 +73,24 @@ export async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | nul
     paymentWindow,
     streams: apis ? wallets.length * 3 + (discovery?.environments.length ?? 0) : 0,
     estimatedRequests,
+    paymentsRead,
     snapshot,
     walletList: wallets.map((w) => ({ wallet_id: w.wallet_id, environment_id: w.environment_id, name: w.name, active: w.active, payments: counts.get(w.wallet_id) ?? null })),
   };
-  env.print(formatPlan(spec, plan, shard, resolve(env.cwd, config.out), config.formats));
+  env.print(formatPlan(spec, plan, shard, resolve(env.cwd, config.out), config.formats, apis !== null));
   return plan;
 }
 
-function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined, outRoot: string, formats: readonly string[]): string {
+function paymentsReadLine(plan: Plan): string {
+  const whole = plan.paymentsRead.environments;
+  if (whole.length === 0) return '  payments       per wallet';
+  const rest = plan.environments.length - whole.length;
+  const saved = plan.paymentsRead.saved;
+  const versus = saved >= 0 ? `~${saved} requests fewer than per wallet` : `~${-saved} requests more than per wallet: paymentsRead is "environment"`;
+  return `  payments       environment-level read of ${whole.length} environment(s) (${versus})${rest > 0 ? `; per wallet in ${rest}` : ''}`;
+}
+
+function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined, outRoot: string, formats: readonly string[], apis: boolean): string {
   return [
     `plan for ${spec.command} ${spec.period.label} (dry run: ${spec.pull ? 'nothing is read beyond the wallet list and summaries' : 'no API calls; the snapshot is only read'}, nothing is written)`,
     `  organization   ${plan.organizationId}`,
@@ -83,6 +100,7 @@ function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined, ou
     `  wallets        ${plan.walletsInShard}${shard ? ` of ${plan.wallets} (shard ${shard.index}/${shard.count})` : ''}`,
     `  streams        ${plan.streams} (payments, ledger and summary per wallet; summary per environment)`,
     `  requests       ~${plan.estimatedRequests} (estimate)`,
+    ...(apis ? [paymentsReadLine(plan)] : []),
     `  snapshot       ${plan.snapshot}`,
     `  report         ${shard ? 'none: a shard only pulls; `payexport report` builds the files' : `${join(outRoot, spec.job, spec.period.label)} (${formats.join(', ')})`}`,
     ...(spec.closePeriod && !shard ? [`  closes         ${spec.period.label}${spec.allowOpen ? ' (even with open items: --allow-open)' : ' (unless payments of it are still open; --allow-open closes anyway)'}`] : []),

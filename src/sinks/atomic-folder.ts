@@ -8,8 +8,9 @@
  * back an old version whose swap was interrupted). Folders of a live process, or of another host,
  * are left alone.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { lstat, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIR_MODE, FILE_MODE } from './output-file.js';
 import { OLD_MARK, oldName, TEMP_MARK } from './folder-paths.js';
@@ -106,8 +107,11 @@ export async function cleanStaleFolders(parent: string, now: number = Date.now()
 export async function createTempFolder(parent: string, tempName: string): Promise<string> {
   await ensureFolder(parent, DIR_MODE);
   const dir = join(parent, tempName);
-  await mkdir(dir, { mode: DIR_MODE });
-  await writeFile(join(dir, OWNER_FILE), JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner), { mode: FILE_MODE });
+  // In one synchronous step: the report starts beside the pull, and a kill the pull's fault points
+  // (or its work) land between an awaited mkdir and the owner mark would leave an ownerless folder
+  // the next run must keep for the grace period.
+  mkdirSync(dir, { mode: DIR_MODE });
+  writeFileSync(join(dir, OWNER_FILE), JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner), { mode: FILE_MODE });
   return dir;
 }
 

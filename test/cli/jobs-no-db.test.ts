@@ -78,6 +78,19 @@ describe('--dry-run prints the plan, exits 0 and writes nothing', () => {
     });
   }
 
+  it('says how payments would be read: the environment whole, or per wallet under --wallet', async () => {
+    const october = ['export', '--from', '2026-10-01', '--to', '2026-10-31', '--dry-run'];
+    const cwd = ws.fresh('dry-payments-read');
+    writeFileSync(join(cwd, 'whole.json'), JSON.stringify({ paymentsRead: 'environment' }));
+    const whole = await runCli([...october, '--config', 'whole.json'], { cwd, env });
+    expectCompleted(october, whole);
+    expect(whole.stdout).toMatch(/payments\s+environment-level read of 1 environment\(s\) \(~\d+ requests (fewer|more) than per wallet/);
+    const wallet = sim.sim.wallets.find((w) => w.environmentId === sim.sim.environments[1]!.id)!;
+    const one = await runCli([...october, '--config', 'whole.json', '--wallet', wallet.id], { cwd, env });
+    expectCompleted(october, one);
+    expect(one.stdout).toMatch(/payments\s+per wallet\n/);
+  });
+
   it('report (reads the snapshot only; an absent embedded database stays absent)', async () => {
     const cwd = ws.fresh('dry-report');
     const args = ['report', '--month', '2026-10', '--dry-run'];

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, runCli, splitStderr } from '../support/cli/cli.js';
@@ -35,7 +35,11 @@ interface KillPoint {
   at: string;
   /** report-stage kills start with a previous good report of the period in place */
   previousReport: boolean;
+  /** a config file both starts read: `paymentsRead: "environment"` reads the environment whole (docs/extraction.md#environment-level-payments) */
+  config?: Record<string, unknown>;
 }
+
+const WHOLE = { paymentsRead: 'environment' };
 
 interface Engine {
   name: 'spool' | 'postgres';
@@ -88,9 +92,14 @@ async function baseline(): Promise<{ dir: string; code: number }> {
 
 async function killAndResume(engine: Engine, point: KillPoint): Promise<void> {
   const reference = await baseline();
-  const cwd = ws.fresh(`${engine.name}-${point.at}`);
+  const cwd = ws.fresh(`${engine.name}-${point.at}${point.config ? "-whole" : ""}`);
   const schema = newSchema();
-  const args = ['export', ...OCTOBER, ...engine.args(schema), ...PAGED];
+  const configArgs: string[] = [];
+  if (point.config) {
+    writeFileSync(join(cwd, 'payexport.json'), JSON.stringify(point.config));
+    configArgs.push('--config', 'payexport.json');
+  }
+  const args = ['export', ...OCTOBER, ...engine.args(schema), ...PAGED, ...configArgs];
   const env = { ...sim.env('token'), ...engine.env() };
   const final = join(cwd, 'reports/export', PERIOD);
   let previous: Map<string, Buffer> | null = null;
@@ -121,8 +130,15 @@ async function killAndResume(engine: Engine, point: KillPoint): Promise<void> {
     expect({ payments: facts.payments, ledger: facts.ledgerEntries }).toEqual({ payments: facts.checkpointedPayments, ledger: facts.checkpointedLedger });
   }
 
+  const requestsBefore = sim.sim.requestLog.entries().length;
   const rerun = await runCli(args, { cwd, env });
   expectExit(args, rerun, reference.code, { secrets: secrets(), dirs: [cwd] });
+  if (point.config === WHOLE) {
+    // the rerun went on reading the environment whole: payments lists without a wallet_id, none with one
+    const lists = sim.sim.requestLog.entries().slice(requestsBefore).filter((e) => /\/environments\/[^/]+\/payments$/.test(e.path));
+    expect(lists.length).toBeGreaterThan(0);
+    expect(lists.filter((e) => new URLSearchParams(e.query).has('wallet_id'))).toEqual([]);
+  }
   // (a kill at the first page may come before any checkpoint: that run has nothing to resume from)
   const resumed = splitStderr(rerun.stderr).logs.some((r) => r.msg === 'resuming an interrupted run from its checkpoints');
   if (!/pages=1$/.test(point.at)) expect(resumed, describeRun(args, rerun)).toBe(true);
@@ -138,9 +154,13 @@ const SPOOL_POINTS: KillPoint[] = [
   { label: 'writing CSV: payments.csv at row 250', at: 'report:csv:file=payments.csv:rows=250', previousReport: true },
   { label: 'writing XLSX: the Ledger sheet at row 300', at: 'report:xlsx:sheet=Ledger:rows=300', previousReport: true },
   { label: 'swapping: the previous folder set aside, the new one not yet in place', at: 'report:swap', previousReport: true },
+  { label: 'fetching, the environment read whole: the 12th page fetched, not yet stored', at: 'pull:page:pages=12', previousReport: false, config: WHOLE },
 ];
 
-const POSTGRES_POINTS: KillPoint[] = [{ label: 'committing a batch: the 12th page inside its transaction', at: 'store:commit:pages=12', previousReport: false }];
+const POSTGRES_POINTS: KillPoint[] = [
+  { label: 'committing a batch: the 12th page inside its transaction', at: 'store:commit:pages=12', previousReport: false },
+  { label: 'committing, the environment read whole: the 12th page inside its transaction', at: 'store:commit:pages=12', previousReport: false, config: WHOLE },
+];
 
 /** The long tail: every point at early, middle and late positions, on both engines. */
 const LONG_POINTS: KillPoint[] = [

@@ -1,14 +1,15 @@
 /**
  * The streams of a pull, in the order their slices are queued within a stage (equal sizes run
- * first come first served): environment summaries, bills, wallet summaries; per wallet its
- * payments, then its ledger; once the wallet is done, its reads by id.
+ * first come first served): environment summaries, bills, wallet summaries; the environments
+ * read whole; per wallet its payments, then its ledger; once the wallet is done, its reads by id.
  */
 import type { Stream } from '../stream.js';
 import { billsStream } from './bills.js';
+import { environmentPaymentsStream } from './environment-payments.js';
 import { environmentSummaryStream } from './environment-summary.js';
 import { ledgerStream } from './ledger.js';
 import { paymentsByIdStream } from './payments-by-id.js';
 import { paymentsStream } from './payments.js';
 import { walletSummaryStream } from './wallet-summary.js';
 
-export const PULL_STREAMS: ReadonlyArray<Stream<unknown>> = [environmentSummaryStream, billsStream, walletSummaryStream, paymentsStream, ledgerStream, paymentsByIdStream];
+export const PULL_STREAMS: ReadonlyArray<Stream<unknown>> = [environmentSummaryStream, billsStream, walletSummaryStream, environmentPaymentsStream, paymentsStream, ledgerStream, paymentsByIdStream];

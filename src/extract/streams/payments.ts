@@ -1,16 +1,18 @@
 /**
  * The payments stream of one wallet: cursor pages (the `wallet_id` filter lets wallets stream in
- * parallel; one chain per environment would cap a large pull at one request in flight), normalized
+ * parallel), normalized
  * and written with the page's checkpoint in one step, so a killed run resumes after the last page
  * that is durably stored. De-duplicated by id within the sweep (a duplicate is counted, not written).
  *
  * A huge wallet is swept as several chains over disjoint creation-time slices (planPayments); the
  * plan is saved under the wallet's stream before any slice starts, so a resumed run reuses it.
+ * A wallet whose environment the `environment` stage read whole reads nothing here
+ * (environment-payments.ts): its payments are already in the snapshot.
  */
 import { paymentPages, paymentKey } from '../../api/endpoints.js';
 import { SweepDeduper, type SweepPosition } from '../../api/paginate.js';
 import { ApiError } from '../../api/errors.js';
-import type { WalletRow } from '../../model/rows.js';
+import type { PaymentRow, WalletRow } from '../../model/rows.js';
 import type { Window } from '../../model/window.js';
 import { expectedPayments, type PullScope } from '../pull-plan.js';
 import type { SliceSet, WalletStream } from '../stream.js';
@@ -20,9 +22,19 @@ import { rangeFilters, splitRange, type TimeRange } from '../time-slices.js';
 import { acceptPage, writePageBehind } from '../stream-page.js';
 import { WriteBehind } from '../write-behind.js';
 
-/** One sequential chain of payment pages: a wallet's whole window, or one slice of it. */
+/**
+ * One sequential chain of payment pages: a wallet's whole window, or one slice of it; or one slice
+ * of an environment read whole (environment-payments.ts), whose pages hold every wallet's payments.
+ */
 export interface PaymentsChain {
-  wallet: WalletRow;
+  environmentId: string;
+  /** the `wallet_id` filter; null = the environment-level read */
+  walletId: string | null;
+  /**
+   * an environment-level read keeps only the payments of these wallets (the run's): a wallet the
+   * wallet list did not return is not pulled per wallet either, so the snapshot holds the same rows
+   */
+  keep?: ReadonlySet<string>;
   stream: string;
   range: TimeRange;
   /** a slice saves its range with its position */
@@ -48,7 +60,7 @@ interface PaymentsPlanInput {
 async function planPayments(ctx: ExtractContext, input: PaymentsPlanInput): Promise<{ parent: string; chains: PaymentsChain[] }> {
   const { wallet, window } = input;
   const parent = streamName.payments(wallet.wallet_id);
-  const whole: PaymentsChain = { wallet, stream: parent, range: { from: window.from, to: window.to }, slice: false };
+  const whole: PaymentsChain = { environmentId: wallet.environment_id, walletId: wallet.wallet_id, stream: parent, range: { from: window.from, to: window.to }, slice: false };
   const saved = ctx.resume.get(parent);
   const position = decodePosition<PaymentsPosition>(saved);
   if (saved?.done) return { parent, chains: [] };
@@ -65,7 +77,7 @@ async function planPayments(ctx: ExtractContext, input: PaymentsPlanInput): Prom
 }
 
 function sliceChains(wallet: WalletRow, parent: string, slices: readonly TimeRange[]): PaymentsChain[] {
-  return slices.map((range, index) => ({ wallet, stream: streamName.slice(parent, index, slices.length), range, slice: true }));
+  return slices.map((range, index) => ({ environmentId: wallet.environment_id, walletId: wallet.wallet_id, stream: streamName.slice(parent, index, slices.length), range, slice: true }));
 }
 
 /** Marks a sliced wallet's stream done once every slice is (the slices count the rows; the plan stays). */
@@ -76,8 +88,8 @@ async function finishSlicedPayments(ctx: ExtractContext, parent: string, slices:
   return progress;
 }
 
-async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChain): Promise<StreamProgress> {
-  const { wallet, stream, range } = chain;
+export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChain): Promise<StreamProgress> {
+  const { environmentId, walletId, keep, stream, range } = chain;
   const saved = ctx.resume.get(stream);
   const progress: StreamProgress = { stream, pages: saved?.pages ?? 0, rows: saved?.rows ?? 0, duplicates: 0, done: saved?.done ?? false };
   if (progress.done) return progress;
@@ -87,16 +99,17 @@ async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChain): Pro
   const writes = new WriteBehind();
   for (let attempt = 0; ; attempt++) {
     try {
-      const pages = paymentPages(ctx.apiFor(wallet.environment_id), {
+      const pages = paymentPages(ctx.apiFor(environmentId), {
         organizationId: ctx.organizationId,
-        environmentId: wallet.environment_id,
-        filters: { walletId: wallet.wallet_id, ...rangeFilters(range), sortKey: 'created_at', sortOrder: 'DESC' },
+        environmentId,
+        filters: { ...(walletId !== null ? { walletId } : {}), ...rangeFilters(range), sortKey: 'created_at', sortOrder: 'DESC' },
         limit: ctx.pageSizes?.payments ?? ctx.pageSize,
         ...(start ? { start } : {}),
       });
       for await (const page of pages) {
         if (ctx.signal?.aborted) throw ctx.signal.reason;
-        const rows = acceptPage(progress, deduper, page, paymentKey, (raw) => ctx.normalize.payment(raw, wallet.environment_id));
+        const accepted = acceptPage(progress, deduper, page, paymentKey, (raw) => ctx.normalize.payment(raw, environmentId));
+        const rows = keep ? inScope(ctx, stream, progress, accepted, keep) : accepted;
         const position = encodePosition(chain.slice ? ({ next: page.next, range } satisfies PaymentsSlicePosition) : ({ next: page.next } satisfies PaymentsPosition));
         await writePageBehind(ctx, writes, progress, position, rows, (batch, checkpoint) => ctx.writer.writePaymentsPage(batch, checkpoint));
         start = page.next ?? undefined;
@@ -121,6 +134,16 @@ async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChain): Pro
   }
 }
 
+/** The rows of wallets the run pulls; the others are logged and not counted (never written). */
+function inScope(ctx: ExtractContext, stream: string, progress: StreamProgress, rows: PaymentRow[], keep: ReadonlySet<string>): PaymentRow[] {
+  const kept = rows.filter((row) => keep.has(row.wallet_id));
+  if (kept.length < rows.length) {
+    progress.rows -= rows.length - kept.length;
+    ctx.log.warn({ stream, payments: rows.length - kept.length }, 'environment-level read returned payments of wallets outside the run; not pulled');
+  }
+  return kept;
+}
+
 /**
  * The stream: per wallet, its chains (one, or its time slices), each sized by the pages it is
  * expected to hold; a split wallet's stream is marked done when its last slice is.
@@ -134,6 +157,8 @@ export const paymentsStream: WalletStream<PaymentsChain> = {
 
 async function planWalletPayments(ctx: ExtractContext, scope: PullScope, wallet: WalletRow): Promise<SliceSet<PaymentsChain>> {
   const { plan } = scope;
+  // its environment was read whole by the `environment` stage (environment-payments.ts)
+  if (scope.wholeReads.has(wallet.environment_id)) return { slices: [] };
   const count = scope.counts.get(wallet.wallet_id) ?? null;
   const expected = expectedPayments(scope, wallet);
   // the summary's span is of the report window: it only places slices of that same window

@@ -8,11 +8,11 @@ import { walletSummary } from '../../api/endpoints.js';
 import type { WalletRow } from '../../model/rows.js';
 import type { Window } from '../../model/window.js';
 import { apiDateBounds } from '../../api/date-bounds.js';
-import { toUtcInstant } from '../../model/instant.js';
 import type { ExtractContext, StreamProgress } from '../context.js';
-import { decodePosition, encodePosition, streamName, type SummaryPosition } from '../positions.js';
+import { streamName } from '../positions.js';
 import type { WalletCount } from '../pull-plan.js';
 import type { RunStream } from '../stream.js';
+import { countOfSummary, savedCount, summaryPosition } from './summary-count.js';
 
 /** One request per wallet of the run; the counts go to the scope, for the chains' planning. */
 export const walletSummaryStream: RunStream<WalletRow> = {
@@ -29,11 +29,7 @@ export const walletSummaryStream: RunStream<WalletRow> = {
 async function pullWalletSummary(ctx: ExtractContext, wallet: WalletRow, window: Window): Promise<StreamProgress & { count: WalletCount }> {
   const stream = streamName.walletSummary(wallet.wallet_id);
   const saved = ctx.resume.get(stream);
-  if (saved?.done) {
-    const position = decodePosition<SummaryPosition>(saved);
-    const count = { totalCount: position?.totalCount ?? null, oldest: position?.oldest ?? null, newest: position?.newest ?? null };
-    return { stream, pages: 1, rows: 0, duplicates: 0, done: true, count };
-  }
+  if (saved?.done) return { stream, pages: 1, rows: 0, duplicates: 0, done: true, count: savedCount(saved) };
   const bounds = apiDateBounds(window);
   const raw = await walletSummary(ctx.apiFor(wallet.environment_id), {
     organizationId: ctx.organizationId,
@@ -41,12 +37,8 @@ async function pullWalletSummary(ctx: ExtractContext, wallet: WalletRow, window:
     filters: { includeInactive: true, startDate: bounds.start_date, endDate: bounds.end_date },
   });
   const rows = ctx.normalize.walletSummary(raw, wallet);
-  const count: WalletCount = {
-    totalCount: typeof raw.total_count === 'number' ? raw.total_count : typeof raw.total_count === 'bigint' ? Number(raw.total_count) : null,
-    oldest: typeof raw.oldest_created_at === 'string' ? toUtcInstant(raw.oldest_created_at) : null,
-    newest: typeof raw.newest_created_at === 'string' ? toUtcInstant(raw.newest_created_at) : null,
-  };
-  const position = encodePosition({ ...(count.totalCount !== null ? { totalCount: count.totalCount } : {}), oldest: count.oldest, newest: count.newest });
+  const count = countOfSummary(raw);
+  const position = summaryPosition(count);
   await ctx.writer.writeSummaries(ctx.runId, rows, { run_key: ctx.runKey, stream, position, pages: 1, rows: rows.length, done: true });
   const progress = { stream, pages: 1, rows: rows.length, duplicates: 0, done: true };
   ctx.onProgress?.(progress);

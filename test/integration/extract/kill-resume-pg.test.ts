@@ -70,17 +70,31 @@ describe.skipIf(probe.url === null)('Postgres: a SIGKILLed export resumes from i
     { label: 'mid-summaries', faults: 'drip=1:10ms:256,paths=*/payments/summary', killWhen: async (_out: string) => (await savedCheckpoints('mid-summaries', 'summary:wallet:%')) >= 3 },
     { label: 'early', share: 0.2 },
     { label: 'late', share: 0.75 },
-  ])('killed $label, then run again → the same files and snapshot', async ({ label, share, faults, killWhen }) => {
+    // the environment read whole (docs/extraction.md#environment-level-payments), killed once a slice has saved a page
+    {
+      label: 'mid-environment-read',
+      config: { paymentsRead: 'environment' },
+      faults: 'drip=1:10ms:256,paths=*/payments',
+      killWhen: async (_out: string) => (await savedCheckpoints('mid-environment-read', 'payments:env:%:slice-%')) >= 1,
+    },
+  ])('killed $label, then run again → the same files and snapshot', async ({ label, share, faults, killWhen, config }) => {
     const { resumed, files } = await killedThenResumed(scenario, {
       label,
       ...(share !== undefined ? { killAfterRequests: Math.floor(clean.outcome.requests * share) } : {}),
       ...(killWhen ? { killWhen } : {}),
       ...(faults ? { faults } : {}),
+      ...(config ? { config } : {}),
     });
     if (label === 'mid-summaries') {
       // the second start read only the summaries the first had not saved (dripping ones are the killed start's, closing late)
       const summaryRequests = sim.requestLog.filter('/payments/summary').filter((e) => e.fault === undefined).length;
       expect(summaryRequests).toBeLessThan(sim.wallets.length + 1);
+    }
+    if (label === 'mid-environment-read') {
+      // the second start read the environment whole again, and no wallet's payments
+      const lists = sim.requestLog.entries().filter((e) => /\/environments\/[^/]+\/payments$/.test(e.path) && e.fault === undefined);
+      expect(lists.length).toBeGreaterThan(0);
+      expect(lists.filter((e) => new URLSearchParams(e.query).has('wallet_id'))).toEqual([]);
     }
     expect(resumed.code, resumed.stderr).toBe(clean.outcome.code);
     expect(resumed.stderr).toContain('resuming an interrupted run from its checkpoints');

@@ -31,18 +31,29 @@ async function savedSummaries(out: string): Promise<number> {
   return new Set(streams).size;
 }
 
+const WHOLE = { paymentsRead: 'environment' };
+
+/** Pages the environment-level read's slices have saved so far, not yet done (the spool's checkpoint journal). */
+async function savedSlicePages(out: string): Promise<number> {
+  const journal = await readFile(join(out, '.state', PERIOD.folder, 'checkpoints.jsonl'), 'utf8').catch(() => '');
+  return journal.split('\n').filter((line) => /"stream":"payments:env:[^"]+:slice-/.test(line) && /"done":false/.test(line)).length;
+}
+
 describe('--no-db: a SIGKILLed export resumes from the spool', () => {
   it.each([
     { label: 'mid-summaries', faults: 'drip=1:10ms:256,paths=*/payments/summary', killWhen: async (out: string) => (await savedSummaries(out)) >= 3 },
     { label: 'early', share: 0.3 },
     { label: 'late', share: 0.9 },
-  ])('killed $label, then run again → the same files', async ({ label, share, faults, killWhen }) => {
+    // the environment read whole (docs/extraction.md#environment-level-payments), killed once a slice has saved a page
+    { label: 'mid-environment-read', config: WHOLE, faults: 'drip=1:10ms:256,paths=*/payments', killWhen: async (out: string) => (await savedSlicePages(out)) >= 1 },
+  ])('killed $label, then run again → the same files', async ({ label, share, faults, killWhen, config }) => {
     const killAt = share === undefined ? undefined : Math.floor(clean.outcome.requests * share);
     const { resumed, files, killedRequests } = await killedThenResumed(scenario, {
       label,
       ...(killAt !== undefined ? { killAfterRequests: killAt } : {}),
       ...(killWhen ? { killWhen } : {}),
       ...(faults ? { faults } : {}),
+      ...(config ? { config } : {}),
     });
     if (killAt !== undefined) expect(killedRequests).toBeGreaterThanOrEqual(killAt);
     if (label === 'mid-summaries') expect(sim.requestLog.filter('/payments/summary').filter((e) => e.fault === undefined).length).toBeLessThan(sim.wallets.length + 1);
@@ -53,5 +64,11 @@ describe('--no-db: a SIGKILLed export resumes from the spool', () => {
     expect(Object.keys(files)).toEqual(Object.keys(clean.files));
     for (const [name, text] of Object.entries(clean.files)) expect(files[name], name).toBe(text);
     expect(clean.files['payments.csv']!.split('\n').length).toBeGreaterThan(100);
+    if (label === 'mid-environment-read') {
+      // the second start read the environment whole again, and no wallet's payments
+      const lists = sim.requestLog.entries().filter((e) => /\/environments\/[^/]+\/payments$/.test(e.path) && e.fault === undefined);
+      expect(lists.length).toBeGreaterThan(0);
+      expect(lists.filter((e) => new URLSearchParams(e.query).has('wallet_id'))).toEqual([]);
+    }
   });
 });

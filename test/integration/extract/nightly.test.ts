@@ -43,7 +43,9 @@ describe('nightly: open payments of the snapshot are re-read by id', () => {
 
     // 1. today's export stores the payment while it is open
     const first = await runJobInProcess(sim, target, { command: 'export', from: today, to: today }, now);
-    expect(first.outcome.pull?.streams.some((s) => s.stream === `payments:wallet:${wallet.id}` && s.rows >= 1)).toBe(true);
+    // read per wallet, or with its environment read whole (docs/extraction.md#environment-level-payments)
+    const swept = (s: { stream: string }): boolean => s.stream === `payments:wallet:${wallet.id}` || s.stream.startsWith(`payments:env:${wallet.environmentId}:`);
+    expect(first.outcome.pull?.streams.some((s) => swept(s) && s.rows >= 1)).toBe(true);
     let store = await openTargetStore(target);
     try {
       const open = await store.openPayments(sim.organizationId, { wallet_ids: [wallet.id] });
@@ -60,7 +62,9 @@ describe('nightly: open payments of the snapshot are re-read by id', () => {
     sim.requestLog.clear();
     const nightlyDate = new Date(now.getTime() - 10 * 86_400_000).toISOString().slice(0, 10);
     const second = await runJobInProcess(sim, target, { command: 'nightly', date: nightlyDate }, now);
-    const sweeps = sim.requestLog.entries().filter((e) => e.path.endsWith('/payments') && new URLSearchParams(e.query).get('wallet_id') === wallet.id);
+    // the wallet's sweep: per wallet, or its environment's read whole (no wallet_id filter)
+    const walletFilter = (e: { query: string }): string | null => new URLSearchParams(e.query).get('wallet_id');
+    const sweeps = sim.requestLog.entries().filter((e) => e.path.endsWith(`/environments/${wallet.environmentId}/payments`) && (walletFilter(e) === wallet.id || walletFilter(e) === null));
     expect(sweeps.length).toBeGreaterThan(0);
     for (const e of sweeps) expect(new URLSearchParams(e.query).get('end_date')! < today).toBe(true);
     expect(sim.requestLog.filter(`/payments/${id}`)).toHaveLength(1);

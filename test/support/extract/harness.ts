@@ -82,7 +82,8 @@ export class RecordingWriter implements SnapshotWriter {
   paymentWriteCounts(): Map<string, number> {
     const counts = new Map<string, number>();
     for (const { rows, checkpoint } of this.paymentWrites) {
-      if (!checkpoint.stream.startsWith('payments:wallet:')) continue;
+      // a wallet's sweep, or its environment's read whole
+      if (!checkpoint.stream.startsWith('payments:wallet:') && !checkpoint.stream.startsWith('payments:env:')) continue;
       for (const row of rows) counts.set(row.payment_id, (counts.get(row.payment_id) ?? 0) + 1);
     }
     return counts;

@@ -4,7 +4,7 @@
  * started again with the same arguments. The second start must resume (fewer requests, the
  * "resuming" log line) and publish the same files as the clean run.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -72,12 +72,20 @@ export interface KillPoint {
   killWhen?: (out: string) => Promise<boolean>;
   /** simulator faults while the first start runs (e.g. to slow one phase down), cleared after */
   faults?: string;
+  /** configuration both starts read (a config file), e.g. `{ paymentsRead: 'environment' }` */
+  config?: Record<string, unknown>;
 }
 
 /** Killed at the kill point, then run again: returns what the second start did and published. */
 export async function killedThenResumed(options: ScenarioOptions, point: KillPoint): Promise<{ resumed: ChildOutcome; files: Record<string, string>; killedRequests: number }> {
   const out = mkdtempSync(join(tmpdir(), `payexport-killed-${point.label}-`));
-  const args = exportArgs(options.sim, out, options.storeArgs(point.label));
+  const configArgs: string[] = [];
+  if (point.config) {
+    const file = join(out, 'payexport.json');
+    writeFileSync(file, JSON.stringify(point.config));
+    configArgs.push('--config', file);
+  }
+  const args = [...exportArgs(options.sim, out, options.storeArgs(point.label)), ...configArgs];
   const env = childEnv(options.sim, options.env);
   if (point.faults) options.sim.setFaults(`${options.baseFaults},${point.faults}`);
   const killed = await runCli(options.sim, args, {
