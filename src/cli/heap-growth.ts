@@ -12,11 +12,11 @@ export const HEAP_GROWING_PERCENT = 50;
 
 /**
  * Sets V8's heap growing factor for this process, unless the user's own node flags already name it
- * (`NODE_OPTIONS=--heap-growing-percent=…`, or a flag before the script): theirs stand. V8 reads the
- * factor each time it sets the next collection's limit, so setting it at startup is in time.
+ * (`node --heap-growing-percent=… payexport …`; node refuses it in NODE_OPTIONS): theirs stand. V8
+ * reads the factor each time it sets the next collection's limit, so setting it at startup is in time.
  */
-export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv, nodeOptions: string = process.env.NODE_OPTIONS ?? ''): boolean {
-  if ([...execArgv, nodeOptions].some((flag) => /heap[-_]growing[-_]percent/.test(flag))) return false;
+export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
+  if (execArgv.some((flag) => /heap[-_]growing[-_]percent/.test(flag))) return false;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return true;
 }
