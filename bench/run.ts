@@ -14,7 +14,7 @@
  *            ratio, same CSV/XLSX bytes, and wall against the latency and CPU floors (bench/cores.ts)
  *   embedded `payexport export` on the embedded engine (a new data folder) and on the Postgres
  *            server, same data, 50 ms latency, one after the other: peak RSS and the wall ratio
- *   issue29  at the smallest size, over --issue29-wallets (200): pages of 100 against --page-size 1000
+ *   issue29  at the smallest size, over --issue29-wallets (200): pages of 100 against the default (1000 asked)
  *            (requests, the API floor, same bytes), efficiency against max(API floor, CPU floor ÷
  *            cores), export --no-db against the naive exporter (bench/issue29.ts)
  *
@@ -335,7 +335,7 @@ function issue29Table(payments: number, r: Issue29Result & { wallets: number }):
       '| run | load at start | wall s | peak RSS MB | requests made (payments / ledger / summaries / policies / by id / other) | API floor: requests (payments / ledger) = s | discovery / pull / report s |',
       '|---|---|---:|---:|---|---|---|',
     );
-    for (const [label, x] of [['pages of 100', rt.before], ['largest page, negotiated', rt.after]] as const) {
+    for (const [label, x] of [['`--page-size 100`', rt.before], ['default (1000 asked, negotiated)', rt.after]] as const) {
       const m = x.floor.made;
       out.push(`| ${label} | ${x.load} | ${x.wallSeconds.toFixed(1)} | ${x.peakRssMb} | ${x.floor.madeTotal} (${m.payments ?? 0} / ${m.ledger ?? 0} / ${m.summary ?? 0} / ${m.policies ?? 0} / ${m.payment_by_id ?? 0} / ${m.other ?? 0}) | ${x.floor.floorTotal} (${x.floor.floor.payments} / ${x.floor.floor.ledger}) = ${x.floor.floorSeconds} | ${x.phases.discovery ?? '?'} / ${x.phases.pull ?? '?'} / ${x.phases.report ?? '?'} |`);
     }

@@ -12,6 +12,8 @@
  */
 import { ApiProtocolError } from './errors.js';
 import type { LosslessJson } from './json.js';
+// ids and cursors kept for a sweep are own copies, not views of the page body (util/own-copy.ts says why)
+import { ownCopy } from '../util/own-copy.js';
 
 export interface Page<T, P> {
   items: T[];
@@ -275,16 +277,6 @@ export class SweepDeduper {
   get size(): number {
     return this.seen.size;
   }
-}
-
-/**
- * A string that holds only its own characters. The wire parser (json.ts) returns string values as
- * slices of the page's text, and V8 keeps the whole text alive while any slice of it lives: a
- * sweep's ids and cursors, kept until the sweep ends, would keep every page body of the sweep in
- * memory (an environment read whole, a tenth of 100k payments per chain, grew the heap by ~400 MB).
- */
-function ownCopy(id: string): string {
-  return Buffer.from(id, 'utf8').toString('utf8');
 }
 
 /** Pages with duplicates removed; `duplicates` counts those dropped from this page. */

@@ -95,7 +95,7 @@ export function withCommonOptions<T>(y: Argv<T>, set: OptionSet = 'pull', epilog
   option('schema', { type: 'string', describe: 'Postgres schema (default payexport)', group: 'Database:' });
   option('data-dir', { type: 'string', describe: 'embedded database folder (default data/)', group: 'Database:' });
   option('concurrency', { type: 'string', describe: 'requests in flight for the whole run, 1–64 (default 8)', group: 'Run:' });
-  option('page-size', { type: 'string', describe: 'largest page to ask the API for, 1–1000 (default 100; the service may grant less)', group: 'Run:' });
+  option('page-size', { type: 'string', describe: 'largest page to ask the API for, 1–1000 (default 1000; the service may grant less, and the run follows it)', group: 'Run:' });
   option('lookback-days', { type: 'string', describe: 'nightly re-sweep of recent days, 0–366 (default 7)', group: 'Run:' });
   option('dry-run', { type: 'boolean', describe: api ? 'print the plan (streams, window, request estimate) and exit 0' : 'print what the snapshot holds for the window and exit 0', group: 'Run:' });
   option('log-format', { choices: ['pretty', 'json'] as const, describe: 'default: pretty on a TTY, json otherwise', group: 'Run:' });

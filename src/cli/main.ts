@@ -7,6 +7,7 @@ import { SecretScrubber } from '../util/secret-scrubber.js';
 import { toolInfo } from '../sinks/tool-info.js';
 import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
+import { boundHeapGrowth } from './heap-growth.js';
 import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
 import { deliverCommand } from './commands/deliver.js';
@@ -95,5 +96,7 @@ function unknownCommand(argv: readonly string[], commands: ReadonlySet<string>):
   return first !== undefined && !first.startsWith('-') && !commands.has(first);
 }
 
+// before any command allocates: the heap's growth between collections (heap-growth.ts says why)
+boundHeapGrowth();
 const context: CliContext = { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, scrubber: new SecretScrubber(), exitCode: ExitCode.ok };
 process.exitCode = await main(hideBin(process.argv), context);

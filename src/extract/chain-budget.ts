@@ -1,8 +1,10 @@
 /**
  * How many chains the pull keeps open, and how long one may grow before it is split into time
  * slices. Both derive from `--concurrency`, which means one thing: requests in flight at the
- * service (the run's one limiter inside the API client, docs/style.md#2-concurrency).
+ * service (the run's one limiter inside the API client, docs/style.md#2-concurrency), and from the
+ * page size, which sets how many items each open chain holds.
  */
+import { SERVICE_DEFAULT_PAGE_SIZE } from '../api/page-size.js';
 import type { WalletCount } from './pull-plan.js';
 import type { WalletRow } from '../model/rows.js';
 
@@ -12,14 +14,28 @@ export const MIN_CHAIN_PAGES = 10;
 export const LEDGER_ENTRIES_PER_PAYMENT = 1.5;
 
 /**
- * Chains open at once for `concurrency` requests in flight. A chain holds at most one request at a
- * time and spends part of its time between requests (normalizing a page, waiting for the previous
- * page's write), so `concurrency` chains would leave request slots idle; twice as many keep the
- * limiter full while it alone still bounds the requests. At least two, so that a chain waiting on
- * its write never leaves the one request slot empty.
+ * Items the open chains may hold in their pages, per request in flight: two chains of the service's
+ * default page (100) each, what the pull held when it always asked for pages of 100 and measured
+ * within the memory bound (docs/benchmarks.md "Issue 29"). A chain holds a page while it is read
+ * and one while it is written (write-behind.ts), so the pull's pages are bounded in items, not in
+ * pages: larger pages mean fewer chains.
  */
-export function chainWidth(concurrency: number): number {
-  return Math.max(2, concurrency * 2);
+export const CHAIN_ITEMS_PER_REQUEST = 2 * SERVICE_DEFAULT_PAGE_SIZE;
+
+/**
+ * Chains open at once for `concurrency` requests in flight, asking pages of `pageSize` items. A
+ * chain holds at most one request at a time and spends part of its time between requests
+ * (normalizing a page, waiting for the previous page's write), so `concurrency` chains would leave
+ * request slots idle; twice as many keep the limiter full while it alone still bounds the requests.
+ * That is what small pages get; larger pages get fewer chains, so that chains × page items stays
+ * within `concurrency` × CHAIN_ITEMS_PER_REQUEST — but never fewer than `concurrency`, so that every
+ * request slot can still be busy (at large pages the time between requests is a smaller share of a
+ * chain's time, as each request carries more). At least two, so that a chain waiting on its write
+ * never leaves the one request slot empty.
+ */
+export function chainWidth(concurrency: number, pageSize: number = SERVICE_DEFAULT_PAGE_SIZE): number {
+  const byItems = Math.floor((concurrency * CHAIN_ITEMS_PER_REQUEST) / Math.max(1, pageSize));
+  return Math.max(2, concurrency, Math.min(concurrency * 2, byItems));
 }
 
 /**

@@ -31,7 +31,7 @@ export interface PullPlan {
   openPaymentIds?: (wallet: WalletRow) => Promise<string[]>;
   /** `--concurrency`: requests in flight at the service (the run's one limiter, inside the API client) */
   concurrency: number;
-  /** chains open at once; default derived from `concurrency` (chain-budget.ts `chainWidth`) */
+  /** chains open at once; default derived from `concurrency` and the page size (chain-budget.ts `chainWidth`) */
   width?: number;
   /**
    * The longest chain, in pages, before a wallet's payments or ledger are split into time slices.

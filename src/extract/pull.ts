@@ -57,7 +57,7 @@ interface WalletState {
 export async function pull(ctx: ExtractContext, plan: PullPlan, streams: ReadonlyArray<Stream<unknown>> = PULL_STREAMS): Promise<PullResult> {
   const progress: StreamProgress[] = [];
   const missing: string[] = [];
-  const width = plan.width ?? chainWidth(plan.concurrency);
+  const width = plan.width ?? chainWidth(plan.concurrency, ctx.pageSize);
   const now = plan.now ?? instantFromDate(new Date());
   const counts = new Map<string, WalletCount>();
   const environmentCounts = new Map<string, WalletCount>();

@@ -24,6 +24,7 @@ import type { Window } from '../../model/window.js';
 import { windowContains } from '../../model/window.js';
 import { CheckpointJournal } from './checkpoint-journal.js';
 import { decodeRow, encodeRow } from './row-codec.js';
+import { ownCopy } from '../../util/own-copy.js';
 
 interface StreamState {
   /** the run the checkpoint belongs to: a journal line of another run is not this run's position */
@@ -133,7 +134,8 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     const stats = await this.appendPage(rows, checkpoint, (r) => r.wallet_id);
     // Ids only grow while a run writes (truncation happens in beginRun, before any write), so the
     // set is kept up to date rather than rebuilt from every file for each wallet's orphan check.
-    if (this.knownIds) for (const row of rows) this.knownIds.add(row.payment_id);
+    // Each id is copied: the row's id is a view of the page's body, which it would keep for the run.
+    if (this.knownIds) for (const row of rows) this.knownIds.add(ownCopy(row.payment_id));
     return stats;
   }
 
@@ -226,8 +228,9 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
 
   async knownPaymentIds(_organization_id: string, payment_ids: readonly string[]): Promise<Set<string>> {
     if (!this.knownIds) {
+      // every payment of the spool passes through here: one stream file at a time, only its ids kept
       this.knownIds = new Set();
-      for (const row of this.streamRows<PaymentRow>((s) => s.checkpoint.stream.startsWith('payments'))) this.knownIds.add(row.payment_id);
+      for (const rows of this.eachStreamRows<PaymentRow>((s) => s.checkpoint.stream.startsWith('payments'))) for (const row of rows) this.knownIds.add(ownCopy(row.payment_id));
     }
     return new Set(payment_ids.filter((id) => this.knownIds!.has(id)));
   }
@@ -272,7 +275,11 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
       }
     }
     const wallets = new Set(existing?.wallets ?? []);
-    for (const row of rows) wallets.add(walletOf(row));
+    // the state outlives the page: a wallet id kept as the row has it would keep the page's body for the run
+    for (const row of rows) {
+      const wallet = walletOf(row);
+      if (!wallets.has(wallet)) wallets.add(ownCopy(wallet));
+    }
     const state: StreamState = { run_key: this.state.run_key, checkpoint, length, sha256: hash.copy().digest('hex'), file, wallets: [...wallets].sort() };
     this.state.streams[checkpoint.stream] = state;
     await this.journal.append(JSON.stringify(state));
@@ -282,15 +289,22 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
 
   private streamRows<T>(select: (s: StreamState) => boolean): T[] {
     const out: T[] = [];
+    for (const rows of this.eachStreamRows<T>(select)) for (const row of rows) out.push(row);
+    return out;
+  }
+
+  /** The selected streams' rows one stream file at a time, so a caller that keeps little holds one file, not all. */
+  private *eachStreamRows<T>(select: (s: StreamState) => boolean): Generator<T[]> {
     const streams = Object.values(this.state.streams).filter(select).sort((a, b) => cmp(a.checkpoint.stream, b.checkpoint.stream));
     for (const stream of streams) {
       const path = join(this.dir, 'streams', stream.file);
       if (!existsSync(path)) continue;
       // `length` counts bytes, and pages of other streams may be landing meanwhile: cut the bytes, then decode
       const text = readFileSync(path).subarray(0, stream.length).toString('utf8');
-      for (const line of text.split('\n')) if (line) out.push(decodeRow<T>(line));
+      const rows: T[] = [];
+      for (const line of text.split('\n')) if (line) rows.push(decodeRow<T>(line));
+      yield rows;
     }
-    return out;
   }
 
   private replaceKeyed<T>(name: string, rows: readonly T[], keyOf: (row: T) => string): WriteStats {

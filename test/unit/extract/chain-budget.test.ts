@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chainBudgetPages, MIN_CHAIN_PAGES } from '../../../src/extract/chain-budget.js';
+import { CHAIN_ITEMS_PER_REQUEST, chainBudgetPages, chainWidth, MIN_CHAIN_PAGES } from '../../../src/extract/chain-budget.js';
 import type { WalletCount } from '../../../src/extract/pull-plan.js';
 import type { WalletRow } from '../../../src/model/rows.js';
 
@@ -21,5 +21,37 @@ describe('chainBudgetPages', () => {
 
   it('never goes below MIN_CHAIN_PAGES, also when counts are unknown', () => {
     expect(chainBudgetPages({ width: 16, wallets: wallets(3) }, new Map(), 100)).toBe(MIN_CHAIN_PAGES);
+  });
+});
+
+describe('chainWidth', () => {
+  it('keeps two chains per request in flight at the service default page (what the pull always had)', () => {
+    expect(chainWidth(8, 100)).toBe(16);
+    expect(chainWidth(8)).toBe(16);
+    expect(chainWidth(4, 50)).toBe(8);
+  });
+
+  it('opens fewer chains for larger pages, so that the pages they hold stay within the same items', () => {
+    // 8 requests in flight hold at most 8 × 200 items in pages: pages of 150 → 10 chains
+    expect(chainWidth(8, 150)).toBe(10);
+    expect(chainWidth(8, 150) * 150).toBeLessThanOrEqual(8 * CHAIN_ITEMS_PER_REQUEST);
+  });
+
+  it('never opens fewer chains than requests in flight (the limiter stays full), nor fewer than two', () => {
+    expect(chainWidth(8, 500)).toBe(8);
+    expect(chainWidth(8, 1000)).toBe(8);
+    expect(chainWidth(1, 1000)).toBe(2);
+  });
+
+  it('for every concurrency and page size: between max(2, concurrency) and 2 × concurrency, and within the items bound above the floor', () => {
+    for (let concurrency = 1; concurrency <= 32; concurrency++) {
+      for (const pageSize of [1, 10, 50, 99, 100, 101, 133, 200, 250, 333, 500, 999, 1000]) {
+        const width = chainWidth(concurrency, pageSize);
+        const floor = Math.max(2, concurrency);
+        expect(width).toBeGreaterThanOrEqual(floor);
+        expect(width).toBeLessThanOrEqual(Math.max(2, 2 * concurrency));
+        if (width > floor) expect(width * pageSize).toBeLessThanOrEqual(concurrency * CHAIN_ITEMS_PER_REQUEST);
+      }
+    }
   });
 });

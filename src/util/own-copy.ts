@@ -1,0 +1,13 @@
+/**
+ * A string that holds its own characters. V8 returns a substring of 13 characters or more as a
+ * view into its parent (a "sliced string"), and a JSON parse hands out such views of the text it
+ * parsed: an id kept from a parsed page keeps the whole response body alive (hundreds of KB for a
+ * page of payments), and an id kept from a spool file keeps the whole file. Anything that keeps ids
+ * for the length of a chain or a run (a sweep's seen set, the spool's known payment ids) stores
+ * this copy instead (docs/extraction.md "Page size": measured, 100k payments in the spool held every
+ * page body they had seen through their ids).
+ */
+export function ownCopy(text: string): string {
+  // a round trip through bytes: the new string is flat and refers to nothing else
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
