@@ -5,13 +5,14 @@
  * forced (`paymentsRead: "wallet"` in the config file) writes every CSV and XLSX byte for byte the
  * same, on the spool and on the Postgres server, with fewer payments requests when read whole.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, runCli } from '../support/cli/cli.js';
 import { dropSchemas, probePostgres, uniqueSchemaName } from '../support/cli/pg.js';
 import { startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
+import { reportFiles } from '../support/sinks/report-files.js';
 
 const pg = await probePostgres();
 const ws = workspace('environment-read-bytes');
@@ -31,21 +32,6 @@ afterAll(async () => {
   if (pg.url) await dropSchemas(pg.url, schemas);
   ws.remove();
 });
-
-/** Every CSV and XLSX under the report folder, by path relative to it (the spool's state left out). */
-function reportFiles(root: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) {
-        if (name !== '.state') walk(full);
-      } else if (/\.(csv|xlsx)$/.test(name)) files.set(relative(root, full), readFileSync(full));
-    }
-  };
-  walk(root);
-  return files;
-}
 
 async function exportWith(label: string, read: 'auto' | 'environment' | 'wallet', store: string[]): Promise<{ files: Map<string, Buffer>; walletFiltered: number; whole: number }> {
   const cwd = ws.fresh(label);

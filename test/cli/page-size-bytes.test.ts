@@ -3,12 +3,12 @@
  * of 7 and at the largest page the simulator grants (1000 asked, 500 granted and echoed) writes
  * every CSV and XLSX byte for byte the same, with far fewer requests at the large page.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, runCli } from '../support/cli/cli.js';
 import { startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
+import { reportFiles } from '../support/sinks/report-files.js';
 
 const ws = workspace('page-size-bytes');
 let sim: TestSim;
@@ -24,21 +24,6 @@ afterAll(async () => {
   await sim?.close();
   ws.remove();
 });
-
-/** Every CSV and XLSX under the report folder, by path relative to it (the spool's state left out). */
-function reportFiles(root: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) {
-        if (name !== '.state') walk(full);
-      } else if (/\.(csv|xlsx)$/.test(name)) files.set(relative(root, full), readFileSync(full));
-    }
-  };
-  walk(root);
-  return files;
-}
 
 async function exportAt(pageSize: number): Promise<{ files: Map<string, Buffer>; limits: number[] }> {
   const cwd = ws.fresh(`pages-${pageSize}`);

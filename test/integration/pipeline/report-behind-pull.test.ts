@@ -6,9 +6,9 @@
  * on the spool, the Postgres server and the embedded engine. A pull that fails after wallets were rendered
  * publishes nothing and leaves no temporary folder.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import type { Progress } from '../../../src/jobs/progress.js';
@@ -16,6 +16,7 @@ import { monthPeriod } from '../../../src/model/period.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { runAgainstSimulator } from '../../support/pipeline/run-pipeline.js';
 import { snapshotEngines, type SnapshotEngine } from '../../support/store/snapshot-engines.js';
+import { reportFiles } from '../../support/sinks/report-files.js';
 
 const MONTH = '2026-10';
 const TZ = 'UTC';
@@ -24,20 +25,6 @@ const ENGINES = [...(await snapshotEngines('behind_pull')), EMBEDDED];
 
 function spec(pull: boolean): PipelineSpec {
   return { command: pull ? 'export' : 'report', job: 'export', period: monthPeriod(MONTH, TZ, new Date()), pull, incremental: false, closePeriod: false, allowOpen: true, dryRun: false };
-}
-
-/** Every CSV and XLSX of a report folder, by path relative to it. */
-function reportFiles(dir: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  const walk = (folder: string): void => {
-    for (const name of readdirSync(folder)) {
-      const full = join(folder, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (/\.(csv|xlsx)$/.test(name)) files.set(relative(dir, full), readFileSync(full));
-    }
-  };
-  walk(dir);
-  return files;
 }
 
 function expectSameFiles(actual: Map<string, Buffer>, expected: Map<string, Buffer>, what: string): void {
