@@ -288,7 +288,7 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     billWallets: discovery.allWallets,
     // Environment summaries are read once: by an unsharded run or by shard 0.
     summaryEnvironments: deps.shard === undefined || deps.shard.index === 0 ? discovery.environments : [],
-    wholeEnvironments: wholeEnvironments(config, deps.shard, discovery),
+    wholeEnvironments: wholeEnvironments(config, deps.shard, discovery, env.loaded.secrets.databaseUrl !== undefined && env.loaded.secrets.databaseUrl !== ''),
     readWhole: config.paymentsRead === 'environment' ? 'always' : 'when-fewer',
     window,
     paymentWindow,

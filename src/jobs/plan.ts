@@ -48,7 +48,7 @@ export async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | nul
     counts = await countPayments({ organizationId, apiFor: (environmentId) => apis.apiFor(environmentId), wallets: discovery.wallets, window: paymentWindow, concurrency: config.concurrency });
     let pages = 0;
     for (const wallet of discovery.wallets) pages += Math.max(1, Math.ceil((counts.get(wallet.wallet_id) ?? 0) / config.pageSize));
-    paymentsRead = planPaymentsRead(wholeEnvironments(config, shard, discovery), discovery.wallets, counts, config.pageSize, chainWidth(config.concurrency), config.paymentsRead === 'environment');
+    paymentsRead = planPaymentsRead(wholeEnvironments(config, shard, discovery, env.loaded.secrets.databaseUrl !== undefined && env.loaded.secrets.databaseUrl !== ''), discovery.wallets, counts, config.pageSize, chainWidth(config.concurrency), config.paymentsRead === 'environment');
     // payments pages (per wallet, or the environments read whole) + a ledger estimate of two events
     // per payment + one summary per wallet and environment + one policies read per wallet in scope (discovery)
     estimatedRequests = 1 + 1 + pages - paymentsRead.saved + pages * 2 + discovery.wallets.length + discovery.environments.length + discovery.allWallets.length;
