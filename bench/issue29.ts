@@ -26,6 +26,7 @@ import { DEFAULT_MAX_PAGE_SIZE } from '../src/sim/start-simulator.js';
 import { apiFloor, type ApiFloor } from './api-floor.js';
 import { git, measureFloors, prepareBaseline } from './cores.js';
 import { runExport, WINDOW, type ExportRunResult } from './e2e/export-run.js';
+import { launcherEnv } from './e2e/launcher-env.js';
 import { ROOT, startSimChild, stopChild } from './e2e/sim-child.js';
 
 export interface Issue29Options {
@@ -160,7 +161,7 @@ async function runNaive(options: { payments: number; wallets: number; seed: numb
   try {
     const args = ['-f', 'TIME %e %M %U %S', process.execPath, '--import', 'tsx', path.join(ROOT, 'bench/naive-exporter.ts'), '--base-url', info.baseUrl, '--organization', info.organizationId, '--from', WINDOW.from, '--to', WINDOW.to, '--out', options.out];
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn('/usr/bin/time', args, { cwd: ROOT, env: { ...process.env, PAYEXPORT_BEARER_TOKEN: info.bearerToken }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('/usr/bin/time', args, { cwd: ROOT, env: { ...launcherEnv(process.env), PAYEXPORT_BEARER_TOKEN: info.bearerToken }, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

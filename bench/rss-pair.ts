@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { WINDOW } from './e2e/export-run.js';
+import { launcherEnv } from './e2e/launcher-env.js';
 import { ROOT, startSimChild, stopChild } from './e2e/sim-child.js';
 
 const { values } = parseArgs({
@@ -73,7 +74,7 @@ async function runOnce(variant: string): Promise<Run> {
     const [variantNode, variantArgs] = variant.includes('|') ? (variant.split('|') as [string, string]) : ['', variant];
     const snapshotFlags = values['snapshot-at'] ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${values['snapshot-dir']}`] : [];
     const args = [...snapshotFlags, ...values.node!.split(' ').filter(Boolean), ...variantNode.split(' ').filter(Boolean), path.join(ROOT, 'dist/cli/main.js'), 'export', '--from', WINDOW.from, '--to', WINDOW.to, '--base-url', info.baseUrl, '--organization', info.organizationId, '--out', path.join(work, 'reports'), '--format', 'csv,xlsx', '--concurrency', values.concurrency!, '--log-format', 'json', ...engine, ...variantArgs.split(' ').filter(Boolean)];
-    const env: NodeJS.ProcessEnv = { ...process.env, PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...launcherEnv(process.env), PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' };
     if (values.engine !== 'server') delete env.DATABASE_URL;
     const started = Date.now();
     const child = spawn(process.execPath, args, { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });

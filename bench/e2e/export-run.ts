@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
+import { launcherEnv } from './launcher-env.js';
 import { busyCoreSeconds, processCpuSeconds } from './proc-stat.js';
 import { ROOT, startSimChild, stopChild } from './sim-child.js';
 
@@ -94,7 +95,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
     ];
     const busyBefore = busyCoreSeconds();
     const simBefore = processCpuSeconds(sim.pid as number);
-    const env: NodeJS.ProcessEnv = { ...process.env, PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...launcherEnv(process.env), PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' };
     // the embedded run must not find a server through the environment
     if (options.databaseUrl === null) delete env.DATABASE_URL;
     const { code, stdout, stderr } = await run('/usr/bin/time', args, env, work);

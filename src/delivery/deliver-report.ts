@@ -15,7 +15,7 @@ import { resolveCredentials, type DeliveryCredentials } from './delivery-secrets
 import type { DeliveryRecord } from './delivery-record.js';
 import { localTree } from './local-tree.js';
 import type { ReportToDeliver } from './report-to-deliver.js';
-import { deliverToS3, objectKey, s3Client } from './s3-delivery.js';
+import { objectKey } from './s3-names.js';
 import { openSftpTree, sftpLabel } from './sftp-tree.js';
 import { noTransfer, type TransferStats } from './transfer-stats.js';
 import { deliverToTree } from './tree-delivery.js';
@@ -109,6 +109,8 @@ async function attemptOnce(d: DeliveryDestination, creds: DeliveryCredentials, i
     }
   }
   if (d.kind === 's3' && creds.kind === 's3') {
+    // the AWS SDK is loaded by the runs that deliver to S3, not by every run (s3-names.ts)
+    const { deliverToS3, s3Client } = await import('./s3-delivery.js');
     const client = s3Client(d, creds.s3, timeoutMs);
     onClose(async () => client.destroy());
     try {

@@ -7,13 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { DeleteObjectCommand, HeadBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { DeliveryDestination } from '../config/delivery-schema.js';
 import { DeliveryError } from '../notify/delivery-error.js';
 import type { Env } from '../notify/destination-secrets.js';
 import { SecretScrubber } from '../util/secret-scrubber.js';
 import { resolveCredentials } from './delivery-secrets.js';
-import { objectKey, s3Client, s3Label } from './s3-delivery.js';
+import { objectKey, s3Label } from './s3-names.js';
 import { BUCKET_LOOKUP, s3Failure } from './s3-failure.js';
 import { openSftpTree } from './sftp-tree.js';
 
@@ -53,6 +52,8 @@ export async function probeDestination(d: DeliveryDestination, options: ProbeOpt
       }
     }
     if (d.kind === 's3' && creds.kind === 's3') {
+      // loaded only where an S3 destination is probed (s3-names.ts says why)
+      const [{ DeleteObjectCommand, HeadBucketCommand, PutObjectCommand }, { s3Client }] = await Promise.all([import('@aws-sdk/client-s3'), import('./s3-delivery.js')]);
       const client = s3Client(d, creds.s3, timeoutMs);
       const label = s3Label(d);
       try {

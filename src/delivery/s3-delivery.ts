@@ -20,6 +20,7 @@ import { DeliveryError } from '../notify/delivery-error.js';
 import { closedPeriod } from './closed-manifest.js';
 import type { FileToDeliver, ReportToDeliver } from './report-to-deliver.js';
 import { s3Failure } from './s3-failure.js';
+import { objectKey, s3Label } from './s3-names.js';
 import { noTransfer, type TransferStats } from './transfer-stats.js';
 
 export interface S3Credentials {
@@ -28,10 +29,6 @@ export interface S3Credentials {
 }
 
 const PART_SIZE = 8 * 1024 * 1024;
-
-export function s3Label(d: S3Destination): string {
-  return `s3://${d.bucket}${d.prefix ? `/${trimSlashes(d.prefix)}` : ''}`;
-}
 
 export function s3Client(d: S3Destination, credentials: S3Credentials | undefined, timeoutMs: number): S3Client {
   // the SDK warns on stderr about Node versions it will drop; stderr is the one-line error channel (contracts.md)
@@ -50,9 +47,6 @@ export function s3Client(d: S3Destination, credentials: S3Credentials | undefine
   });
 }
 
-export function objectKey(d: S3Destination, ...parts: string[]): string {
-  return [trimSlashes(d.prefix), ...parts].filter((p) => p !== '').join('/');
-}
 
 export async function deliverToS3(client: S3Client, d: S3Destination, report: ReportToDeliver): Promise<TransferStats> {
   const label = s3Label(d);
@@ -164,7 +158,3 @@ function isMissing(error: unknown): boolean {
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404 && e.name !== 'NoSuchBucket';
 }
 
-
-function trimSlashes(s: string): string {
-  return s.replace(/^\/+|\/+$/g, '');
-}

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import SftpClient from 'ssh2-sftp-client';
+import type SftpClient from 'ssh2-sftp-client';
 import type { SftpDestination } from '../config/delivery-schema.js';
 import { pinnedHostKey } from './host-key.js';
 import type { RemoteTree } from './remote-tree.js';
@@ -26,7 +26,9 @@ export function sftpLabel(d: SftpDestination): string {
 export async function openSftpTree(d: SftpDestination, credentials: SftpCredentials, timeoutMs: number): Promise<RemoteTree> {
   const label = sftpLabel(d);
   const pin = pinnedHostKey(d.hostKey);
-  const client = new SftpClient('payexport');
+  // ssh2 is loaded by the runs that deliver over SFTP, not by every run (s3-names.ts says why)
+  const { default: Client } = await import('ssh2-sftp-client');
+  const client: SftpClient = new Client('payexport');
   const fail = (error: unknown, doing: string): never => {
     throw sftpFailure(error, { label, doing, pinned: d.hostKey, seen: pin.seen(), user: d.user });
   };

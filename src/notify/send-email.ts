@@ -29,7 +29,7 @@ export async function sendEmail(input: EmailInput): Promise<AttemptsOutcome> {
   const attachment = d.attachExceptions ? await exceptionsAttachment(input.message) : { path: null, note: undefined };
   const content = renderEmail(input.message, attachment.note === undefined ? {} : { attachmentNote: attachment.note });
   return withRetries(input.policy, async (timeoutMs) => {
-    const transport = smtpTransport(d, input.password, timeoutMs, input.cwd);
+    const transport = await smtpTransport(d, input.password, timeoutMs, input.cwd);
     let timer: NodeJS.Timeout | undefined;
     try {
       const deadline = new Promise<never>((_, reject) => {

@@ -6,10 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { EmailDestination } from '../config/notify-schema.js';
 
-export function smtpTransport(d: EmailDestination, password: string | undefined, timeoutMs: number, cwd: string): Transporter {
+/** nodemailer is loaded by the runs that send mail, not by every run (delivery/s3-names.ts says why). */
+export async function smtpTransport(d: EmailDestination, password: string | undefined, timeoutMs: number, cwd: string): Promise<Transporter> {
+  const { default: nodemailer } = await import('nodemailer');
   const ca = d.caFile === undefined ? undefined : readFileSync(resolve(cwd, d.caFile), 'utf8');
   return nodemailer.createTransport({
     host: d.host,

@@ -36,7 +36,7 @@ export function reachHttp(url: string, timeoutMs: number): Promise<string> {
 }
 
 async function reachSmtp(d: EmailDestination, password: string | undefined, timeoutMs: number, cwd: string): Promise<string> {
-  const transport = smtpTransport(d, password, timeoutMs, cwd);
+  const transport = await smtpTransport(d, password, timeoutMs, cwd);
   try {
     await transport.verify();
     return `${d.host}:${d.port} greeted${d.secure || d.starttls === 'required' ? ', TLS' : ''}${d.user === undefined ? '' : ', login accepted'}`;
