@@ -252,30 +252,46 @@ function toPosition(value: string | number | null, mode: 'cursor' | 'offset'): S
 // ---------------------------------------------------------------------------------------------
 // De-duplication within a sweep
 
+/** Pages of ids a sweep's deduper keeps: a repeat from up to four pages back is still caught. */
+export const DEDUPE_WINDOW_PAGES = 4;
+
 /**
- * Items seen in this sweep, by id: a duplicate (offset pages shifting under inserts, a server
- * repeating an item) is counted, not yielded twice. Memory: one Set of ids per stream.
+ * Items seen lately in this sweep, by id: an item a server sends again near where it first sent it
+ * (the next page starting a few items early, offset pages shifting under inserts, a page repeated) is
+ * counted and not yielded twice. The ids of the last `windowPages` pages are kept, not the whole
+ * sweep's: a chain over an environment read whole holds up to ~50k ids at 1M payments, eight chains
+ * 36 MB of the job's heap, growing with the data (docs/benchmarks.md, "Issue 29: target 5"). Every
+ * store keeps one row per key anyway (the database's upsert, the spool's reads by natural key), so an
+ * item repeated further back is written again and absorbed there, as one repeated across a resumed
+ * sweep always was; it is then counted as pulled, not as a duplicate.
  */
 export class SweepDeduper {
-  private readonly seen = new Set<string>();
+  /** the ids of the latest pages, oldest first */
+  private readonly pages: Array<Set<string>> = [];
   duplicates = 0;
 
-  /** The items of a page not seen before, in order. */
+  constructor(private readonly windowPages = DEDUPE_WINDOW_PAGES) {}
+
+  /** The items of a page not seen before (on it or the pages of the window), in order. */
   unique<T>(items: readonly T[], idOf: (item: T) => string): T[] {
+    const page = new Set<string>();
     const fresh: T[] = [];
     for (const item of items) {
       const id = idOf(item);
-      if (this.seen.has(id)) this.duplicates++;
+      if (page.has(id) || this.pages.some((earlier) => earlier.has(id))) this.duplicates++;
       else {
-        this.seen.add(ownCopy(id));
+        page.add(ownCopy(id));
         fresh.push(item);
       }
     }
+    this.pages.push(page);
+    if (this.pages.length > this.windowPages) this.pages.shift();
     return fresh;
   }
 
+  /** ids held now (at most `windowPages` pages' worth) */
   get size(): number {
-    return this.seen.size;
+    return this.pages.reduce((n, page) => n + page.size, 0);
   }
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiProtocolError } from '../../../src/api/errors.js';
 import {
   cursorPages,
+  DEDUPE_WINDOW_PAGES,
   dedupePages,
   offsetPages,
   readListPage,
@@ -222,6 +223,26 @@ describe('de-duplication within a sweep', () => {
     expect(out.map((p) => p.duplicates)).toEqual([1, 1, 1]);
     expect(deduper.duplicates).toBe(3);
     expect(deduper.size).toBe(4);
+  });
+
+  it('keeps the ids of the last pages only: memory bounded by the window, not by the sweep', () => {
+    const deduper = new SweepDeduper(2);
+    const page = (...ids: string[]): Item[] => items(...ids);
+    expect(deduper.unique(page('a', 'b'), (i) => i.id).map((i) => i.id)).toEqual(['a', 'b']);
+    expect(deduper.unique(page('c', 'd'), (i) => i.id).map((i) => i.id)).toEqual(['c', 'd']);
+    // 'a' is one page back: still in the window
+    expect(deduper.unique(page('a', 'e'), (i) => i.id).map((i) => i.id)).toEqual(['e']);
+    expect(deduper.size).toBe(3);
+    // 'b' left the window two pages ago: yielded again, for the store's key to absorb
+    expect(deduper.unique(page('b', 'f'), (i) => i.id).map((i) => i.id)).toEqual(['b', 'f']);
+    expect(deduper.duplicates).toBe(1);
+    expect(deduper.size).toBe(3);
+  });
+
+  it('holds at most window × page ids over a long sweep', () => {
+    const deduper = new SweepDeduper();
+    for (let p = 0; p < 200; p++) deduper.unique(items(...Array.from({ length: 500 }, (_, i) => `id-${p}-${i}`)), (i) => i.id);
+    expect(deduper.size).toBe(DEDUPE_WINDOW_PAGES * 500);
   });
 });
 
