@@ -47,7 +47,6 @@ export function s3Client(d: S3Destination, credentials: S3Credentials | undefine
   });
 }
 
-
 export async function deliverToS3(client: S3Client, d: S3Destination, report: ReportToDeliver): Promise<TransferStats> {
   const label = s3Label(d);
   const stats = noTransfer();
@@ -157,4 +156,3 @@ function isMissing(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404 && e.name !== 'NoSuchBucket';
 }
-

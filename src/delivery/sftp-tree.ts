@@ -26,7 +26,8 @@ export function sftpLabel(d: SftpDestination): string {
 export async function openSftpTree(d: SftpDestination, credentials: SftpCredentials, timeoutMs: number): Promise<RemoteTree> {
   const label = sftpLabel(d);
   const pin = pinnedHostKey(d.hostKey);
-  // ssh2 is loaded by the runs that deliver over SFTP, not by every run (s3-names.ts says why)
+  // ssh2 is loaded by the runs that deliver over SFTP, not by every run: a job that never delivers
+  // should not carry a library it does not use in its memory
   const { default: Client } = await import('ssh2-sftp-client');
   const client: SftpClient = new Client('payexport');
   const fail = (error: unknown, doing: string): never => {

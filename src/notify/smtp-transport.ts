@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { EmailDestination } from '../config/notify-schema.js';
 
-/** nodemailer is loaded by the runs that send mail, not by every run (delivery/s3-names.ts says why). */
+/** nodemailer is loaded by the runs that send mail, not by every run: a job that sends none should not carry it in its memory. */
 export async function smtpTransport(d: EmailDestination, password: string | undefined, timeoutMs: number, cwd: string): Promise<Transporter> {
   const { default: nodemailer } = await import('nodemailer');
   const ca = d.caFile === undefined ? undefined : readFileSync(resolve(cwd, d.caFile), 'utf8');
