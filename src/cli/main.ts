@@ -8,6 +8,7 @@ import { toolInfo } from '../sinks/tool-info.js';
 import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
 import { boundHeapGrowth } from './heap-growth.js';
+import { startSoftHeapLimit } from './soft-heap-limit.js';
 import { JOB_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
 import { deliverCommand } from './commands/deliver.js';
@@ -96,7 +97,8 @@ function unknownCommand(argv: readonly string[], commands: ReadonlySet<string>):
   return first !== undefined && !first.startsWith('-') && !commands.has(first);
 }
 
-// before any command allocates: the heap's growth between collections (heap-growth.ts says why)
+// before any command allocates: the heap's growth between collections, tighter above a soft limit (heap-growth.ts, soft-heap-limit.ts say why)
 boundHeapGrowth();
+startSoftHeapLimit();
 const context: CliContext = { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, scrubber: new SecretScrubber(), exitCode: ExitCode.ok };
 process.exitCode = await main(hideBin(process.argv), context);
