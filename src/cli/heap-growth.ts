@@ -16,7 +16,12 @@ export const HEAP_GROWING_PERCENT = 50;
  * reads the factor each time it sets the next collection's limit, so setting it at startup is in time.
  */
 export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
-  if (execArgv.some((flag) => /heap[-_]growing[-_]percent/.test(flag))) return false;
+  if (userChoseHeapGrowth(execArgv)) return false;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return true;
+}
+
+/** Whether the user's own node flags name the growth factor (theirs then stands, here and in soft-heap-limit.ts). */
+export function userChoseHeapGrowth(execArgv: readonly string[]): boolean {
+  return execArgv.some((flag) => /heap[-_]growing[-_]percent/.test(flag));
 }

@@ -12,7 +12,7 @@
  * round").
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { HEAP_GROWING_PERCENT } from './heap-growth.js';
+import { HEAP_GROWING_PERCENT, userChoseHeapGrowth } from './heap-growth.js';
 
 /** The heap (every space, committed) above which collections leave little headroom. */
 export const SOFT_HEAP_LIMIT_MB = 192;
@@ -37,7 +37,7 @@ export interface SoftHeapLimitOptions {
  * Not started when the user's own node flags name the growth factor: their choice stands.
  */
 export function startSoftHeapLimit(execArgv: readonly string[] = process.execArgv, options: SoftHeapLimitOptions = {}): (() => void) | null {
-  if (execArgv.some((flag) => /heap[-_]growing[-_]percent/.test(flag))) return null;
+  if (userChoseHeapGrowth(execArgv)) return null;
   const limit = options.limitBytes ?? SOFT_HEAP_LIMIT_MB * 1024 * 1024;
   const heapBytes = options.heapBytes ?? (() => getHeapStatistics().total_heap_size);
   const setFlag = options.setFlag ?? setFlagsFromString;
