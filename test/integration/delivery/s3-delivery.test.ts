@@ -116,7 +116,9 @@ describe.each(availableS3Kinds())('S3 delivery to %s', (kind) => {
         await server.restart();
       },
     });
-    expect(healed.detail).toBe('delivered');
+    // s3rver cannot list incomplete multipart uploads (501): the record says so rather than claim it tidied
+    if (kind === 'moto') expect(healed.detail).toBe('delivered');
+    else expect(healed.detail).toMatch(/^delivered; s3:\/\/books does not list incomplete multipart uploads \(NotImplemented\)/);
     expect(healed).toMatchObject({ outcome: 'delivered', attempts: 2 });
     expect(slept).toBe(1);
     expect(sha256((await object(`${base}report.xlsx`))!)).toBe(sha256(readFileSync(join(dir, 'report.xlsx'))));
@@ -135,7 +137,8 @@ describe.each(availableS3Kinds())('S3 delivery to %s', (kind) => {
   });
 
   it('probes a bucket without sending a report: ok, or the fix for a missing bucket', async () => {
-    expect(await probeDestination(destination(), { env: ENV, cwd: process.cwd() })).toMatchObject({ ok: true });
+    const reached = await probeDestination(destination(), { env: ENV, cwd: process.cwd() });
+    expect(reached, JSON.stringify(reached)).toMatchObject({ ok: true });
     const missing = await probeDestination(destination({ bucket: 'no-such-books' }), { env: ENV, cwd: process.cwd() });
     expect(missing).toMatchObject({ ok: false });
     expect(missing.ok ? '' : missing.fix).toMatch(/bucket/);

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, existsSync, chmodSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -132,14 +132,19 @@ describe.skipIf(unavailable !== null)('SFTP delivery to OpenSSH', () => {
     const dir = writeReportFolder(join(out, 'cut'), { job: 'nightly', folder: '2026-11-24', files: { 'payments.csv': noise(3_000_000), 'report.xlsx': noise(20_000_000) } });
     const jobDir = join(server.root, 'nightly');
     const cutting = (async () => {
-      // wait until the workbook is partly written, then kill the connection's sshd processes
-      for (let i = 0; i < 400; i++) {
-        const part = remoteFiles(jobDir).find((n) => n.startsWith('.2026-11-24.part-'));
-        if (part && existsSync(join(jobDir, part, 'report.xlsx'))) {
+      // wait until payments.csv is whole and the workbook partly written (files go up side by side),
+      // then kill the connection's sshd processes
+      const part = join(jobDir, '.2026-11-24.payexport-part');
+      const payments = sha256(readFileSync(join(dir, 'payments.csv')));
+      const xlsxBytes = statSync(join(dir, 'report.xlsx')).size;
+      for (let i = 0; i < 800; i++) {
+        const whole = existsSync(join(part, 'payments.csv')) && sha256(readFileSync(join(part, 'payments.csv'))) === payments;
+        const partly = existsSync(join(part, 'report.xlsx')) && statSync(join(part, 'report.xlsx')).size < xlsxBytes;
+        if (whole && partly) {
           for (const pid of server.connectionPids()) process.kill(pid, 'SIGKILL');
           return true;
         }
-        await new Promise((r) => setTimeout(r, 25));
+        await new Promise((r) => setTimeout(r, 10));
       }
       return false;
     })();
