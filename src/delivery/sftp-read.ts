@@ -15,9 +15,13 @@ import { createHash } from 'node:crypto';
 import type { SFTPWrapper, Stats } from 'ssh2';
 import { sizeDiffers } from './remote-tree.js';
 
-/** 32 KiB blocks, 64 in flight: OpenSSH's `sftp` defaults (-B 32768 -R 64); bench/delivery measures them. */
-export const READ_CHUNK_BYTES = 32 * 1024;
-export const READ_DEPTH = 64;
+/**
+ * 16 requests of 128 KiB in flight: 2 MiB, as OpenSSH's `sftp` keeps (64 × 32 KiB), in a quarter
+ * of the requests — a quarter of the packets to encrypt and the socket writes, which cost this
+ * client more than they cost OpenSSH's (a read-back of 100 MB: 3.0 s against 3.3–4.1 s).
+ */
+export const READ_CHUNK_BYTES = 128 * 1024;
+export const READ_DEPTH = 16;
 
 /** SSH_FX_NO_SUCH_FILE: the one status that means "nothing there" rather than a failure. */
 const NO_SUCH_FILE = 2;
@@ -41,7 +45,8 @@ export async function readRemoteFile(sftp: SFTPWrapper, path: string, maxBytes: 
   return withOpenFile(sftp, path, async (handle, size) => {
     if (size > maxBytes) throw new Error(`${path} is ${size} bytes, more than a manifest ever is (${maxBytes})`);
     const parts: Buffer[] = [];
-    await readBlocks(sftp, handle, size, (data) => parts.push(data));
+    // the buffers are lent: kept bytes are copied
+    await readBlocks(sftp, handle, size, (data) => parts.push(Buffer.from(data)));
     return Buffer.concat(parts);
   });
 }
@@ -66,18 +71,25 @@ async function withOpenFile<T>(sftp: SFTPWrapper, path: string, use: (handle: Bu
 interface Block {
   position: number;
   length: number;
+  buffer: Buffer;
   data: Promise<Buffer>;
 }
 
-/** Every byte of an open file, in order, `READ_DEPTH` requests in flight; then one read past the end, which must find nothing. */
+/**
+ * Every byte of an open file, in order, `READ_DEPTH` requests in flight; then reads past the end,
+ * which must find nothing. `onData`'s buffer is lent for the call only: it is read into again
+ * (allocating a new one per block made the collector the largest cost of a read-back).
+ */
 async function readBlocks(sftp: SFTPWrapper, handle: Buffer, size: number, onData: (data: Buffer) => void): Promise<void> {
   const inFlight: Block[] = [];
+  const free: Buffer[] = [];
   let next = 0;
   const ask = (position: number, length: number): Block => {
-    const block = { position, length, data: readBlock(sftp, handle, position, length) };
+    const buffer = free.pop() ?? Buffer.allocUnsafeSlow(READ_CHUNK_BYTES);
+    const data = readBlock(sftp, handle, buffer, position, length);
     // a block still in flight when an earlier one fails must not become an unhandled rejection
-    block.data.catch(() => undefined);
-    return block;
+    data.catch(() => undefined);
+    return { position, length, buffer, data };
   };
   for (;;) {
     while (inFlight.length < READ_DEPTH && next < size) {
@@ -93,21 +105,23 @@ async function readBlocks(sftp: SFTPWrapper, handle: Buffer, size: number, onDat
     onData(data);
     // a server may answer with fewer bytes than asked: the rest of that block is asked for at once, in its place
     if (data.length < block.length) inFlight.unshift(ask(block.position + data.length, block.length - data.length));
+    free.push(block.buffer);
   }
   // a file that grew since its stat: what lies past the promised end is part of what it holds
+  const spare = free.pop() ?? Buffer.allocUnsafeSlow(READ_CHUNK_BYTES);
   for (let position = size; ; ) {
-    const beyond = await readBlock(sftp, handle, position, READ_CHUNK_BYTES);
+    const beyond = await readBlock(sftp, handle, spare, position, READ_CHUNK_BYTES);
     if (beyond.length === 0) return;
     onData(beyond);
     position += beyond.length;
   }
 }
 
-function readBlock(sftp: SFTPWrapper, handle: Buffer, position: number, length: number): Promise<Buffer> {
+function readBlock(sftp: SFTPWrapper, handle: Buffer, buffer: Buffer, position: number, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    sftp.read(handle, Buffer.allocUnsafe(length), 0, length, position, (error, bytesRead, buffer) => {
+    sftp.read(handle, buffer, 0, length, position, (error, bytesRead) => {
       if (error) reject(error);
-      else resolve(bytesRead === length ? buffer : buffer.subarray(0, bytesRead));
+      else resolve(buffer.subarray(0, bytesRead));
     });
   });
 }

@@ -25,7 +25,7 @@ export interface SftpCredentials {
   password?: string;
 }
 
-/** Writes: 16 requests of 128 KiB in flight (bench/delivery compared this with ssh2's 64 × 32 KiB default). */
+/** Writes: 16 requests of 128 KiB in flight (2 MiB, one SSH channel window); 64 × 32 KiB and 8 × 255 KiB measured the same. */
 export const WRITE_CHUNK_BYTES = 128 * 1024;
 export const WRITE_DEPTH = 16;
 /** A delivered manifest is a few kilobytes; a "manifest.json" this large is someone else's file. */
