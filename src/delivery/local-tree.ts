@@ -14,6 +14,7 @@ const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoExcep
 export function localTree(label: string): RemoteTree {
   return {
     label,
+    kind: 'folder',
     async digest(path, expectedBytes) {
       try {
         const info = await stat(path);

@@ -11,6 +11,8 @@ export interface RemoteEntry {
 export interface RemoteTree {
   /** how messages name the far end: `sftp://user@host:22`, a path; never a credential */
   readonly label: string;
+  /** which transport, for the delivery's fault points (src/util/fault-points.ts) */
+  readonly kind: 'sftp' | 'folder';
   /**
    * What a remote file holds: its sha256 (hex), read back in full over the protocol; null when there
    * is no such file. Given `expectedBytes`, a file of another size is not read: the answer is then

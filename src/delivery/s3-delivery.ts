@@ -16,6 +16,7 @@
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Destination } from '../config/delivery-schema.js';
 import { DeliveryError } from '../notify/delivery-error.js';
+import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 import { closedPeriod } from './closed-manifest.js';
 import { inTurns } from './in-turns.js';
 import type { FileToDeliver, ReportToDeliver } from './report-to-deliver.js';
@@ -96,6 +97,7 @@ export async function deliverToS3(client: S3Client, d: S3Destination, report: Re
       stats.filesSent++;
       stats.bytesSent += file.bytes;
       await check(client, d, key(file.path), file, call);
+      if (FAULTS_ARMED) faultPoint('deliver:uploaded', { to: 's3', files: stats.filesSent });
     },
   );
   // before the manifest publishes the folder: nothing of an earlier attempt stays under it

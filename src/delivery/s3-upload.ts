@@ -8,6 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand, type CompletedPart, type PutObjectCommandInput, type S3Client } from '@aws-sdk/client-s3';
 import type { S3Destination } from '../config/delivery-schema.js';
+import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 import { inTurns } from './in-turns.js';
 import type { FileToDeliver } from './report-to-deliver.js';
 
@@ -51,6 +52,7 @@ export async function uploadFile(client: S3Client, d: S3Destination, key: string
         const end = Math.min(file.bytes, start + PART_SIZE);
         const sent = await client.send(new UploadPartCommand({ Bucket: d.bucket, Key: key, UploadId, PartNumber: i + 1, Body: createReadStream(file.local, { start, end: end - 1 }), ContentLength: end - start }));
         parts[i] = { PartNumber: i + 1, ETag: sent.ETag };
+        if (FAULTS_ARMED) faultPoint('deliver:part', { to: 's3', parts: parts.filter(Boolean).length });
       },
     );
     await client.send(new CompleteMultipartUploadCommand({ Bucket: d.bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));

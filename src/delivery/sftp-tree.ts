@@ -78,6 +78,7 @@ export async function openSftpTree(d: SftpDestination, credentials: SftpCredenti
   };
   return {
     label,
+    kind: 'sftp',
     digest: (path, expectedBytes) => wrap(`read back ${path}`, () => digestRemoteFile(sftp, path, expectedBytes)),
     read: (path) => wrap(`read ${path}`, () => readRemoteFile(sftp, path, MANIFEST_MAX_BYTES)),
     async list(dir) {

@@ -14,6 +14,7 @@
  * Once the folder is published (or found unchanged), what earlier attempts left beside it is removed.
  */
 import { DeliveryError } from '../notify/delivery-error.js';
+import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 import { closedPeriod } from './closed-manifest.js';
 import { inTurns } from './in-turns.js';
 import type { FileToDeliver, ReportToDeliver } from './report-to-deliver.js';
@@ -48,6 +49,7 @@ export async function deliverToTree(tree: RemoteTree, root: string, report: Repo
   if (await tree.exists(final)) {
     // the old version steps aside for the one rename that publishes the new one
     await tree.rename(final, tree.join(jobDir, oldName(report.folder, runId)));
+    if (FAULTS_ARMED) faultPoint('deliver:renamed', { to: tree.kind });
   }
   await tree.rename(part, final);
   stats.warnings.push(...(await removeLeftovers(tree, jobDir, report.folder)));
@@ -74,6 +76,7 @@ async function place(tree: RemoteTree, part: string, published: string | null, f
   if (got !== file.sha256) {
     throw new DeliveryError(`${tree.label}: ${file.path} arrived with ${got === null ? 'nothing' : /^[0-9a-f]{64}$/.test(got) ? `sha256 ${got}` : got}, the manifest says ${file.sha256}`, true);
   }
+  if (FAULTS_ARMED) faultPoint('deliver:uploaded', { to: tree.kind, files: stats.filesSent });
 }
 
 /** Whether every file of the published folder holds the manifest's bytes (read back in full). */
