@@ -134,6 +134,11 @@ describe.each(availableS3Kinds())('S3 delivery to %s', (kind) => {
     expect(record).toMatchObject({ outcome: 'failed', attempts: 1 });
     expect(record.detail).toMatch(/SignatureDoesNotMatch|AccessDenied|InvalidAccessKeyId/);
     expect(JSON.stringify(record)).not.toContain(secret);
+    // doctor's probe names it too (it lists: a HEAD's 403 has no body to name it)
+    const probe = await probeDestination(destination(), { env: { PAYEXPORT_TEST_S3_KEY_ID: 'AKIAPLANTEDUNKNOWN', PAYEXPORT_TEST_S3_SECRET: secret }, cwd: process.cwd(), scrubber });
+    expect(probe).toMatchObject({ ok: false, detail: expect.stringMatching(/look for the bucket: (SignatureDoesNotMatch|AccessDenied|InvalidAccessKeyId) \(HTTP 403\)/) });
+    expect(JSON.stringify(probe)).not.toMatch(/Unknown/);
+    expect(JSON.stringify(probe)).not.toContain(secret);
   });
 
   it('probes a bucket without sending a report: ok, or the fix for a missing bucket', async () => {
