@@ -22,7 +22,7 @@ let server: SftpServer;
 const out = mkdtempSync(join(tmpdir(), 'payexport-deliver-src-'));
 
 beforeAll(async () => {
-  if (unavailable === null) server = await startSftpServer();
+  if (unavailable === null) server = await startSftpServer({ passwordUser: true });
 }, 30_000);
 afterAll(async () => {
   await server?.stop();
@@ -108,6 +108,26 @@ describe.skipIf(unavailable !== null)('SFTP delivery to OpenSSH', () => {
     const d = destination({ privateKeyFile: undefined, privateKeyEnv: 'PAYEXPORT_TEST_SFTP_KEY' });
     expect(await deliverTo(d, dir, { env: {} })).toMatchObject({ outcome: 'failed', attempts: 0, detail: expect.stringContaining('PAYEXPORT_TEST_SFTP_KEY is not set') });
     expect(await deliverTo(d, dir, { env: { PAYEXPORT_TEST_SFTP_KEY: readFileSync(server.keyFile, 'utf8') } })).toMatchObject({ outcome: 'delivered' });
+  });
+
+  it('logs in with a password by reference; a wrong one is refused without retrying, and neither appears in its words', async (ctx) => {
+    const login = server.password;
+    if (!('user' in login)) {
+      ctx.skip(`no password user: ${login.unavailable}`);
+      return;
+    }
+    const dir = writeReportFolder(join(out, 'pw'), { job: 'nightly', folder: '2026-11-25', files: { 'payments.csv': 'p\r\n', 'report.xlsx': noise(300_000) } });
+    const d = destination({ user: login.user, privateKeyFile: undefined, passwordEnv: 'PAYEXPORT_TEST_SFTP_PASSWORD', remoteDir: 'incoming' });
+    const record = await deliverTo(d, dir, { env: { PAYEXPORT_TEST_SFTP_PASSWORD: login.password } });
+    expect(record).toMatchObject({ outcome: 'delivered', files_sent: 3, remote: `sftp://${login.user}@127.0.0.1:${server.port}/incoming/nightly/2026-11-25` });
+    // relative to the user's login directory, written as that user
+    for (const name of ['payments.csv', 'report.xlsx', 'manifest.json']) expect(sha256(readFileSync(join(login.home, 'incoming/nightly/2026-11-25', name)))).toBe(sha256(readFileSync(join(dir, name))));
+    expect(await deliverTo(d, dir, { env: { PAYEXPORT_TEST_SFTP_PASSWORD: login.password } })).toMatchObject({ outcome: 'unchanged' });
+    const wrong = 'wrong-PLANTED-password-40';
+    const refused = await deliverTo(d, dir, { env: { PAYEXPORT_TEST_SFTP_PASSWORD: wrong }, attempts: 3 });
+    expect(refused).toMatchObject({ outcome: 'failed', attempts: 1, detail: expect.stringMatching(/refused .*credentials/) });
+    expect(JSON.stringify(refused)).not.toContain(wrong);
+    expect(await probeDestination(d, { env: { PAYEXPORT_TEST_SFTP_PASSWORD: login.password }, cwd: process.cwd() })).toMatchObject({ ok: true });
   });
 
   it('fails on a full disk with words saying so, and publishes nothing', async (ctx) => {
