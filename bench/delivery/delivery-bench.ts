@@ -33,8 +33,9 @@ export interface DeliveryBenchOptions {
 export interface DeliveryBenchResult {
   folder: { bytes: number; files: number; payments: number };
   loadAverage: { start: string; end: string };
-  sftp: { put: number[]; get: number[]; first: DeliverRun[]; unchanged: DeliverRun[]; firstRatio: number; unchangedRatio: number };
-  s3: { floorTool: ReturnType<typeof s3FloorTool>; floor: number[]; first: DeliverRun[]; unchanged: DeliverRun[]; firstRatio: number | null };
+  /** ratios of the `payexport deliver` process's wall (what a user waits for); `…Alone`: of the delivery itself, as inside a job run (its record's duration: no node start, no config load) */
+  sftp: { put: number[]; get: number[]; first: DeliverRun[]; unchanged: DeliverRun[]; firstRatio: number; unchangedRatio: number; firstRatioAlone: number; unchangedRatioAlone: number };
+  s3: { floorTool: ReturnType<typeof s3FloorTool>; floor: number[]; first: DeliverRun[]; unchanged: DeliverRun[]; firstRatio: number | null; firstRatioAlone: number | null };
   rss: Array<{ kind: 'sftp' | 's3'; smallMb: number; largeMb: number; small: DeliverRun; large: DeliverRun; ratio: number }>;
 }
 
@@ -64,8 +65,8 @@ export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<D
     const result: DeliveryBenchResult = {
       folder: { bytes: base.bytes, files: base.files, payments: options.payments },
       loadAverage: { start, end: '' },
-      sftp: { put: [], get: [], first: [], unchanged: [], firstRatio: Number.NaN, unchangedRatio: Number.NaN },
-      s3: { floorTool: s3FloorTool(), floor: [], first: [], unchanged: [], firstRatio: null },
+      sftp: { put: [], get: [], first: [], unchanged: [], firstRatio: Number.NaN, unchangedRatio: Number.NaN, firstRatioAlone: Number.NaN, unchangedRatioAlone: Number.NaN },
+      s3: { floorTool: s3FloorTool(), floor: [], first: [], unchanged: [], firstRatio: null, firstRatioAlone: null },
       rss: [],
     };
     for (let rep = 1; rep <= options.reps; rep++) {
@@ -103,7 +104,12 @@ export async function runDeliveryBench(options: DeliveryBenchOptions): Promise<D
     const s = result.sftp;
     s.firstRatio = r2(median(s.first.map((r) => r.wallSeconds)) / (median(s.put) + median(s.get)));
     s.unchangedRatio = r2(median(s.unchanged.map((r) => r.wallSeconds)) / median(s.get));
-    if (result.s3.floor.length > 0) result.s3.firstRatio = r2(median(result.s3.first.map((r) => r.wallSeconds)) / median(result.s3.floor));
+    s.firstRatioAlone = r2(median(s.first.map((r) => r.deliverySeconds)) / (median(s.put) + median(s.get)));
+    s.unchangedRatioAlone = r2(median(s.unchanged.map((r) => r.deliverySeconds)) / median(s.get));
+    if (result.s3.floor.length > 0) {
+      result.s3.firstRatio = r2(median(result.s3.first.map((r) => r.wallSeconds)) / median(result.s3.floor));
+      result.s3.firstRatioAlone = r2(median(result.s3.first.map((r) => r.deliverySeconds)) / median(result.s3.floor));
+    }
 
     const [smallMb, largeMb] = options.rssSizesMb;
     const small = await paddedFolder(base, work, `padded-${smallMb}`, smallMb * 1e6);
