@@ -31,6 +31,7 @@
  *
  * `cores` is not in the default set: it builds a second checkout and runs the export twice.
  *   npm run bench -- --sizes 100000 --only embedded the embedded default alone (issue 21, target 1)
+ *   npm run bench -- --only delivery                 delivery (issue 40, bench/delivery/): SFTP and S3 against OpenSSH's sftp and the AWS CLI
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -45,9 +46,11 @@ import { runIssue29, type Issue29Result } from './issue29.js';
 import { measureRowCost, prepareBaseTree, PULL_PAGE_ROWS, type RowCostResult } from './row-cost.js';
 import { measureSinks, type SinkResult } from './sinks.js';
 import { TARGETS, verdicts, type Verdict } from './targets.js';
+import { runDeliveryBench, type DeliveryBenchResult } from './delivery/delivery-bench.js';
+import { deliveryTable, deliveryVerdicts } from './delivery/delivery-report.js';
 
-const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'cores', 'embedded', 'issue29'] as const;
-const DEFAULT_SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'embedded', 'issue29'] as const;
+const SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'cores', 'embedded', 'issue29', 'delivery'] as const;
+const DEFAULT_SECTIONS = ['e2e', 'extract', 'csv', 'xlsx', 'load', 'rowcost', 'embedded', 'issue29', 'delivery'] as const;
 type Section = (typeof SECTIONS)[number];
 
 export interface SizeResult {
@@ -88,6 +91,10 @@ async function main(): Promise<void> {
       'issue29-wallets': { type: 'string', default: '200' },
       /** the issue29 pairs: behind, roundtrips, efficiency (needs roundtrips), naive */
       'issue29-pairs': { type: 'string', default: 'behind,roundtrips,efficiency,naive' },
+      /** the delivery section (bench/delivery/): the month-end's dataset, rounds, the padded pair for RSS in MB */
+      'delivery-payments': { type: 'string', default: '72000' },
+      'delivery-reps': { type: 'string', default: '3' },
+      'delivery-rss-mb': { type: 'string', default: '50,500' },
     },
   });
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -109,10 +116,12 @@ async function main(): Promise<void> {
 
   const results: SizeResult[] = [];
   const errors: Array<{ payments: number; section: string; error: string }> = [];
+  let delivery: DeliveryBenchResult | undefined;
+  const allVerdicts = (): Verdict[] => [...verdicts(results), ...(delivery ? deliveryVerdicts(delivery) : [])];
   const save = (): void => {
-    const checks = verdicts(results);
-    const table = renderTable(results, checks, machine);
-    const out = { started: started.toISOString(), finished: new Date().toISOString(), machine, loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100), targets: TARGETS, results, checks, errors };
+    const checks = allVerdicts();
+    const table = renderTable(results, checks, machine, delivery);
+    const out = { started: started.toISOString(), finished: new Date().toISOString(), machine, loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100), targets: TARGETS, results, ...(delivery ? { delivery } : {}), checks, errors };
     writeFileSync(path.join(ROOT, 'bench/results.json'), `${JSON.stringify(out, null, 2)}\n`);
     writeFileSync(path.join(ROOT, 'bench/results.md'), `${table}\n`);
   };
@@ -247,13 +256,20 @@ async function main(): Promise<void> {
       });
     }
   }
+  if (only.has('delivery')) {
+    await section(0, 'delivery', async () => {
+      log(`delivery: month-end folder → OpenSSH and moto on loopback, ${values['delivery-reps']} rounds`);
+      const [small = 50, large = 500] = values['delivery-rss-mb'].split(',').map(Number);
+      delivery = await runDeliveryBench({ payments: Number(values['delivery-payments']), seed: Number(values.seed), reps: Number(values['delivery-reps']), rssSizesMb: [small, large], log });
+    });
+  }
   save();
-  console.log(`\n${renderTable(results, verdicts(results), machine)}`);
+  console.log(`\n${renderTable(results, allVerdicts(), machine, delivery)}`);
   log(`written bench/results.json and bench/results.md${errors.length > 0 ? `; ${errors.length} section(s) failed` : ''}`);
   if (errors.length > 0) process.exitCode = 1;
 }
 
-function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: number; cpuModel: string; node: string; postgres: string; loadAverageAtStart: number[] }): string {
+function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: number; cpuModel: string; node: string; postgres: string; loadAverageAtStart: number[] }, delivery?: DeliveryBenchResult): string {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   const lines = [`Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, PostgreSQL ${machine.postgres}, load average at start ${machine.loadAverageAtStart.join(' ')}`];
   // the stage table only when a stage section ran (`--only cores` has a table of its own)
@@ -307,6 +323,7 @@ function renderTable(results: SizeResult[], checks: Verdict[], machine: { cpus: 
     }
   }
   for (const r of results.filter((x) => x.issue29 !== undefined)) lines.push('', ...issue29Table(r.payments, r.issue29!));
+  if (delivery) lines.push('', ...deliveryTable(delivery));
   lines.push('', '| target | measured | met |', '|---|---|:---:|');
   for (const c of checks) lines.push(`| ${c.target} | ${c.measured} | ${c.met === null ? '—' : c.met ? 'yes' : '**no**'} |`);
   return lines.join('\n');

@@ -56,7 +56,7 @@ async function deliverOne(input: DeliverInput, d: DeliveryDestination): Promise<
   const { report } = input;
   let stats: TransferStats = noTransfer();
   const outcome = await attempts(input, d, (sent) => {
-    stats = { filesSent: stats.filesSent + sent.filesSent, bytesSent: stats.bytesSent + sent.bytesSent, unchanged: sent.unchanged && stats.filesSent === 0 };
+    stats = { filesSent: stats.filesSent + sent.filesSent, bytesSent: stats.bytesSent + sent.bytesSent, unchanged: sent.unchanged && stats.filesSent === 0, warnings: sent.warnings };
   });
   const record: DeliveryRecord = {
     destination: d.name,
@@ -67,7 +67,7 @@ async function deliverOne(input: DeliverInput, d: DeliveryDestination): Promise<
     files_sent: stats.filesSent,
     bytes_sent: stats.bytesSent,
     attempts: outcome.attempts,
-    detail: input.scrubber.scrub(outcome.ok ? (stats.unchanged ? 'already delivered, unchanged: nothing sent' : 'delivered') : outcome.detail),
+    detail: input.scrubber.scrub(outcome.ok ? [stats.unchanged ? 'already delivered, unchanged: nothing sent' : 'delivered', ...stats.warnings].join('; ') : outcome.detail),
     duration_ms: Date.now() - began,
   };
   const fields = { destination: record.destination, kind: record.kind, report: record.report, remote: record.remote, files_sent: record.files_sent, bytes_sent: record.bytes_sent, attempts: record.attempts, duration_ms: record.duration_ms };

@@ -1,29 +1,46 @@
 /** A mounted share (or any local folder) as a RemoteTree: plain fs calls, same semantics as SFTP. */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { copyFile, link, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { RemoteTree } from './remote-tree.js';
+import { sizeDiffers, type RemoteTree } from './remote-tree.js';
+
+/** What a share answers when it cannot hold a second name for a file (SMB/CIFS, some NAS exports): the file is copied instead. */
+const NO_LINKS = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
+
+const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
 export function localTree(label: string): RemoteTree {
   return {
     label,
-    async hashOf(path) {
-      const hash = createHash('sha256');
+    kind: 'folder',
+    async digest(path, expectedBytes) {
       try {
+        const info = await stat(path);
+        if (!info.isFile()) return null;
+        if (expectedBytes !== undefined && info.size !== expectedBytes) return sizeDiffers(info.size);
+        const hash = createHash('sha256');
         await pipeline(createReadStream(path), hash);
+        return hash.digest('hex');
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        if (code(error) === 'ENOENT') return null;
         throw error;
       }
-      return hash.digest('hex');
     },
     async read(path) {
       try {
         return await readFile(path);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        if (code(error) === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async list(dir) {
+      try {
+        return (await readdir(dir, { withFileTypes: true })).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+      } catch (error) {
+        if (code(error) === 'ENOENT' || code(error) === 'ENOTDIR') return [];
         throw error;
       }
     },
@@ -37,7 +54,20 @@ export function localTree(label: string): RemoteTree {
       await mkdir(path, { recursive: true });
     },
     async upload(localPath, remotePath) {
-      await copyFile(localPath, remotePath);
+      // COPYFILE_EXCL: never written through an existing name (it may be a link to a published file)
+      await copyFile(localPath, remotePath, constants.COPYFILE_EXCL);
+    },
+    async link(existing, path) {
+      try {
+        await link(existing, path);
+        return true;
+      } catch (error) {
+        if (NO_LINKS.has(code(error) ?? '') || code(error) === 'ENOENT') return false;
+        throw error;
+      }
+    },
+    async removeFile(path) {
+      await rm(path, { force: true });
     },
     async rename(from, to) {
       await rename(from, to);

@@ -1,8 +1,9 @@
 /**
  * Is a delivery destination reachable, without sending a report? For `doctor`: connects, checks
  * the SFTP host key against the pin, logs in, and proves it can write by creating and removing a
- * hidden probe file under the destination's root (an S3 bucket: a HEAD of the bucket, then a probe
- * object put and deleted). Never throws; the answer names what to fix.
+ * hidden probe file under the destination's root (an S3 bucket: a list under the prefix, then a
+ * probe object put and deleted, and whether the key may list incomplete multipart uploads). Never
+ * throws; the answer names what to fix.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -53,15 +54,23 @@ export async function probeDestination(d: DeliveryDestination, options: ProbeOpt
     }
     if (d.kind === 's3' && creds.kind === 's3') {
       // loaded only where an S3 destination is probed (s3-names.ts says why)
-      const [{ DeleteObjectCommand, HeadBucketCommand, PutObjectCommand }, { s3Client }] = await Promise.all([import('@aws-sdk/client-s3'), import('./s3-delivery.js')]);
+      const [{ DeleteObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand }, { s3Client }] = await Promise.all([import('@aws-sdk/client-s3'), import('./s3-delivery.js')]);
       const client = s3Client(d, creds.s3, timeoutMs);
       const label = s3Label(d);
       try {
         const key = objectKey(d, token);
-        await client.send(new HeadBucketCommand({ Bucket: d.bucket })).catch((e: unknown) => Promise.reject(s3Failure(e, label, BUCKET_LOOKUP)));
+        const prefix = d.prefix === '' ? undefined : `${objectKey(d)}/`;
+        // a list, not a HEAD: its error has a body that names it (NoSuchBucket, InvalidAccessKeyId,
+        // SignatureDoesNotMatch, AccessDenied); of the probe's own key, which lists nothing
+        await client.send(new ListObjectsV2Command({ Bucket: d.bucket, Prefix: key, MaxKeys: 1 })).catch((e: unknown) => Promise.reject(s3Failure(e, label, BUCKET_LOOKUP)));
         await client.send(new PutObjectCommand({ Bucket: d.bucket, Key: key, Body: 'probe\n', ...(d.serverSideEncryption ? { ServerSideEncryption: d.serverSideEncryption } : {}), ...(d.kmsKeyId ? { SSEKMSKeyId: d.kmsKeyId } : {}) })).catch((e: unknown) => Promise.reject(s3Failure(e, label, `write ${key}`)));
         await client.send(new DeleteObjectCommand({ Bucket: d.bucket, Key: key })).catch((e: unknown) => Promise.reject(s3Failure(e, label, `delete ${key}`)));
-        return { ok: true, detail: `${label}: bucket reachable, writable` };
+        // what a delivery needs to tidy after a killed one (s3-leftovers.ts); without it the folder still arrives
+        const tidy = await client.send(new ListMultipartUploadsCommand({ Bucket: d.bucket, Prefix: prefix, MaxUploads: 1 })).then(
+          () => '',
+          (e: unknown) => `; this key may not list incomplete multipart uploads (${s3Failure(e, label, 'list uploads').message.replace(`${label}: list uploads: `, '')}): a killed delivery's parts stay stored until the bucket's AbortIncompleteMultipartUpload lifecycle rule removes them (docs/delivery.md)`,
+        );
+        return { ok: true, detail: `${label}: bucket reachable, writable${tidy}` };
       } finally {
         client.destroy();
       }
@@ -78,7 +87,7 @@ function fixFor(d: DeliveryDestination, error: unknown, detail: string): string 
   if (/refused .*credentials/.test(detail)) return 'check the private key or password the config points to, and the server\'s authorized_keys';
   if (/variable .* is not set|file .* cannot be read|readable by others/.test(detail)) return 'set the variable or fix the secret file (mode 600) the config names';
   if (/NoSuchBucket/.test(detail)) return 'check bucket, endpoint, region and forcePathStyle';
-  if (/AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|no AWS credentials/.test(detail)) return 'check the access key the config points to (or the AWS profile/role) and its permissions on the bucket';
+  if (/AccessDenied|Forbidden|InvalidAccessKeyId|SignatureDoesNotMatch|no AWS credentials/.test(detail)) return 'check the access key the config points to (or the AWS profile/role) and its permissions on the bucket';
   if (error instanceof DeliveryError && error.retryable) return `check that ${d.kind === 'folder' ? 'the share is mounted' : 'the server is up and reachable from this host (host, port, firewall)'}`;
   if (d.kind === 'folder') return `mount the share or create ${d.path}, writable by this user`;
   return 'check the destination\'s settings in the delivery section of the config';

@@ -4,23 +4,27 @@
  * manifest gets a whole folder. Before replacing a folder with other contents, its old manifest is
  * deleted first, so no reader ever sees an old manifest beside new files.
  *
- * Each object carries its sha256 as metadata (`x-amz-meta-sha256`) and is read back in full after
- * upload and hashed against the manifest. A re-run finds the same manifest and every object's
- * sha256 and size in place (HEAD) and sends nothing; a resumed one sends only what is missing.
- * Large workbooks go up as multipart uploads (@aws-sdk/lib-storage).
+ * The rule is the one every destination follows (docs/delivery.md): the bucket receives exactly
+ * the files whose sha256 differs from what it holds. What an object holds is the sha256 it carries
+ * as metadata, written in the same PUT as its bytes and checked then by reading the object back in
+ * full: an S3 object never changes in place — new bytes are a new object, whose metadata is
+ * whatever its writer gave, and an object without our sha256 is sent again. So a HEAD per file
+ * (sha256 and size) tells what the bucket holds; only what was just uploaded is read back.
+ * Before the manifest goes up, what earlier attempts left under the folder is removed
+ * (s3-leftovers.ts).
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, type PutObjectCommandInput } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Destination } from '../config/delivery-schema.js';
 import { DeliveryError } from '../notify/delivery-error.js';
+import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 import { closedPeriod } from './closed-manifest.js';
+import { inTurns } from './in-turns.js';
 import type { FileToDeliver, ReportToDeliver } from './report-to-deliver.js';
 import { s3Failure } from './s3-failure.js';
+import { abortLeftoverUploads, deleteStrangers, type FolderPlace } from './s3-leftovers.js';
 import { objectKey, s3Label } from './s3-names.js';
+import { hashObject, headObject, objectBytes, type ObjectHead } from './s3-objects.js';
+import { putParams, uploadFile } from './s3-upload.js';
 import { noTransfer, type TransferStats } from './transfer-stats.js';
 
 export interface S3Credentials {
@@ -28,7 +32,8 @@ export interface S3Credentials {
   secretAccessKey: string;
 }
 
-const PART_SIZE = 8 * 1024 * 1024;
+/** Files sent (or HEADed) at once, each with its own parts in flight (bench/delivery). */
+export const S3_FILES_IN_FLIGHT = 4;
 
 export function s3Client(d: S3Destination, credentials: S3Credentials | undefined, timeoutMs: number): S3Client {
   // the SDK warns on stderr about Node versions it will drop; stderr is the one-line error channel (contracts.md)
@@ -47,11 +52,14 @@ export function s3Client(d: S3Destination, credentials: S3Credentials | undefine
   });
 }
 
+type Call = <T>(doing: string, op: () => Promise<T>) => Promise<T>;
+
 export async function deliverToS3(client: S3Client, d: S3Destination, report: ReportToDeliver): Promise<TransferStats> {
   const label = s3Label(d);
   const stats = noTransfer();
   const key = (path: string): string => objectKey(d, report.job, report.folder, path);
-  const call = async <T>(doing: string, op: () => Promise<T>): Promise<T> => {
+  const place: FolderPlace = { bucket: d.bucket, prefix: `${objectKey(d, report.job, report.folder)}/` };
+  const call: Call = async (doing, op) => {
     try {
       return await op();
     } catch (error) {
@@ -59,32 +67,42 @@ export async function deliverToS3(client: S3Client, d: S3Destination, report: Re
     }
   };
   const manifestKey = key('manifest.json');
-  const delivered = await call(`read ${manifestKey}`, () => getBytes(client, d.bucket, manifestKey));
-  const heads = new Map<string, { sha256: string | undefined; size: number | undefined } | null>();
-  for (const file of report.files) heads.set(file.path, await call(`look for ${key(file.path)}`, () => head(client, d.bucket, key(file.path))));
-  const inPlace = (file: FileToDeliver): boolean => {
+  const delivered = await call(`read ${manifestKey}`, () => objectBytes(client, d.bucket, manifestKey));
+  const heads = new Map<string, ObjectHead | null>();
+  await inTurns(report.files, S3_FILES_IN_FLIGHT * 2, async (file) => {
+    heads.set(file.path, await call(`look for ${key(file.path)}`, () => headObject(client, d.bucket, key(file.path))));
+  });
+  const held = (file: FileToDeliver): boolean => {
     const h = heads.get(file.path);
     return h !== null && h !== undefined && h.sha256 === file.sha256 && h.size === file.bytes;
   };
-  if (delivered !== null && delivered.equals(report.manifestBytes) && report.files.every(inPlace)) {
+  const sameManifest = delivered !== null && delivered.equals(report.manifestBytes);
+  if (sameManifest && report.files.every(held)) {
     stats.unchanged = true;
+    stats.warnings.push(...(await call(`tidy ${place.prefix}`, () => abortLeftoverUploads(client, place))));
     return stats;
   }
-  if (delivered !== null && !delivered.equals(report.manifestBytes)) {
+  if (delivered !== null && !sameManifest) {
     if (closedPeriod(delivered)) {
       throw new DeliveryError(`${label}: ${report.job}/${report.folder} is a closed period already delivered with other contents; it is not overwritten (an amendment is delivered as its own .amended-N folder)`, false);
     }
     // the old manifest goes first: a reader waiting for it must not see it beside new files
     await call(`delete ${manifestKey}`, () => client.send(new DeleteObjectCommand({ Bucket: d.bucket, Key: manifestKey })));
   }
-  for (const file of report.files) {
-    // a resumed delivery keeps an object an earlier attempt put there, once it reads back right
-    if (inPlace(file) && (await call(`read back ${key(file.path)}`, () => hashObject(client, d.bucket, key(file.path)))) === file.sha256) continue;
-    await call(`upload ${key(file.path)}`, () => upload(client, d, key(file.path), file));
-    stats.filesSent++;
-    stats.bytesSent += file.bytes;
-    await check(client, d, key(file.path), file, call);
-  }
+  await inTurns(
+    report.files.filter((file) => !held(file)),
+    S3_FILES_IN_FLIGHT,
+    async (file) => {
+      await call(`upload ${key(file.path)}`, () => uploadFile(client, d, key(file.path), file));
+      stats.filesSent++;
+      stats.bytesSent += file.bytes;
+      await check(client, d, key(file.path), file, call);
+      if (FAULTS_ARMED) faultPoint('deliver:uploaded', { to: 's3', files: stats.filesSent });
+    },
+  );
+  // before the manifest publishes the folder: nothing of an earlier attempt stays under it
+  stats.warnings.push(...(await call(`tidy ${place.prefix}`, () => abortLeftoverUploads(client, place))));
+  if (!sameManifest) await call(`tidy ${place.prefix}`, () => deleteStrangers(client, place, new Set([...report.files.map((f) => key(f.path)), manifestKey])));
   await call(`upload ${manifestKey}`, () => client.send(new PutObjectCommand({ ...putParams(d, manifestKey, report.manifest), Body: report.manifestBytes, ContentType: 'application/json' })));
   stats.filesSent++;
   stats.bytesSent += report.manifest.bytes;
@@ -92,67 +110,11 @@ export async function deliverToS3(client: S3Client, d: S3Destination, report: Re
   return stats;
 }
 
-async function check(client: S3Client, d: S3Destination, key: string, file: FileToDeliver, call: <T>(doing: string, op: () => Promise<T>) => Promise<T>): Promise<void> {
+/** The object read back in full and hashed; one that does not match is deleted (it must not pass for held next time). */
+async function check(client: S3Client, d: S3Destination, key: string, file: FileToDeliver, call: Call): Promise<void> {
   const got = await call(`read back ${key}`, () => hashObject(client, d.bucket, key));
   if (got !== file.sha256) {
-    // an object that does not match must not pass for a resumed one on the next attempt
     await call(`delete ${key}`, () => client.send(new DeleteObjectCommand({ Bucket: d.bucket, Key: key })));
     throw new DeliveryError(`s3://${d.bucket}/${key} arrived with sha256 ${got ?? '(missing)'}, the manifest says ${file.sha256}`, true);
   }
-}
-
-function putParams(d: S3Destination, key: string, file: FileToDeliver): PutObjectCommandInput {
-  return {
-    Bucket: d.bucket,
-    Key: key,
-    Metadata: { sha256: file.sha256 },
-    ...(d.serverSideEncryption ? { ServerSideEncryption: d.serverSideEncryption } : {}),
-    ...(d.kmsKeyId ? { SSEKMSKeyId: d.kmsKeyId } : {}),
-  };
-}
-
-async function upload(client: S3Client, d: S3Destination, key: string, file: FileToDeliver): Promise<void> {
-  const contentType = file.path.endsWith('.csv') ? 'text/csv' : file.path.endsWith('.xlsx') ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'application/octet-stream';
-  if (file.bytes < PART_SIZE) {
-    await client.send(new PutObjectCommand({ ...putParams(d, key, file), Body: createReadStream(file.local), ContentLength: file.bytes, ContentType: contentType }));
-    return;
-  }
-  await new Upload({ client, params: { ...putParams(d, key, file), Body: createReadStream(file.local), ContentType: contentType }, partSize: PART_SIZE, queueSize: 2, leavePartsOnError: false }).done();
-}
-
-async function head(client: S3Client, bucket: string, key: string): Promise<{ sha256: string | undefined; size: number | undefined } | null> {
-  try {
-    const h = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return { sha256: h.Metadata?.sha256, size: h.ContentLength };
-  } catch (error) {
-    if (isMissing(error)) return null;
-    throw error;
-  }
-}
-
-async function getBytes(client: S3Client, bucket: string, key: string): Promise<Buffer | null> {
-  try {
-    const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    return Buffer.from(await got.Body!.transformToByteArray());
-  } catch (error) {
-    if (isMissing(error)) return null;
-    throw error;
-  }
-}
-
-async function hashObject(client: S3Client, bucket: string, key: string): Promise<string | null> {
-  try {
-    const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    const hash = createHash('sha256');
-    await pipeline(got.Body as Readable, hash);
-    return hash.digest('hex');
-  } catch (error) {
-    if (isMissing(error)) return null;
-    throw error;
-  }
-}
-
-function isMissing(error: unknown): boolean {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404 && e.name !== 'NoSuchBucket';
 }

@@ -71,7 +71,8 @@ export class RunNotifier {
       await Promise.all([...this.pings, ...this.destinations].map((d) => this.deliver(d, message)));
       return this.results;
     }
-    const chosen = this.destinations.filter((d) => conditionMet(conditionFor(d.config, job), message.exit_code));
+    const deliveryFailed = message.delivery.some((d) => d.outcome === 'failed');
+    const chosen = this.destinations.filter((d) => conditionMet(conditionFor(d.config, job), message.exit_code, deliveryFailed));
     await Promise.all([this.finishPings(message.exit_code, pingBody(message.exit_code === 0 ? 'success' : 'fail', message)), ...chosen.map((d) => this.deliver(d, message))]);
     return this.results;
   }

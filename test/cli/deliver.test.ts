@@ -151,7 +151,7 @@ describe.skipIf(unavailable !== null)('nightly delivers its folder to SFTP, S3 a
     const jobDir = join(sftp.root, 'nightly');
     rmSync(join(jobDir, '2026-11-20'), { recursive: true });
     // what a cut connection leaves: the hidden partial folder, one file whole, one cut short
-    const part = join(jobDir, `.2026-11-20.part-${sha256(readFileSync(join(dir, 'manifest.json'))).slice(0, 16)}`);
+    const part = join(jobDir, '.2026-11-20.payexport-part');
     mkdirSync(part);
     copyFileSync(join(dir, 'payments.csv'), join(part, 'payments.csv'));
     const xlsx = readFileSync(join(dir, 'report.xlsx'));

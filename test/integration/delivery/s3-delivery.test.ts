@@ -116,7 +116,9 @@ describe.each(availableS3Kinds())('S3 delivery to %s', (kind) => {
         await server.restart();
       },
     });
-    expect(healed.detail).toBe('delivered');
+    // s3rver cannot list incomplete multipart uploads (501): the record says so rather than claim it tidied
+    if (kind === 'moto') expect(healed.detail).toBe('delivered');
+    else expect(healed.detail).toMatch(/^delivered; s3:\/\/books does not list incomplete multipart uploads \(NotImplemented\)/);
     expect(healed).toMatchObject({ outcome: 'delivered', attempts: 2 });
     expect(slept).toBe(1);
     expect(sha256((await object(`${base}report.xlsx`))!)).toBe(sha256(readFileSync(join(dir, 'report.xlsx'))));
@@ -132,10 +134,16 @@ describe.each(availableS3Kinds())('S3 delivery to %s', (kind) => {
     expect(record).toMatchObject({ outcome: 'failed', attempts: 1 });
     expect(record.detail).toMatch(/SignatureDoesNotMatch|AccessDenied|InvalidAccessKeyId/);
     expect(JSON.stringify(record)).not.toContain(secret);
+    // doctor's probe names it too (it lists: a HEAD's 403 has no body to name it)
+    const probe = await probeDestination(destination(), { env: { PAYEXPORT_TEST_S3_KEY_ID: 'AKIAPLANTEDUNKNOWN', PAYEXPORT_TEST_S3_SECRET: secret }, cwd: process.cwd(), scrubber });
+    expect(probe).toMatchObject({ ok: false, detail: expect.stringMatching(/look for the bucket: (SignatureDoesNotMatch|AccessDenied|InvalidAccessKeyId) \(HTTP 403\)/) });
+    expect(JSON.stringify(probe)).not.toMatch(/Unknown/);
+    expect(JSON.stringify(probe)).not.toContain(secret);
   });
 
   it('probes a bucket without sending a report: ok, or the fix for a missing bucket', async () => {
-    expect(await probeDestination(destination(), { env: ENV, cwd: process.cwd() })).toMatchObject({ ok: true });
+    const reached = await probeDestination(destination(), { env: ENV, cwd: process.cwd() });
+    expect(reached, JSON.stringify(reached)).toMatchObject({ ok: true });
     const missing = await probeDestination(destination({ bucket: 'no-such-books' }), { env: ENV, cwd: process.cwd() });
     expect(missing).toMatchObject({ ok: false });
     expect(missing.ok ? '' : missing.fix).toMatch(/bucket/);

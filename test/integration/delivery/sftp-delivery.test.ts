@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, existsSync, chmodSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ let server: SftpServer;
 const out = mkdtempSync(join(tmpdir(), 'payexport-deliver-src-'));
 
 beforeAll(async () => {
-  if (unavailable === null) server = await startSftpServer();
+  if (unavailable === null) server = await startSftpServer({ passwordUser: true });
 }, 30_000);
 afterAll(async () => {
   await server?.stop();
@@ -110,6 +110,26 @@ describe.skipIf(unavailable !== null)('SFTP delivery to OpenSSH', () => {
     expect(await deliverTo(d, dir, { env: { PAYEXPORT_TEST_SFTP_KEY: readFileSync(server.keyFile, 'utf8') } })).toMatchObject({ outcome: 'delivered' });
   });
 
+  it('logs in with a password by reference; a wrong one is refused without retrying, and neither appears in its words', async (ctx) => {
+    const login = server.password;
+    if (!('user' in login)) {
+      ctx.skip(`no password user: ${login.unavailable}`);
+      return;
+    }
+    const dir = writeReportFolder(join(out, 'pw'), { job: 'nightly', folder: '2026-11-25', files: { 'payments.csv': 'p\r\n', 'report.xlsx': noise(300_000) } });
+    const d = destination({ user: login.user, privateKeyFile: undefined, passwordEnv: 'PAYEXPORT_TEST_SFTP_PASSWORD', remoteDir: 'incoming' });
+    const record = await deliverTo(d, dir, { env: { PAYEXPORT_TEST_SFTP_PASSWORD: login.password } });
+    expect(record).toMatchObject({ outcome: 'delivered', files_sent: 3, remote: `sftp://${login.user}@127.0.0.1:${server.port}/incoming/nightly/2026-11-25` });
+    // relative to the user's login directory, written as that user
+    for (const name of ['payments.csv', 'report.xlsx', 'manifest.json']) expect(sha256(readFileSync(join(login.home, 'incoming/nightly/2026-11-25', name)))).toBe(sha256(readFileSync(join(dir, name))));
+    expect(await deliverTo(d, dir, { env: { PAYEXPORT_TEST_SFTP_PASSWORD: login.password } })).toMatchObject({ outcome: 'unchanged' });
+    const wrong = 'wrong-PLANTED-password-40';
+    const refused = await deliverTo(d, dir, { env: { PAYEXPORT_TEST_SFTP_PASSWORD: wrong }, attempts: 3 });
+    expect(refused).toMatchObject({ outcome: 'failed', attempts: 1, detail: expect.stringMatching(/refused .*credentials/) });
+    expect(JSON.stringify(refused)).not.toContain(wrong);
+    expect(await probeDestination(d, { env: { PAYEXPORT_TEST_SFTP_PASSWORD: login.password }, cwd: process.cwd() })).toMatchObject({ ok: true });
+  });
+
   it('fails on a full disk with words saying so, and publishes nothing', async (ctx) => {
     const mount = join(server.root, 'tiny');
     const tiny = mountTinyDisk(mount, '256k');
@@ -132,14 +152,19 @@ describe.skipIf(unavailable !== null)('SFTP delivery to OpenSSH', () => {
     const dir = writeReportFolder(join(out, 'cut'), { job: 'nightly', folder: '2026-11-24', files: { 'payments.csv': noise(3_000_000), 'report.xlsx': noise(20_000_000) } });
     const jobDir = join(server.root, 'nightly');
     const cutting = (async () => {
-      // wait until the workbook is partly written, then kill the connection's sshd processes
-      for (let i = 0; i < 400; i++) {
-        const part = remoteFiles(jobDir).find((n) => n.startsWith('.2026-11-24.part-'));
-        if (part && existsSync(join(jobDir, part, 'report.xlsx'))) {
+      // wait until payments.csv is whole and the workbook partly written (files go up side by side),
+      // then kill the connection's sshd processes
+      const part = join(jobDir, '.2026-11-24.payexport-part');
+      const payments = sha256(readFileSync(join(dir, 'payments.csv')));
+      const xlsxBytes = statSync(join(dir, 'report.xlsx')).size;
+      for (let i = 0; i < 800; i++) {
+        const whole = existsSync(join(part, 'payments.csv')) && sha256(readFileSync(join(part, 'payments.csv'))) === payments;
+        const partly = existsSync(join(part, 'report.xlsx')) && statSync(join(part, 'report.xlsx')).size < xlsxBytes;
+        if (whole && partly) {
           for (const pid of server.connectionPids()) process.kill(pid, 'SIGKILL');
           return true;
         }
-        await new Promise((r) => setTimeout(r, 25));
+        await new Promise((r) => setTimeout(r, 10));
       }
       return false;
     })();

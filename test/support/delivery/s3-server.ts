@@ -63,7 +63,15 @@ export function availableS3Kinds(): Array<'moto' | 's3rver'> {
   return hasMoto() ? ['moto', 's3rver'] : ['s3rver'];
 }
 
-export async function startS3Server(kind: 'moto' | 's3rver' = availableS3Kinds()[0]!): Promise<S3Server> {
+export interface S3ServerOptions {
+  /**
+   * moto only: check every request's credentials against its own IAM (INITIAL_NO_AUTH_ACTION_COUNT=0),
+   * as AWS does — any key is then unknown to it (InvalidAccessKeyId, and a HEAD's bare 403)
+   */
+  enforceAuth?: boolean;
+}
+
+export async function startS3Server(kind: 'moto' | 's3rver' = availableS3Kinds()[0]!, options: S3ServerOptions = {}): Promise<S3Server> {
   const port = await freePort();
   const moto = kind === 'moto';
   const buckets: string[] = [];
@@ -71,7 +79,7 @@ export async function startS3Server(kind: 'moto' | 's3rver' = availableS3Kinds()
   let child: ChildProcess;
   const launch = async (): Promise<void> => {
     child = moto
-      ? spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' })
+      ? spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore', env: { ...process.env, ...(options.enforceAuth ? { INITIAL_NO_AUTH_ACTION_COUNT: '0' } : {}) } })
       : spawn(process.execPath, [S3RVER_PROCESS, dir, String(port)], { stdio: 'ignore' });
     await waitForPort(port, child, moto ? 'moto_server' : 's3rver');
   };

@@ -3,9 +3,14 @@
  * `sftp-server`) started on a loopback port with its own generated host key, its own sshd_config
  * and one authorized user key, in a temporary folder; stopped after. It runs as the test's user
  * (root on the build machine: sshd needs /run/sshd and root to log a user in).
+ *
+ * With `passwordUser`, it also logs in a local user of its own by password (created with useradd
+ * and chpasswd, PasswordAuthentication for that user alone, removed with userdel at stop): what an
+ * accountant's server that hands out a login and a password looks like.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +18,17 @@ import { freePort } from './s3-server.js';
 
 export const SSHD = '/usr/sbin/sshd';
 export const SFTP_SERVER = '/usr/lib/openssh/sftp-server';
+
+export interface PasswordLogin {
+  user: string;
+  password: string;
+  /** the user's own folder (its login directory), where it may write */
+  home: string;
+}
+
+export interface SftpServerOptions {
+  passwordUser?: boolean;
+}
 
 export interface SftpServer {
   host: string;
@@ -25,6 +41,8 @@ export interface SftpServer {
   wrongKeyFile: string;
   /** a folder on the server's disk the tests deliver into */
   root: string;
+  /** the password login, or why there is none (not asked for; no useradd) */
+  password: PasswordLogin | { unavailable: string };
   /** the pids of the per-connection sshd children (a test kills one to cut a transfer) */
   connectionPids(): number[];
   /** a new host key under the same address (a changed or impostor server); returns its fingerprint */
@@ -66,7 +84,24 @@ async function waitForBanner(port: number, child: ChildProcess): Promise<void> {
   throw new Error(`sshd did not answer on ${port} within 15 s`);
 }
 
-export async function startSftpServer(): Promise<SftpServer> {
+/** A local user with a password, for sshd to check against /etc/shadow; null with the reason when this machine cannot make one. */
+function createPasswordUser(dir: string): PasswordLogin | { unavailable: string } {
+  if (spawnSync('sh', ['-c', 'command -v useradd && command -v chpasswd && command -v userdel'], { stdio: 'ignore' }).status !== 0) return { unavailable: 'useradd, chpasswd or userdel is missing (Debian package passwd)' };
+  const user = `pxsftp${process.pid}`;
+  const password = `pw-${randomBytes(9).toString('base64url')}`;
+  // the user must reach its home through the test's folder
+  chmodSync(dir, 0o711);
+  const home = join(dir, 'home');
+  mkdirSync(home);
+  spawnSync('userdel', ['--force', user], { stdio: 'ignore' });
+  // root and useradd present: a failure here is a failure, not a reason to skip (CI runs this as root)
+  execFileSync('useradd', ['--no-create-home', '--home-dir', home, '--shell', '/bin/sh', user], { stdio: 'pipe' });
+  execFileSync('chpasswd', [], { input: `${user}:${password}\n`, stdio: ['pipe', 'pipe', 'pipe'] });
+  execFileSync('chown', [user, home]);
+  return { user, password, home };
+}
+
+export async function startSftpServer(options: SftpServerOptions = {}): Promise<SftpServer> {
   const dir = mkdtempSync(join(tmpdir(), 'payexport-sshd-'));
   const root = join(dir, 'root');
   mkdirSync(root);
@@ -79,6 +114,8 @@ export async function startSftpServer(): Promise<SftpServer> {
   const port = await freePort();
   const config = join(dir, 'sshd_config');
   const user = userInfo().username;
+  const password = options.passwordUser ? createPasswordUser(dir) : { unavailable: 'not asked for' };
+  const passwordUser = 'user' in password ? password.user : null;
   const writeConfig = (key: string): void =>
     writeFileSync(
       config,
@@ -94,8 +131,10 @@ export async function startSftpServer(): Promise<SftpServer> {
         'PermitRootLogin prohibit-password',
         'StrictModes no',
         'UsePAM no',
-        `AllowUsers ${user}`,
+        `AllowUsers ${user}${passwordUser ? ` ${passwordUser}` : ''}`,
         `Subsystem sftp ${SFTP_SERVER}`,
+        // a Match block runs to the end of the file: it comes last
+        ...(passwordUser ? [`Match User ${passwordUser}`, '  PasswordAuthentication yes'] : []),
         '',
       ].join('\n'),
     );
@@ -122,6 +161,7 @@ export async function startSftpServer(): Promise<SftpServer> {
     keyFile: join(dir, 'user_ed25519'),
     wrongKeyFile: join(dir, 'wrong_ed25519'),
     root,
+    password,
     connectionPids: () => descendantsOf(child.pid!),
     async changeHostKey() {
       await halt();
@@ -133,6 +173,7 @@ export async function startSftpServer(): Promise<SftpServer> {
     },
     async stop() {
       await halt();
+      if (passwordUser) spawnSync('userdel', ['--force', passwordUser], { stdio: 'ignore' });
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { s3Failure } from '../../../src/delivery/s3-failure.js';
+import { BUCKET_LOOKUP, s3Failure } from '../../../src/delivery/s3-failure.js';
 import { sftpFailure } from '../../../src/delivery/sftp-failure.js';
 import { deliverySummaryLines } from '../../../src/delivery/delivering-run.js';
 import type { DeliveryRecord } from '../../../src/delivery/delivery-record.js';
@@ -47,6 +47,18 @@ describe('s3Failure', () => {
       expect(failure.retryable).toBe(retryable);
     });
   }
+
+  // a HEAD's answer has no body: the SDK names a 403 `Unknown` and says `UnknownError` (issue 40)
+  it('a HEAD refused with 403 says Forbidden and what to check, never UnknownError', () => {
+    const failure = s3Failure(err('Unknown', 403, 'UnknownError'), 's3://books', 'look for k');
+    expect(failure.message).toBe('s3://books: look for k: Forbidden (HTTP 403) (check the access key the config points to, and its permissions on the bucket)');
+    expect(failure.retryable).toBe(false);
+  });
+
+  it('a HEAD of a missing bucket says NoSuchBucket, with no stray UnknownError', () => {
+    const failure = s3Failure(err('NotFound', 404, 'UnknownError'), 's3://books', BUCKET_LOOKUP);
+    expect(failure.message).toBe('s3://books: look for the bucket: NoSuchBucket (HTTP 404) (check bucket, endpoint and forcePathStyle)');
+  });
 });
 
 describe('deliverySummaryLines', () => {

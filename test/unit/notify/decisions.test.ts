@@ -34,6 +34,17 @@ describe('conditions', () => {
     expect(conditionMet(condition, exit)).toBe(told);
   });
 
+  // a failed delivery keeps the report's exit code, and is still a failure a person must hear of
+  it.each([
+    ['on-failure', 0, true],
+    ['on-failure', 65, true],
+    ['on-exceptions', 0, false],
+    ['always', 0, true],
+    ['never', 0, false],
+  ] as const)('%s at exit %i with a failed delivery → %s', (condition, exit, told) => {
+    expect(conditionMet(condition, exit, true)).toBe(told);
+  });
+
   it('per job; a job left out is never', () => {
     const d = { kind: 'slack' as const, name: 's', when: { nightly: 'on-failure' as const }, urlEnv: 'X' };
     expect(conditionFor(d, 'nightly')).toBe('on-failure');
