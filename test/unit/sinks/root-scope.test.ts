@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationFolderName } from '../../../src/config/output-root.js';
 import { outputScope, type OutputScope } from '../../../src/sinks/output-scope.js';
 import { claimRoot, readRootRecord, rootScopeProblem, ROOT_SCOPE_FILE, type RootCheck } from '../../../src/sinks/root-scope.js';
-import { AppError } from '../../../src/util/errors.js';
+import type { AppError } from '../../../src/util/errors.js';
 import { FIXTURE_SCOPE, writeSmallReport } from '../../support/sinks/write-report.js';
 
 /**
