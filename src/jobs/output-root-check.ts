@@ -5,6 +5,7 @@
  * before it pulls, and nothing is written. What the folders say about the period (closed on disk)
  * comes back to the pipeline, which treats it as the snapshot's own record of the close.
  */
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReportRoot } from '../config/output-root.js';
 import { outputError } from '../sinks/output-file.js';
@@ -30,17 +31,27 @@ export interface OutputRootInput {
   period: string;
 }
 
-/** Throws the refusal (78), an unreadable folder (73) or an I/O error (74); read only. */
+/** Throws the refusal (78), an unreadable folder (73) or an I/O error (74); read only: nothing is created, so it runs before the writability probe. */
 export async function checkOutputRoot(input: OutputRootInput): Promise<OutputRootState> {
   const scope = outputScope(input.organizationId, input.environmentIds, input.walletIds);
   const check: RootCheck = { root: input.where.root, scope, adopt: input.adopt, organizationsRoot: input.where.organizationsRoot };
   const jobDir = join(input.where.root, input.job);
   try {
+    // a root that is there but no folder is the writability probe's to report (assertWritable, 74)
+    if (!(await folderOrAbsent(input.where.root))) return { check, adoption: { folders: [], previous: null }, period: { versions: [], closed: false, closedBy: null } };
     const { problem, adoption } = await rootScopeProblem(check);
     if (problem !== null) throw problem;
     return { check, adoption, period: await readPeriodOnDisk(jobDir, input.period, scope) };
   } catch (error) {
     throw outputError(error, jobDir);
+  }
+}
+
+async function folderOrAbsent(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
 

@@ -4,7 +4,8 @@
  * files). `export`, `nightly`, `month-end` and `report` are configurations of this one pipeline.
  *
  * Order of the checks follows what a scheduler can act on: bad dates (64) come from the caller;
- * then an unwritable output folder (74), missing credentials (77) and a staging/production mix-up
+ * then the output root — another scope's books there (78), a folder of the period that cannot be
+ * read (73), an unwritable root (74) — missing credentials (77) and a staging/production mix-up
  * (78) — all before any request or database write; then the database (75) and the lock (75).
  */
 import type { Discovery } from '../extract/wallets.js';
@@ -72,11 +73,11 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   const where = reportRoot(config, env.cwd);
   const outRoot = where.root;
   const writesReport = !spec.dryRun && shard === undefined;
-  if (writesReport) await assertWritable(outRoot);
-  // one scope per output root, and the period's folders readable, before any request (docs/reports.md)
+  // one scope per output root, and the period's folders readable, before any request or write (docs/reports.md)
   const onRoot = writesReport
     ? await checkOutputRoot({ where, organizationId, environmentIds: config.environments.map((e) => e.id), walletIds: config.wallets, adopt: spec.adoptOut === true, job: spec.job, period: spec.period.label })
     : null;
+  if (writesReport) await assertWritable(outRoot);
   // prices.autoFetch: the cache is filled before the journal reads it (docs/prices.md#auto-fetch)
   const priceFindings = writesReport && spec.pull && spec.job !== 'export' && config.prices?.autoFetch === true ? await autoFetchPrices(env, spec) : undefined;
   const journal = writesReport ? journalSetup(config, env.loaded.configFile, env.cwd, spec.job) : null;
