@@ -129,7 +129,8 @@ export async function readRootRecord(root: string): Promise<RootRecord | null> {
   try {
     text = await readFile(join(root, ROOT_SCOPE_FILE), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw error;
   }
   const parsed = ((): unknown => {
