@@ -28,7 +28,7 @@ import { closeStatus, type CloseStatus } from './close-status.js';
 import type { Window } from '../model/window.js';
 import { instantFromDate } from '../model/instant.js';
 import { usageError } from '../util/errors.js';
-import { cleanStaleFolders, createTempFolder, publishFolder } from './atomic-folder.js';
+import { cleanStaleFolders, createTempFolder } from './atomic-folder.js';
 import type { AnyTableSpec, TableSpec } from './column-spec.js';
 import { CsvTableWriter, DEFAULT_CSV_OPTIONS, type CsvOptions, type FileResult } from './csv-table-writer.js';
 import { writeDefinitionsSheet } from './definitions-sheet.js';
@@ -36,8 +36,9 @@ import { FeePicture, renderFeesHtml } from './fees-picture.js';
 import { FeeChartData, writeFeeChartsSheet } from './fee-charts.js';
 import { assertSafeName, insideRoot, tempName } from './folder-paths.js';
 import type { ManifestScope } from './output-scope.js';
-import { publishTarget, readPeriodOnDisk, type PeriodOnDisk, type PublishTarget } from './period-on-disk.js';
-import { controlTotalsJson, csvManifest, MANIFEST_FILE, MANIFEST_SCHEMA_VERSION, manifestJson, redactParameters, type Manifest, type ManifestFile } from './manifest.js';
+import { publishTarget, readPeriodOnDisk, type PublishTarget } from './period-on-disk.js';
+import { publishPeriod } from './period-publication.js';
+import { controlTotalsJson, csvManifest, MANIFEST_FILE, MANIFEST_SCHEMA_VERSION, redactParameters, type Manifest, type ManifestFile } from './manifest.js';
 import { FILE_MODE, outputError } from './output-file.js';
 import { writeOverviewSheet } from './overview-sheet.js';
 import { compileTable, type RenderContext, type XlsxRenderStats } from './render-cells.js';
@@ -124,7 +125,7 @@ export interface PublishResult {
 export interface ReportFolder {
   /** the temporary folder being written (for logs) */
   readonly tempDir: string;
-  /** the folder name publish() will use: the period or `<period>.amended-N` */
+  /** the folder name foreseen at open: the period or `<period>.amended-N` (publish() reads the disk again: period-publication.ts) */
   readonly folderName: string;
   table<Row>(spec: TableSpec<Row>): Promise<TableHandle<Row>>;
   /** A file that is not a table (no sheet), open alongside tables; listed in the manifest after them. */
@@ -196,7 +197,7 @@ class ReportFolderImpl implements ReportFolder {
     private readonly jobDir: string,
     readonly tempDir: string,
     /** the name foreseen at open (for logs); publish decides again from the disk */
-    private target: PublishTarget,
+    private readonly target: PublishTarget,
   ) {
     const assets = options.assets ?? [];
     this.ctx = {
@@ -467,7 +468,24 @@ class ReportFolderImpl implements ReportFolder {
         checks: [...input.checks],
         files,
       });
-      return await this.publishAsTheDiskSays(files, manifestFor);
+      const published = await publishPeriod({
+        tempDir: this.tempDir,
+        jobDir: this.jobDir,
+        period: this.options.period,
+        scope: this.options.scope,
+        closedBySnapshot: this.options.closed === true,
+        runId: this.options.runId,
+        files,
+        // Extra files are derived from the tables (an amended journal holds only what was not yet
+        // exported): the tables and the workbook decide whether anything changed.
+        compared: (path) => !this.extras.has(path),
+        manifestFor,
+        writeManifest: async (text) => {
+          await this.writeSmallFile(MANIFEST_FILE, text, 0);
+        },
+      });
+      this.state = 'done';
+      return published;
     } catch (error) {
       await this.abort();
       throw outputError(error, this.tempDir);
@@ -503,43 +521,6 @@ class ReportFolderImpl implements ReportFolder {
     return { path: name, rows, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
   }
 
-  /**
-   * The last step: the versions on disk are read again (another run may have published since
-   * open), the target follows them, and the folder is renamed into place — or nothing is written
-   * when a closed period's files equal its latest version's. An amendment number another run took
-   * meanwhile moves this one to the next.
-   */
-  private async publishAsTheDiskSays(files: readonly ManifestFile[], manifestFor: (target: PublishTarget) => Manifest): Promise<PublishResult> {
-    for (let attempt = 1; ; attempt++) {
-      const onDisk = await readPeriodOnDisk(this.jobDir, this.options.period, this.options.scope);
-      this.target = publishTarget(this.options.period, onDisk, this.options.closed === true);
-      const manifest = manifestFor(this.target);
-      const latest = onDisk.versions[onDisk.versions.length - 1];
-      if (!this.target.replace && latest !== undefined && this.sameAsLatest(onDisk, files)) {
-        await rm(this.tempDir, { recursive: true, force: true });
-        this.state = 'done';
-        return { dir: join(this.jobDir, latest.name), manifest, unchanged: true };
-      }
-      await rm(join(this.tempDir, MANIFEST_FILE), { force: true });
-      await this.writeSmallFile(MANIFEST_FILE, manifestJson(manifest), 0);
-      try {
-        const dir = await publishFolder(this.tempDir, this.jobDir, this.target.name, { replace: this.target.replace, runId: this.options.runId });
-        this.state = 'done';
-        return { dir, manifest, unchanged: false };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || this.target.replace || attempt >= 5) throw error;
-      }
-    }
-  }
-
-  /** A closed period re-run whose files equal the latest version's (PROC-16): nothing to amend. */
-  private sameAsLatest(onDisk: PeriodOnDisk, files: readonly ManifestFile[]): boolean {
-    const previous = onDisk.versions[onDisk.versions.length - 1]?.manifest['files'];
-    // Extra files are derived from the tables (an amended journal holds only what was not yet
-    // exported): the tables and the workbook decide whether anything changed.
-    const key = (fs: readonly ManifestFile[]): string => JSON.stringify(fs.filter((f) => !this.extras.has(f.path)).map((f) => [f.path, f.sha256]).sort());
-    return Array.isArray(previous) && key(previous as ManifestFile[]) === key(files);
-  }
 }
 
 function xlsxNotes(stats: XlsxRenderStats): string[] {
