@@ -41,9 +41,19 @@ export async function checkOutputRoot(input: OutputRootInput): Promise<OutputRoo
     if (!(await folderOrAbsent(input.where.root))) return { check, adoption: { folders: [], previous: null }, period: { versions: [], closed: false, closedBy: null } };
     const { problem, adoption } = await rootScopeProblem(check);
     if (problem !== null) throw problem;
-    return { check, adoption, period: await readPeriodOnDisk(jobDir, input.period, scope) };
+    return { check, adoption, period: await periodOrNone(jobDir, input.period, scope) };
   } catch (error) {
     throw outputError(error, jobDir);
+  }
+}
+
+/** A job folder that is a file is the report's to meet (exit 74 at its open, PROC-09b), with the pull kept for the rerun. */
+async function periodOrNone(jobDir: string, period: string, scope: OutputRootState['check']['scope']): Promise<OutputRootState['period']> {
+  try {
+    return await readPeriodOnDisk(jobDir, period, scope);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return { versions: [], closed: false, closedBy: null };
+    throw error;
   }
 }
 

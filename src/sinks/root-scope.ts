@@ -14,7 +14,7 @@ import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isOrganizationFolder } from '../config/output-root.js';
 import { AppError, configError } from '../util/errors.js';
-import { readFolderManifest } from './folder-manifest.js';
+import { readFolderManifest, type FolderManifest } from './folder-manifest.js';
 import { FILE_MODE } from './output-file.js';
 import { sameScope, scopeOfManifest, scopeRefusal, scopeWords, type OutputScope } from './output-scope.js';
 
@@ -68,8 +68,7 @@ async function inspectRoot(check: RootCheck): Promise<{ problem: AppError | null
   }
   const known = [check.scope, ...(record === null ? [] : [record.scope, ...(record.adopted ?? []).map((a) => a.scope)])];
   const adoptedFolders = new Set((record?.adopted ?? []).flatMap((a) => a.folders));
-  for (const folder of await reportFolders(check.root)) {
-    const read = await readFolderManifest(join(check.root, folder));
+  for await (const [folder, read] of manifestsOf(check.root, await reportFolders(check.root))) {
     // a folder that cannot be read says no scope: it stops a run only when the run targets it (exit 73)
     const named = read.kind === 'manifest' ? scopeOfManifest(read.manifest) : null;
     if (named === null || adoptedFolders.has(folder)) continue;
@@ -145,6 +144,17 @@ export async function readRootRecord(root: string): Promise<RootRecord | null> {
     throw configError('output_scope_unreadable', `${join(root, ROOT_SCOPE_FILE)} cannot be read as the output root's scope: restore it, or delete it if the root holds no report folder`, { root });
   }
   return { ...(parsed as RootRecord), scope: scope.scope };
+}
+
+/** Manifests read a few at a time (the disk, not the CPU, is what a root of years of nightlies waits on), in folder order. */
+const READ_AHEAD = 16;
+
+async function* manifestsOf(root: string, folders: readonly string[]): AsyncGenerator<[string, FolderManifest]> {
+  for (let at = 0; at < folders.length; at += READ_AHEAD) {
+    const slice = folders.slice(at, at + READ_AHEAD);
+    const reads = await Promise.all(slice.map((folder) => readFolderManifest(join(root, folder))));
+    for (const [i, folder] of slice.entries()) yield [folder, reads[i] as FolderManifest];
+  }
 }
 
 /** `<job>/<folder>` of every folder two levels under the root (dot-names, files and links left out). */
