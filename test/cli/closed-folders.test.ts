@@ -103,6 +103,17 @@ describe('the demo closes October, then another organization runs its month-end 
     });
   }
 
+  it('says so in a dry run (exit 0, nothing written), and refuses a rebuild from a snapshot (report) too', async () => {
+    const dry = [...monthEnd(root), '--no-db', '--dry-run'];
+    const planned = await runCli(dry, { cwd, env: other.env('token') });
+    expect(planned.code, describeRun(dry, planned)).toBe(0);
+    expect(planned.stdout).toMatch(new RegExp(`output root\\s+${root}: the run would stop here — .*holds the books of organization ${demoOrganization} .*\\(exit 78\\)`));
+    const rebuild = ['report', '--month', '2026-10', '--out', root, '--data-dir', join(cwd, 'data-other'), '--log-format', 'json'];
+    expectExit(rebuild, await runCli(rebuild, { cwd, env: { PAYEXPORT_ORGANIZATION_ID: other.sim.organizationId } }), 78, { message: /holds the books of organization .*this run covers organization / });
+    expect(treeBytes(root)).toEqual(before);
+    expect(existsSync(join(cwd, 'data-other'))).toBe(false);
+  });
+
   it("is refused with output.perOrganization too, the demo's books being the root's own; runs in a root of its own", async () => {
     const config = join(cwd, 'per-organization.json');
     writeFileSync(config, JSON.stringify({ output: { perOrganization: true } }));
