@@ -3,6 +3,7 @@
  * logger, progress and cancellation → one job → exit code; clean up in `finally`.
  */
 import { describeConfig, loadConfig, type LoadedConfig } from '../config/load.js';
+import { reportRoot } from '../config/output-root.js';
 import type { JobEnv } from '../jobs/job-env.js';
 import { silentProgress } from '../jobs/progress.js';
 import { createLogger, defaultLogFormat } from '../util/log.js';
@@ -14,7 +15,6 @@ import { logProgress, ttyProgress } from './tty-progress.js';
 import { installInterruptWatchdog } from './interrupt-watchdog.js';
 import { removeRunTempFoldersSync } from '../sinks/run-temp-folders.js';
 import { setMaxListeners } from 'node:events';
-import { resolve } from 'node:path';
 
 export interface JobCommandOptions {
   /** flags merged over the user's (e.g. the demo's own database) */
@@ -46,7 +46,7 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
   // up to twice the concurrency (at most 64). Past Node's default of 10 it would print a
   // MaxListenersExceededWarning on stderr, breaking the one-line contract.
   setMaxListeners(4 * 64, controller.signal);
-  const outRoot = resolve(ctx.cwd, loaded.config.out);
+  const outRoot = reportRoot(loaded.config, ctx.cwd).root;
   const watchdog = installInterruptWatchdog({
     controller,
     log,

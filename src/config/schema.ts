@@ -42,6 +42,13 @@ export const configSchema = z.strictObject({
   wallets: z.array(uuid).default([]),
   tz: z.string().default('UTC'),
   out: z.string().default('reports'),
+  /** how the output root is shared (docs/reports.md#one-scope-per-output-root) */
+  output: z
+    .strictObject({
+      /** one folder per organization under `out` (`org-<organization id>/`): several organizations share a root, each in its own folder */
+      perOrganization: z.boolean().default(false),
+    })
+    .default({ perOrganization: false }),
   formats: z.array(z.enum(['csv', 'xlsx'])).min(1).default(['csv', 'xlsx']),
   /** Postgres URL without a password (a password belongs in DATABASE_URL or databaseUrlFile) */
   databaseUrl: z.string().optional(),

@@ -20,4 +20,6 @@ export interface PipelineSpec {
   closePeriod: boolean;
   allowOpen: boolean;
   dryRun: boolean;
+  /** `--adopt-out`: the output root's folders without a recorded scope, or another selection of this organization's, become this run's (docs/reports.md#one-scope-per-output-root) */
+  adoptOut?: boolean;
 }

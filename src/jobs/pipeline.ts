@@ -4,10 +4,10 @@
  * files). `export`, `nightly`, `month-end` and `report` are configurations of this one pipeline.
  *
  * Order of the checks follows what a scheduler can act on: bad dates (64) come from the caller;
- * then an unwritable output folder (74), missing credentials (77) and a staging/production mix-up
+ * then the output root — another scope's books there (78), a folder of the period that cannot be
+ * read (73), an unwritable root (74) — missing credentials (77) and a staging/production mix-up
  * (78) — all before any request or database write; then the database (75) and the lock (75).
  */
-import { resolve } from 'node:path';
 import type { Discovery } from '../extract/wallets.js';
 import { pull, type PullResult } from '../extract/pull.js';
 import type { ExtractContext } from '../extract/context.js';
@@ -29,6 +29,8 @@ import { discoverScope } from './discover-scope.js';
 import type { JobEnv } from './job-env.js';
 import { bindNormalizers } from './normalizers.js';
 import { assertWritable } from './output-folder.js';
+import { checkOutputRoot, claimOutputRoot, type OutputRootState } from './output-root-check.js';
+import { reportRoot } from '../config/output-root.js';
 import { withPageFaultPoint } from './page-fault-point.js';
 import { wholeEnvironments } from './whole-environments.js';
 import type { PipelineSpec } from './pipeline-spec.js';
@@ -68,8 +70,13 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   const shard = spec.pull ? parseShard(config.shard) : undefined;
   const organizationId = config.organization;
   if (!organizationId) throw configError('missing_organization', 'no organization: set --organization or PAYEXPORT_ORGANIZATION_ID');
-  const outRoot = resolve(env.cwd, config.out);
+  const where = reportRoot(config, env.cwd);
+  const outRoot = where.root;
   const writesReport = !spec.dryRun && shard === undefined;
+  // one scope per output root, and the period's folders readable, before any request or write (docs/reports.md)
+  const onRoot = writesReport
+    ? await checkOutputRoot({ where, organizationId, environmentIds: config.environments.map((e) => e.id), walletIds: config.wallets, adopt: spec.adoptOut === true, job: spec.job, period: spec.period.label })
+    : null;
   if (writesReport) await assertWritable(outRoot);
   // prices.autoFetch: the cache is filled before the journal reads it (docs/prices.md#auto-fetch)
   const priceFindings = writesReport && spec.pull && spec.job !== 'export' && config.prices?.autoFetch === true ? await autoFetchPrices(env, spec) : undefined;
@@ -86,7 +93,7 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
       const lock = await snapshot.lock(organizationId, spec.command === 'report' ? `report:${spec.job}` : lockJob);
       void loadReportStage().catch(() => undefined);
       try {
-        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, log, journal, lots });
+        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, onRoot, log, journal, lots });
       } catch (error) {
         // The spool lives under the output folder: a full disk there is exit 74, not a bug (1).
         throw snapshot.kind === 'spool' ? outputError(error, snapshot.target) : error;
@@ -110,6 +117,8 @@ interface RunDeps {
   shard: Shard | undefined;
   runId: string;
   outRoot: string;
+  /** what the output root held before the pull (null: the run writes no report) */
+  onRoot: OutputRootState | null;
   log: JobEnv['log'];
   journal: JournalSetup | null;
   lots: LotsSetup | null;
@@ -139,8 +148,12 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
   let status: RunStatus = 'failed';
   const counts: Record<string, number> = {};
   try {
-    const closedBefore = shard === undefined ? await snapshot.isPeriodClosed(organizationId, spec.period.label) : false;
-    const report = (pacing?: PullPacing): Promise<ReportStageResult> => startReport(env, spec, deps, { counts, closedBefore, ...(pacing ? { pacing } : {}) });
+    const recorded = shard === undefined ? await snapshot.isPeriodClosed(organizationId, spec.period.label) : false;
+    // the folder is the authority: a month-end folder on disk that says closed is the close, whatever
+    // this snapshot remembers (a fresh one, another engine, the spool) — the run amends, never replaces
+    const learned = !recorded && spec.job === 'month-end' && deps.onRoot?.period.closed === true ? deps.onRoot.period : null;
+    const closedBefore = recorded || learned !== null;
+    const report = (pacing?: PullPacing): Promise<ReportStageResult> => startReport(env, spec, deps, { counts, closedBefore, recorded, ...(pacing ? { pacing } : {}) });
     let pulled: PullResult | null = null;
     let discovery: Discovery | null = null;
     let reportBehind: Promise<ReportStageResult> | null = null;
@@ -151,6 +164,8 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       env.progress.expect?.({ payments: discovery.wallets.length, ledger: discovery.wallets.length, summaries: discovery.wallets.length + discovery.environments.length });
       await writer.upsertWallets(discovery.allWallets);
       await writer.upsertAssets(discovery.assets);
+      // the scope is real (the service answered for it): the root is recorded as its, before the report opens
+      if (deps.onRoot !== null && shard === undefined) await claimOutputRoot(deps.onRoot, runId, env.clock());
       // The report behind the pull: each wallet is rendered once its streams are in, while later
       // wallets still pull (docs/extraction.md#the-report-behind-the-pull). A report that fails (an
       // unwritable folder) does not stop the pull: the snapshot is kept current and checkpointed, so
@@ -187,6 +202,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     }
 
     env.progress.phase('report');
+    if (reportBehind === null && deps.onRoot !== null) await claimOutputRoot(deps.onRoot, runId, env.clock());
     const reported = await (reportBehind ?? report());
     await writer.writeFindings(runId, reported.result.findings);
 
@@ -195,8 +211,16 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       // the same decision the Overview and manifest already state (src/sinks/close-status.ts)
       if (reported.close.state === 'not_closed') {
         notClosed = `${spec.period.label} has ${reported.close.open_items} open item(s) (payments not yet completed, failed or expired; see open-items.csv); the period was not closed — rerun when they settle, or pass --allow-open`;
-      } else if (!closedBefore) {
-        await snapshot.closePeriod({ organizationId, period: spec.period.label, window, runId });
+      } else if (!recorded) {
+        // a close the snapshot learns from the folder keeps the folder's run and window
+        const closedBy = learned?.closedBy ?? null;
+        await snapshot.closePeriod({
+          organizationId,
+          period: spec.period.label,
+          window: closedBy?.window ?? window,
+          runId: learned === null ? runId : (closedBy?.runId ?? null),
+          ...(learned === null ? {} : { note: `closed on disk: ${closedBy?.folder ?? `${spec.period.label}'s amendments`}, learned by run ${runId}` }),
+        });
         // the cache never again appends a close this period could have used
         markPricesClosed(env, window.to);
       }
@@ -205,7 +229,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
       // the folder is published and the period closed: what its journal posted is now exported
       counts['journal_recorded'] = await snapshot.journalExports.confirm(runId);
     }
-    if (reported.lots !== null && snapshot.lotsRecord !== null && spec.job === 'month-end' && spec.closePeriod && !closedBefore && notClosed === null) {
+    if (reported.lots !== null && snapshot.lotsRecord !== null && spec.job === 'month-end' && spec.closePeriod && !recorded && notClosed === null) {
       // the folder is published and the period closed: its lots are now the record later runs start from
       counts['lots_recorded'] = await snapshot.lotsRecord.confirm(runId);
     }
@@ -219,14 +243,17 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
 
 interface ReportStageRun {
   counts: Record<string, number>;
+  /** the period is closed: by the snapshot's record or by its folder on disk */
   closedBefore: boolean;
+  /** the snapshot records the close */
+  recorded: boolean;
   pacing?: PullPacing;
 }
 
 function startReport(env: JobEnv, spec: PipelineSpec, deps: RunDeps, run: ReportStageRun): Promise<ReportStageResult> {
   const { config } = env.loaded;
   const { snapshot, organizationId, runId, log } = deps;
-  const { closedBefore } = run;
+  const { closedBefore, recorded } = run;
   return loadReportStage().then(({ runReportStage }) =>
     runReportStage({
       source: snapshot.source,
@@ -255,8 +282,9 @@ function startReport(env: JobEnv, spec: PipelineSpec, deps: RunDeps, run: Report
               discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.job === 'month-end' && (spec.closePeriod || closedBefore) },
             },
       lots: deps.lots,
-      // month-end closing its period records its lots; an amended folder of a recorded period shows them
-      lotsRecord: snapshot.lotsRecord === null ? null : { lots: snapshot.lotsRecord, runId, period: spec.period.label, closed: closedBefore, stage: spec.job === 'month-end' && spec.closePeriod && !closedBefore, journal: snapshot.journalExports },
+      // month-end closing its period records its lots (so does one whose snapshot learns the close from
+      // the folder: nothing is recorded yet); an amended folder of a recorded period shows them
+      lotsRecord: snapshot.lotsRecord === null ? null : { lots: snapshot.lotsRecord, runId, period: spec.period.label, closed: closedBefore, stage: spec.job === 'month-end' && spec.closePeriod && !recorded, journal: snapshot.journalExports },
       ...(run.pacing ? { pacing: run.pacing } : {}),
     }),
   );

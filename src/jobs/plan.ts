@@ -4,6 +4,11 @@
  * wallet (through the extract layer's own pool); `report` only peeks at the snapshot.
  */
 import { join, resolve } from 'node:path';
+import { reportRoot, type ReportRoot } from '../config/output-root.js';
+import { scopeWords } from '../sinks/output-scope.js';
+import { readRootRecord } from '../sinks/root-scope.js';
+import { AppError } from '../util/errors.js';
+import { checkOutputRoot } from './output-root-check.js';
 import type { Discovery } from '../extract/wallets.js';
 import { countPayments } from '../extract/payment-counts.js';
 import { chainWidth } from '../extract/chain-budget.js';
@@ -30,6 +35,8 @@ export interface Plan {
   /** the environments whose payments are read whole, and the requests that saves over per-wallet reads */
   paymentsRead: PaymentsRead;
   snapshot: string;
+  /** what the output root holds for this run: its books, none yet, or why the run would be refused */
+  outputRoot: string;
   /** the wallets in scope; `payments` = the service's count in the payments window (null: not asked) */
   walletList: Array<{ wallet_id: string; environment_id: string; name: string; active: boolean; payments: number | null }>;
 }
@@ -64,6 +71,7 @@ export async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | nul
     snapshot = rebuild.wallets === null ? `${snapshotWhere}: EMPTY (nothing pulled yet; the report would fail)` : `${snapshotWhere}: ${rebuild.summaries} summary bucket(s) stored for this window`;
   }
   const wallets = discovery?.wallets ?? rebuild?.wallets ?? [];
+  const where = reportRoot(config, env.cwd);
   const plan: Plan = {
     organizationId,
     environments: discovery?.environments ?? [...new Set(wallets.map((w) => w.environment_id))].sort(),
@@ -75,10 +83,25 @@ export async function dryRun(env: JobEnv, spec: PipelineSpec, apis: ApiSet | nul
     estimatedRequests,
     paymentsRead,
     snapshot,
+    outputRoot: shard ? 'none: a shard writes no report' : await outputRootLine(where, organizationId, config, spec),
     walletList: wallets.map((w) => ({ wallet_id: w.wallet_id, environment_id: w.environment_id, name: w.name, active: w.active, payments: counts.get(w.wallet_id) ?? null })),
   };
-  env.print(formatPlan(spec, plan, shard, resolve(env.cwd, config.out), config.formats, apis !== null));
+  env.print(formatPlan(spec, plan, shard, where.root, config.formats, apis !== null));
   return plan;
+}
+
+/** The pre-flight of the real run (output-root-check.ts), told instead of thrown. */
+async function outputRootLine(where: ReportRoot, organizationId: string, config: JobEnv['loaded']['config'], spec: PipelineSpec): Promise<string> {
+  try {
+    const state = await checkOutputRoot({ where, organizationId, environmentIds: config.environments.map((e) => e.id), walletIds: config.wallets, adopt: spec.adoptOut === true, job: spec.job, period: spec.period.label });
+    const record = await readRootRecord(where.root);
+    const held = record === null ? `${where.root}: no books yet (the run records it as ${scopeWords(state.check.scope)})` : `${where.root}: ${scopeWords(record.scope)}, the run's scope`;
+    const adopting = state.adoption.folders.length > 0 || state.adoption.previous !== null ? `; --adopt-out takes over ${state.adoption.folders.length} folder(s)` : '';
+    const closed = spec.job === 'month-end' && state.period.closed ? `; ${spec.period.label} is closed on disk: the run writes its next amendment, or nothing` : '';
+    return `${held}${adopting}${closed}`;
+  } catch (error) {
+    return `${where.root}: the run would stop here — ${error instanceof AppError ? `${error.message} (exit ${error.exitCode})` : String(error)}`;
+  }
 }
 
 function paymentsReadLine(plan: Plan): string {
@@ -102,6 +125,7 @@ function formatPlan(spec: PipelineSpec, plan: Plan, shard: Shard | undefined, ou
     `  requests       ~${plan.estimatedRequests} (estimate)`,
     ...(apis ? [paymentsReadLine(plan)] : []),
     `  snapshot       ${plan.snapshot}`,
+    `  output root    ${plan.outputRoot}`,
     `  report         ${shard ? 'none: a shard only pulls; `payexport report` builds the files' : `${join(outRoot, spec.job, spec.period.label)} (${formats.join(', ')})`}`,
     ...(spec.closePeriod && !shard ? [`  closes         ${spec.period.label}${spec.allowOpen ? ' (even with open items: --allow-open)' : ' (unless payments of it are still open; --allow-open closes anyway)'}`] : []),
     ...walletLines(plan.walletList),

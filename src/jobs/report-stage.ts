@@ -13,6 +13,7 @@ import { Reconciler, hasErrors } from '../reconcile/reconciler.js';
 import type { ReconcileResult } from '../model/results.js';
 import { closeStatus, type CloseStatus } from '../sinks/close-status.js';
 import { openReportFolder, type PublishResult, type ReportFormat } from '../sinks/report-folder.js';
+import { outputScope } from '../sinks/output-scope.js';
 import {
   BALANCES_TABLE,
   BILLS_TABLE,
@@ -125,6 +126,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     formats: input.formats,
     csv: input.csv,
     closed: input.closed,
+    scope: { ...outputScope(org, input.environmentIds, input.walletIds), environments_covered: [...new Set(wallets.map((w) => w.environment_id.toLowerCase()))].sort() },
     assets,
     wallets,
   });

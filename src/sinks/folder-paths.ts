@@ -64,14 +64,3 @@ export async function existingVersions(jobDir: string, period: string): Promise<
     .map((x) => x.e);
   return entries.includes(period) ? [period, ...amendments] : amendments;
 }
-
-/**
- * The folder name to publish under. An open period is replaced in place; a closed period that
- * already exists gets the next `.amended-N` (its earlier versions stay untouched).
- */
-export function targetName(period: string, closed: boolean, versions: readonly string[]): { name: string; amendment: number | null } {
-  if (!closed || versions.length === 0) return { name: period, amendment: null };
-  const last = versions[versions.length - 1] as string;
-  const n = (amendmentNumber(period, last) ?? 0) + 1;
-  return { name: `${period}.amended-${n}`, amendment: n };
-}

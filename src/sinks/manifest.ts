@@ -11,6 +11,7 @@ import type { CheckResult, ControlTotals } from '../model/results.js';
 import type { Window } from '../model/window.js';
 import type { CloseStatus } from './close-status.js';
 import type { CsvOptions } from './csv-table-writer.js';
+import type { ManifestScope } from './output-scope.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -45,6 +46,8 @@ export interface Manifest {
   folder: string;
   amendment: number | null;
   window: Window;
+  /** the organization, environments and wallets these files cover (src/sinks/output-scope.ts) */
+  scope: ManifestScope;
   started_at: string;
   finished_at: string;
   parameters: Record<string, unknown>;

@@ -18,7 +18,7 @@
  * is left. Errors: bad names → usage AppError (64); I/O → cantCreate AppError (74).
  */
 import { createHash } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AssetRow, PaymentRow } from '../model/rows.js';
 import type { BalanceRow, BillCheckRow, CheckResult, ControlTotals, FeeRow } from '../model/results.js';
@@ -28,14 +28,17 @@ import { closeStatus, type CloseStatus } from './close-status.js';
 import type { Window } from '../model/window.js';
 import { instantFromDate } from '../model/instant.js';
 import { usageError } from '../util/errors.js';
-import { cleanStaleFolders, createTempFolder, publishFolder } from './atomic-folder.js';
+import { cleanStaleFolders, createTempFolder } from './atomic-folder.js';
 import type { AnyTableSpec, TableSpec } from './column-spec.js';
 import { CsvTableWriter, DEFAULT_CSV_OPTIONS, type CsvOptions, type FileResult } from './csv-table-writer.js';
 import { writeDefinitionsSheet } from './definitions-sheet.js';
 import { FeePicture, renderFeesHtml } from './fees-picture.js';
 import { FeeChartData, writeFeeChartsSheet } from './fee-charts.js';
-import { assertSafeName, existingVersions, insideRoot, targetName, tempName } from './folder-paths.js';
-import { controlTotalsJson, csvManifest, MANIFEST_FILE, MANIFEST_SCHEMA_VERSION, manifestJson, redactParameters, type Manifest, type ManifestFile } from './manifest.js';
+import { assertSafeName, insideRoot, tempName } from './folder-paths.js';
+import type { ManifestScope } from './output-scope.js';
+import { publishTarget, readPeriodOnDisk, type PublishTarget } from './period-on-disk.js';
+import { publishPeriod } from './period-publication.js';
+import { controlTotalsJson, csvManifest, MANIFEST_FILE, MANIFEST_SCHEMA_VERSION, redactParameters, type Manifest, type ManifestFile } from './manifest.js';
 import { FILE_MODE, outputError } from './output-file.js';
 import { writeOverviewSheet } from './overview-sheet.js';
 import { compileTable, type RenderContext, type XlsxRenderStats } from './render-cells.js';
@@ -66,8 +69,10 @@ export interface ReportFolderOptions {
   runId: string;
   formats?: readonly ReportFormat[];
   csv?: Partial<CsvOptions>;
-  /** the period is closed: never overwrite it, write `<period>.amended-N` instead */
+  /** the snapshot records the period as closed: never overwrite it, write `<period>.amended-N` instead (a folder on disk that says closed does the same) */
   closed?: boolean;
+  /** the organization, environments and wallets these files cover (manifest `scope`); a version of the period with another is refused */
+  scope: ManifestScope;
   /** asset decimals and names for display amounts */
   assets?: readonly AssetRow[];
   /** wallet names for the `wallet_name` column beside every `wallet_id` */
@@ -120,7 +125,7 @@ export interface PublishResult {
 export interface ReportFolder {
   /** the temporary folder being written (for logs) */
   readonly tempDir: string;
-  /** the folder name publish() will use: the period or `<period>.amended-N` */
+  /** the folder name foreseen at open: the period or `<period>.amended-N` (publish() reads the disk again: period-publication.ts) */
   readonly folderName: string;
   table<Row>(spec: TableSpec<Row>): Promise<TableHandle<Row>>;
   /** A file that is not a table (no sheet), open alongside tables; listed in the manifest after them. */
@@ -157,11 +162,12 @@ export async function openReportFolder(options: ReportFolderOptions): Promise<Re
   const jobDir = insideRoot(options.outRoot, options.job);
   try {
     await cleanStaleFolders(jobDir);
-    const versions = await existingVersions(jobDir, options.period);
-    const target = targetName(options.period, options.closed === true, versions);
+    // the folder is the authority (period-on-disk.ts): read now, so a folder that cannot be read
+    // stops the run before anything is written, and again at publish
+    const target = publishTarget(options.period, await readPeriodOnDisk(jobDir, options.period, options.scope), options.closed === true);
     insideRoot(options.outRoot, options.job, target.name);
     const tempDir = await createTempFolder(jobDir, tempName(target.name, options.runId));
-    return new ReportFolderImpl(options, formats, clock, jobDir, tempDir, target, versions);
+    return new ReportFolderImpl(options, formats, clock, jobDir, tempDir, target);
   } catch (error) {
     throw outputError(error, jobDir);
   }
@@ -190,8 +196,8 @@ class ReportFolderImpl implements ReportFolder {
     clock: ZonedClock,
     private readonly jobDir: string,
     readonly tempDir: string,
-    private readonly target: { name: string; amendment: number | null },
-    private readonly versions: readonly string[],
+    /** the name foreseen at open (for logs); publish decides again from the disk */
+    private readonly target: PublishTarget,
   ) {
     const assets = options.assets ?? [];
     this.ctx = {
@@ -436,16 +442,17 @@ class ReportFolderImpl implements ReportFolder {
 
       const counts: Record<string, number> = { ...(input.counts ?? {}) };
       for (const o of ordered) counts[o.spec.id] = o.rows;
-      const manifest: Manifest = {
+      const manifestFor = (target: PublishTarget): Manifest => ({
         schema_version: MANIFEST_SCHEMA_VERSION,
         run_id: this.options.runId,
         command: this.options.command,
         tool: toolInfo(),
         job: this.options.job,
         period: this.options.period,
-        folder: this.target.name,
-        amendment: this.target.amendment,
+        folder: target.name,
+        amendment: target.amendment,
         window: { from: this.options.window.from, to: this.options.window.to, tz: this.options.window.tz },
+        scope: this.options.scope,
         started_at: instantFromDate(this.startedAt),
         finished_at: instantFromDate(this.wallClock()),
         parameters,
@@ -460,17 +467,25 @@ class ReportFolderImpl implements ReportFolder {
         control_totals: controlTotalsJson(input.controlTotals),
         checks: [...input.checks],
         files,
-      };
-      await this.writeSmallFile(MANIFEST_FILE, manifestJson(manifest), 0);
-
-      if (this.options.closed === true && (await this.sameAsLatest(files))) {
-        await rm(this.tempDir, { recursive: true, force: true });
-        this.state = 'done';
-        return { dir: join(this.jobDir, this.versions[this.versions.length - 1] as string), manifest, unchanged: true };
-      }
-      const dir = await publishFolder(this.tempDir, this.jobDir, this.target.name, { replace: this.options.closed !== true, runId: this.options.runId });
+      });
+      const published = await publishPeriod({
+        tempDir: this.tempDir,
+        jobDir: this.jobDir,
+        period: this.options.period,
+        scope: this.options.scope,
+        closedBySnapshot: this.options.closed === true,
+        runId: this.options.runId,
+        files,
+        // Extra files are derived from the tables (an amended journal holds only what was not yet
+        // exported): the tables and the workbook decide whether anything changed.
+        compared: (path) => !this.extras.has(path),
+        manifestFor,
+        writeManifest: async (text) => {
+          await this.writeSmallFile(MANIFEST_FILE, text, 0);
+        },
+      });
       this.state = 'done';
-      return { dir, manifest, unchanged: false };
+      return published;
     } catch (error) {
       await this.abort();
       throw outputError(error, this.tempDir);
@@ -506,20 +521,6 @@ class ReportFolderImpl implements ReportFolder {
     return { path: name, rows, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
   }
 
-  /** A closed period re-run whose files equal the latest version's (PROC-16): nothing to amend. */
-  private async sameAsLatest(files: readonly ManifestFile[]): Promise<boolean> {
-    const latest = this.versions[this.versions.length - 1];
-    if (latest === undefined) return false;
-    try {
-      const previous = JSON.parse(await readFile(join(this.jobDir, latest, MANIFEST_FILE), 'utf8')) as Partial<Manifest>;
-      // Extra files are derived from the tables (an amended journal holds only what was not yet
-      // exported): the tables and the workbook decide whether anything changed.
-      const key = (fs: readonly ManifestFile[]): string => JSON.stringify(fs.filter((f) => !this.extras.has(f.path)).map((f) => [f.path, f.sha256]).sort());
-      return Array.isArray(previous.files) && key(previous.files) === key(files);
-    } catch {
-      return false;
-    }
-  }
 }
 
 function xlsxNotes(stats: XlsxRenderStats): string[] {

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
+import { reportRoot } from '../config/output-root.js';
 import { redactDatabaseUrl } from '../config/secrets.js';
 import type { Snapshot } from '../model/ports.js';
 import type { WalletRow } from '../model/rows.js';
@@ -21,15 +22,15 @@ export type { ClosePeriodInput, Snapshot } from '../model/ports.js';
 export interface OpenSnapshotOptions {
   loaded: LoadedConfig;
   cwd: string;
-  /** `--no-db` spool location: `<out>/.state/<job>/<period>` */
+  /** `--no-db` spool location: `<report root>/.state/<job>/<period>` */
   job: string;
   period: string;
 }
 
 export async function openSnapshot(options: OpenSnapshotOptions): Promise<Snapshot> {
   const { config, secrets } = options.loaded;
-  const outRoot = resolve(options.cwd, config.out);
-  if (!config.db) return spoolSnapshot(join(outRoot, '.state'), options.job, options.period);
+  // the spool lives under the run's report root: with output.perOrganization, its organization's folder
+  if (!config.db) return spoolSnapshot(join(reportRoot(config, options.cwd).root, '.state'), options.job, options.period);
   const databaseUrl = secrets.databaseUrl;
   const dataDir = resolve(options.cwd, config.dataDir);
   return openDatabaseSnapshot({

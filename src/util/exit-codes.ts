@@ -16,6 +16,8 @@ export const ExitCode = {
   noHost: 68,
   /** the service is unusable (TLS failure, persistent 5xx after the retry budget) */
   unavailable: 69,
+  /** a report folder already at the target cannot be read as one (no manifest, or an unreadable one): it is left as it is and nothing is written */
+  folderUnreadable: 73,
   /** cannot write outputs (disk, permissions) */
   cantCreate: 74,
   /** temporary: another run holds the lock, database unavailable, a price source rate limited; safe to retry later */
@@ -40,6 +42,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   66: 'a price source has no data for (part of) the range: the gaps are listed, never filled',
   68: 'a price source is gone (404, 410, unknown host)',
   69: 'the service is unusable (TLS failure, persistent 5xx after the retry budget)',
+  73: 'a report folder already in place has no readable manifest.json: it is never replaced, and nothing is written',
   74: 'cannot write outputs (disk, permissions)',
   75: 'temporary: another run holds the lock, the database is unavailable, or a price source is rate limited; safe to retry later',
   76: 'a price source answered for another currency pair than asked',

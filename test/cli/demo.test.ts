@@ -54,11 +54,14 @@ describe('payexport demo', () => {
     expect(result.stdout).toContain('== month-end 2026-10 (America/New_York)');
     expect(result.stdout).toContain('== export 2026-11-01 .. 2026-11-21 (America/New_York)');
 
-    const folders = [join(cwd, 'reports/month-end/2026-10'), join(cwd, 'reports/export/2026-11-01_2026-11-21')];
+    // the demo's own root: its simulated organization never shares a root with a real account's books
+    const folders = [join(cwd, 'reports/demo/month-end/2026-10'), join(cwd, 'reports/demo/export/2026-11-01_2026-11-21')];
     expect(result.stdout).toContain(`Check them: npx payexport verify ${folders[0]} && npx payexport verify ${folders[1]}`);
     expectReadmeTranscript(result.stdout, cwd);
     expect(existsSync(join(cwd, 'data/demo/pgdata')), 'embedded database under the working directory').toBe(true);
     expect(readdirSync(cwd).sort()).toEqual(['data', 'reports']);
+    expect(readdirSync(join(cwd, 'reports'))).toEqual(['demo']);
+    for (const folder of folders) expect(JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')).scope).toMatchObject({ organization: expect.any(String), environments: 'all', wallets: 'all' });
     for (const folder of folders) {
       const verified = await runCli(['verify', folder], { cwd, env: {} });
       expect(verified.code, describeRun(['verify', folder], verified)).toBe(0);

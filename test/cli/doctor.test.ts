@@ -118,11 +118,12 @@ describe('payexport doctor', () => {
   it('passes a healthy config with exit 0: every line ✓, no fix printed, no secret', async () => {
     const d = await doctor('healthy', baseConfig());
     expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
-    for (const title of ['config valid', 'API key for environment', "the service's clock", 'snapshot reachable', 'snapshot schema version', 'run locks free', 'output root reports', 'journal prices', 'notification destinations', 'delivery destinations']) {
+    for (const title of ['config valid', 'API key for environment', "the service's clock", 'snapshot reachable', 'snapshot schema version', 'run locks free', 'output root reports', 'output scope of reports', 'journal prices', 'notification destinations', 'delivery destinations']) {
       expect(d.mark(title), title).toBe('✓');
     }
     expect(d.result.stdout).not.toContain('fix:');
-    expect(d.result.stdout).toMatch(/10 checks: 10 passed, 0 failed/);
+    expect(d.result.stdout).toMatch(/11 checks: 11 passed, 0 failed/);
+    expect(d.line('output scope of reports')).toMatch(/no books yet: the first run records it as organization \S+ \(environment \S+ only, every wallet\)'s/);
   });
 
   it('a bad config: ✗ with the loader\'s own message, every other check skipped', async () => {
@@ -224,6 +225,17 @@ describe('payexport doctor', () => {
       },
     });
     expectOnlyFailure(d, 'output root reports', /free, but the last run \(month-end\/2026-10\) wrote 4\.0 EB/, /free space on the file system of reports/);
+  });
+
+  it("an output root that holds another organization's books: ✗ naming both, with the fix", async () => {
+    const other = '0b6c0d5e-0000-4000-8000-0000000000b2';
+    const d = await doctor('other-scope', baseConfig(), {
+      prepare: (cwd) => {
+        mkdirSync(join(cwd, 'reports'), { recursive: true });
+        writeFileSync(join(cwd, 'reports', '.scope.json'), JSON.stringify({ scope: { organization: other, environments: 'all', wallets: 'all' }, run_id: 'their-run', at: '2026-11-01T00:00:00Z' }));
+      },
+    });
+    expectOnlyFailure(d, 'output scope of reports', new RegExp(`holds the books of organization ${other} .*this run covers organization `), /an output root of its own .*output\.perOrganization/);
   });
 
   it('journal prices: a file that stops before the open period is ✗, one that covers it is ✓', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODE_MEANINGS } from '../../src/util/exit-codes.js';
@@ -122,6 +122,18 @@ describe('exit codes of payexport, as a subprocess', () => {
     }
   });
 
+  it("73: the period's folder is there but has no manifest: left as it is, refused before any request", async () => {
+    const cwd = ws.fresh('unreadable-folder');
+    const folder = join(cwd, 'reports/export/2026-10-01_2026-10-31');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'payments.csv'), 'the books someone put here\n');
+    const args = ['export', ...OCTOBER, '--no-db'];
+    const requestsBefore = sim.sim.requestLog.entries().length;
+    expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 73, cwd, /the report folder .*2026-10-01_2026-10-31 has no manifest\.json: it is left as it is and nothing was written/);
+    expect(sim.sim.requestLog.entries().length, 'refused before any request').toBe(requestsBefore);
+    expect(readFileSync(join(folder, 'payments.csv'), 'utf8')).toBe('the books someone put here\n');
+  });
+
   it('74: the output folder cannot be created (--out below a regular file)', async () => {
     const cwd = ws.fresh('cant-create');
     writeFileSync(join(cwd, 'a-file'), 'not a folder\n');
@@ -209,6 +221,18 @@ describe('exit codes of payexport, as a subprocess', () => {
       // The production host itself: the guard runs before any request, so no network is needed.
       const args = ['export', ...OCTOBER, '--no-db', '--config', 'payexport.json', '--base-url', 'https://voltageapi.com/v1'];
       expectExit(args, await runCli(args, { cwd, env: { PAYEXPORT_ORGANIZATION_ID: sim.sim.organizationId, PAYEXPORT_API_KEY: PLANTED_SECRETS[0]! } }), 78, cwd, /configured as staging but the base URL is the production API — staging keys belong to https:\/\/staging\.voltageapi\.com\/v1/);
+    });
+  });
+
+  describe('78: another scope in the output root', () => {
+    it("one wallet's export into the root of the organization's books, before any request", async () => {
+      const cwd = ws.fresh('other-scope');
+      const args = ['export', ...OCTOBER, '--no-db'];
+      expect((await runCli(args, { cwd, env: sim.env('token') })).code).toBe(0);
+      const narrower = [...args, '--wallet', sim.sim.wallets[0]!.id];
+      const requestsBefore = sim.sim.requestLog.entries().length;
+      expectExit(narrower, await runCli(narrower, { cwd, env: sim.env('token') }), 78, cwd, /holds the books of organization \S+ \(every environment, every wallet\); this run covers organization \S+ \(every environment, wallet \S+ only\): a different selection is a different set of books: give this run another --out, or rerun with --adopt-out/);
+      expect(sim.sim.requestLog.entries().length, 'refused before any request').toBe(requestsBefore);
     });
   });
 

@@ -68,7 +68,8 @@ describe('month-end on the demo with the price cache and no BTC price file', () 
     expect(fake.requests('coinbase').length).toBeGreaterThan(asked);
     expect(readFileSync(join(cwd, 'prices/closed-through'), 'utf8').trim()).toBe('2026-11-01T04:00:00.000000Z');
 
-    for (const folder of ['reports/month-end/2026-10', 'reports/export/2026-11-01_2026-11-21']) {
+    // the demo's config writes under its own root, reports/demo
+    for (const folder of ['reports/demo/month-end/2026-10', 'reports/demo/export/2026-11-01_2026-11-21']) {
       const dir = join(cwd, folder);
       const exceptions = readFileSync(join(dir, 'exceptions.csv'), 'utf8');
       expect(exceptions).not.toContain('journal.needs_price');

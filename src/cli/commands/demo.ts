@@ -46,7 +46,7 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
         .option('wallets', { type: 'number', default: 12, describe: 'wallets in the simulated organization' })
         .option('profile', { choices: DATASET_PROFILES, default: 'business' as DatasetProfile, describe: 'business: a mid-sized company; stress: every extreme (hostile text, amounts above 2^53)' })
         .option('config', { type: 'string', default: DEMO_CONFIG, defaultDescription: 'config/demo.json', describe: 'the demo settings (tz, out, dataDir, formats, ...)' })
-        .option('out', { type: 'string', describe: 'output root (default from config/demo.json: reports/)' })
+        .option('out', { type: 'string', describe: 'output root (default from config/demo.json: reports/demo/, a root of its own)' })
         .option('data-dir', { type: 'string', describe: 'embedded database folder (default from config/demo.json: data/demo)' })
         .option('tz', { type: 'string', describe: 'reporting time zone (default from config/demo.json: America/New_York)' })
         .option('quiet', { type: 'boolean', describe: 'only the closing summaries' })

@@ -24,6 +24,7 @@ interface PeriodArgs extends CommonArgs {
   'allow-open'?: boolean;
   notify?: boolean;
   deliver?: boolean;
+  'adopt-out'?: boolean;
 }
 
 const jobEpilog = (examples: ReadonlyArray<readonly [string, string]>): string => `${examplesEpilog(examples)}\n\n${JOB_EPILOG}`;
@@ -58,6 +59,13 @@ const withNotifyOption = <T>(y: Argv<T>): Argv<T> =>
   y
     .option('notify', { type: 'boolean', describe: 'send the notify destinations of the config (--no-notify: none for this run)', group: 'Run:' })
     .option('deliver', { type: 'boolean', describe: 'deliver the published folder to the delivery destinations of the config (--no-deliver: none for this run)', group: 'Run:' }) as Argv<T>;
+/** `--adopt-out`: the one-time, explicit taking over of an output root (docs/reports.md#one-scope-per-output-root). */
+const withAdoptOutOption = <T>(y: Argv<T>): Argv<T> =>
+  y.option('adopt-out', {
+    type: 'boolean',
+    describe: "record the output root as this run's scope: its folders written before manifests named a scope, or another selection of this organization's (never another organization's)",
+    group: 'Output:',
+  }) as Argv<T>;
 const notifyOf = (ctx: CliContext, args: PeriodArgs) => ({ processEnv: ctx.env, enabled: args.notify !== false, deliver: args.deliver !== false });
 
 const base = (command: PipelineSpec['command'], job: JobName, period: Period, args: PeriodArgs): PipelineSpec => ({
@@ -69,6 +77,7 @@ const base = (command: PipelineSpec['command'], job: JobName, period: Period, ar
   closePeriod: command === 'month-end',
   allowOpen: args['allow-open'] === true,
   dryRun: args['dry-run'] === true,
+  adoptOut: args['adopt-out'] === true,
 });
 
 export function exportCommand(ctx: CliContext): CommandModule<object, PeriodArgs> {
@@ -76,7 +85,7 @@ export function exportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
     command: 'export',
     describe: 'Ad hoc range: payments created from --from to --to (inclusive dates in --tz)',
     builder: (y: Argv<object>) =>
-      withNotifyOption(withCommonOptions(
+      withAdoptOutOption(withNotifyOption(withCommonOptions(
         y
           .option('from', { type: 'string', demandOption: true, describe: 'first day, YYYY-MM-DD', group: 'Period (required):' })
           .option('to', { type: 'string', demandOption: true, describe: 'last day (inclusive), YYYY-MM-DD', group: 'Period (required):' }),
@@ -85,7 +94,7 @@ export function exportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
           ['payexport export --from 2026-10-01 --to 2026-10-31 --tz America/New_York', 'October in New York time: CSV + XLSX + snapshot'],
           ['payexport export --from 2026-11-01 --to 2026-11-21 --format csv --no-db', 'CSV only, no database'],
         ]),
-      )) as Argv<PeriodArgs>,
+      ))) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) =>
         runAndSummarize(env, base('export', 'export', rangePeriod(args.from!, args.to!, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)),
@@ -99,14 +108,14 @@ export function nightlyCommand(ctx: CliContext): CommandModule<object, PeriodArg
     command: 'nightly',
     describe: 'Yesterday in --tz, with the look-back sweep and open payments re-read',
     builder: (y: Argv<object>) =>
-      withNotifyOption(withCommonOptions(
+      withAdoptOutOption(withNotifyOption(withCommonOptions(
         y.option('date', { type: 'string', describe: 'the day to report, YYYY-MM-DD (default: yesterday in --tz)', group: 'Period:' }),
         'pull',
         jobEpilog([
           ['payexport nightly --tz America/New_York', 'from cron, shortly after midnight'],
           ['payexport nightly --date 2026-11-20', 'redo one day'],
         ]),
-      )) as Argv<PeriodArgs>,
+      ))) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('nightly', 'nightly', dayPeriod(args.date, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)));
     },
@@ -118,7 +127,7 @@ export function monthEndCommand(ctx: CliContext): CommandModule<object, PeriodAr
     command: 'month-end',
     describe: "Fee reconciliation of one month; closes the period (refused while payments are open, unless --allow-open)",
     builder: (y: Argv<object>) =>
-      withNotifyOption(withCommonOptions(
+      withAdoptOutOption(withNotifyOption(withCommonOptions(
         y
           .option('month', { type: 'string', describe: 'YYYY-MM (default: the previous month in --tz)', group: 'Period:' })
           .option('allow-open', { type: 'boolean', describe: 'close the month even if payments of it are still open (they are carried, listed in open-items.csv)', group: 'Period:' }),
@@ -128,7 +137,7 @@ export function monthEndCommand(ctx: CliContext): CommandModule<object, PeriodAr
           ['payexport month-end --month 2026-10 --allow-open', 'close although some payments are still pending'],
           ['payexport month-end --tz America/New_York', 'from a scheduler on the 2nd: last month'],
         ]),
-      )) as Argv<PeriodArgs>,
+      ))) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)));
     },
@@ -140,7 +149,7 @@ export function reportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
     command: 'report',
     describe: 'Rebuild the files of a window from the Postgres snapshot alone (no API calls)',
     builder: (y: Argv<object>) =>
-      withCommonOptions(
+      withAdoptOutOption(withCommonOptions(
         y
           .option('month', { type: 'string', describe: 'YYYY-MM — or --from and --to', group: 'Period (required: --month, or --from with --to):' })
           .option('from', { type: 'string', describe: 'first day, YYYY-MM-DD (with --to)', group: 'Period (required: --month, or --from with --to):' })
@@ -151,7 +160,7 @@ export function reportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
           ['payexport report --organization <uuid> --month 2026-10', 'rebuild reports/month-end/2026-10 from the snapshot, no API call'],
           ['payexport report --organization <uuid> --from 2026-10-01 --to 2026-10-31', 'after sharded pulls: build the files once'],
         ]),
-      ) as Argv<PeriodArgs>,
+      )) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, async (env) => {
         const { tz } = env.loaded.config;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amendmentNumber, assertSafeName, insideRoot, targetName } from '../../../src/sinks/folder-paths.js';
+import { amendmentNumber, assertSafeName, insideRoot } from '../../../src/sinks/folder-paths.js';
 import { AppError } from '../../../src/util/errors.js';
 
 function usageCode(fn: () => unknown): number | null {
@@ -28,16 +28,6 @@ describe('output names', () => {
 });
 
 describe('closed periods', () => {
-  it('writes the period itself while it is open or absent', () => {
-    expect(targetName('2026-10', false, ['2026-10'])).toEqual({ name: '2026-10', amendment: null });
-    expect(targetName('2026-10', true, [])).toEqual({ name: '2026-10', amendment: null });
-  });
-
-  it('writes the next amendment when the period is closed', () => {
-    expect(targetName('2026-10', true, ['2026-10'])).toEqual({ name: '2026-10.amended-1', amendment: 1 });
-    expect(targetName('2026-10', true, ['2026-10', '2026-10.amended-1', '2026-10.amended-2'])).toEqual({ name: '2026-10.amended-3', amendment: 3 });
-  });
-
   it('recognises only its own amendments', () => {
     expect(amendmentNumber('2026-10', '2026-10.amended-12')).toBe(12);
     expect(amendmentNumber('2026-10', '2026-10.amended-0')).toBeNull();

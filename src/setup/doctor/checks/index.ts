@@ -9,8 +9,9 @@ import { apiAccessCheck } from './api-access.js';
 import { deliveryDestinationsCheck } from './delivery-destinations.js';
 import { notifyDestinationsCheck } from './notify-destinations.js';
 import { outputRootCheck } from './output-root.js';
+import { outputScopeCheck } from './output-scope.js';
 import { priceCoverageCheck } from './price-coverage.js';
 import { serviceClockCheck } from './service-clock.js';
 import { snapshotCheck } from './snapshot.js';
 
-export const DEFAULT_CHECKS: readonly DoctorCheck[] = [apiAccessCheck, serviceClockCheck, snapshotCheck, outputRootCheck, priceCoverageCheck, notifyDestinationsCheck, deliveryDestinationsCheck];
+export const DEFAULT_CHECKS: readonly DoctorCheck[] = [apiAccessCheck, serviceClockCheck, snapshotCheck, outputRootCheck, outputScopeCheck, priceCoverageCheck, notifyDestinationsCheck, deliveryDestinationsCheck];
