@@ -16,6 +16,8 @@ export interface NextCommandsInput {
   key: KeySource;
   scheduler: Scheduler;
   now: Date;
+  /** the books step was taken: the month-end writes the Journal, Lots and Crypto assets sheets */
+  books?: boolean;
 }
 
 /** A path or value safe to paste into a POSIX shell. */
@@ -31,7 +33,7 @@ export function nextCommands(input: NextCommandsInput): string[] {
     `  1. npx payexport month-end ${config} --dry-run`,
     `       the plan: wallets, streams and requests; nothing is written`,
     `  2. npx payexport month-end ${config} --month ${month}`,
-    `       the first month-end: reports, snapshot, the month closed`,
+    `       the first month-end: reports${input.books === true ? ' (with the Journal, Lots and Crypto assets sheets)' : ''}, snapshot, the month closed`,
     `  3. ${schedulerLine(input, config)}`,
     `       ${schedulerNote(input.scheduler)}${keyNote}`,
   ];
