@@ -27,6 +27,8 @@ export interface BooksPlan {
   lines: OpeningLine[];
   /** the file exists: it is kept as it is */
   kept: boolean;
+  /** the earliest first movement (UTC day) of the wallets the lots keep: their prices reach back to it */
+  firstMovement: string | null;
 }
 
 export interface BooksInput {
@@ -62,6 +64,7 @@ export async function planBooks(input: BooksInput): Promise<BooksPlan | null> {
     openingLotsPath,
     lines,
     kept: existsSync(openingLotsPath),
+    firstMovement: lines.map((l) => l.firstAt).filter((t): t is string => t !== null).sort()[0]?.slice(0, 10) ?? null,
   };
 }
 

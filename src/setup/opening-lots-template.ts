@@ -11,6 +11,7 @@
 import { ledgerPages } from '../api/endpoints.js';
 import type { Credential } from '../config/load.js';
 import type { WalletRow } from '../model/rows.js';
+import { formatBase } from '../money/format.js';
 import { normalizeLedgerEvent } from '../normalize/ledger.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { setupClient } from './setup-client.js';
@@ -25,8 +26,10 @@ export interface OpeningLine {
   currency: string;
   /** a CSV row, or null when the wallet needs none */
   row: string | null;
-  /** why, for the person: `deposit of 25.20000000000 BTC on 2026-07-26` */
+  /** why, for the person: `a deposit of 25.2 BTC on 2026-07-26` */
   note: string;
+  /** when its first balance movement was (null: none yet) */
+  firstAt: string | null;
 }
 
 export interface OpeningInput {
@@ -64,16 +67,22 @@ export async function openingLines(input: OpeningInput): Promise<OpeningLine[]> 
 }
 
 function lineOf(wallet: WalletRow, currency: string, event: ReturnType<typeof normalizeLedgerEvent> | null, seen: number): OpeningLine {
-  if (event === null) return { wallet, currency, row: null, note: seen === 0 ? 'no movement yet: nothing to open' : `none of its first ${seen} events moves its balance: add its opening row by hand if it held coins` };
+  if (event === null) return { wallet, currency, row: null, firstAt: null, note: seen === 0 ? 'no movement yet: nothing to open' : `none of its first ${seen} events moves its balance: add its opening row by hand if it held coins` };
   const day = event.effective_time.slice(0, 10);
-  if (event.entry_type !== 'deposited') return { wallet, currency, row: null, note: `starts with a ${event.entry_type} on ${day}: valued by the journal at its price, no row needed` };
+  if (event.entry_type !== 'deposited') return { wallet, currency, row: null, firstAt: event.effective_time, note: `starts with a ${event.entry_type} on ${day}: valued by the journal at its price, no row needed` };
   const units = event.amount_base ?? 0n;
+  const amount = currency === 'btc' ? `${trimZeros(formatBase(units, 11))} BTC` : `${units} base units of ${currency.slice(0, 14)}…`;
   return {
     wallet,
     currency,
     row: [wallet.wallet_id, currency, event.effective_time, units.toString(), 'unknown', `deposited:${event.entry_id}`].join(','),
-    note: `deposit of ${units} ${currency === 'btc' ? 'msats' : 'base units'} on ${day}: write what those coins cost in the cost column`,
+    firstAt: event.effective_time,
+    note: `opened by a deposit of ${amount} on ${day}: write what those coins cost in the cost column${currency === 'btc' ? '' : ' (its prices come from a price file you add under journal.prices: the price cache fetches BTC only)'}`,
   };
+}
+
+function trimZeros(decimal: string): string {
+  return decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
 }
 
 /** The file's text: the header, one row per wallet that needs one. */

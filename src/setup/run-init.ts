@@ -135,7 +135,7 @@ export async function runInit(options: InitOptions): Promise<void> {
   print(`Wrote ${options.configPath} (${environments.length} environment(s), ${wallets.length} wallet(s) in reach${books === null ? '' : `, books in ${books.booksCurrency}`}; checked as the jobs load it)`);
   print('');
   print('Next:');
-  for (const line of nextCommands({ configPath: options.configPath, cwd, tz, key, scheduler: flags.scheduler ?? 'cron', now: options.now, books: books !== null })) print(line);
+  for (const line of nextCommands({ configPath: options.configPath, cwd, tz, key, scheduler: flags.scheduler ?? 'cron', now: options.now, books: books === null ? null : { booksCurrency: books.booksCurrency, firstMovement: books.firstMovement } })) print(line);
   print(`Before tonight's run: npx payexport doctor --config ${options.configPath}`);
 }
 

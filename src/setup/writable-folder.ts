@@ -1,23 +1,54 @@
 /**
  * Whether a folder can take a run's files: created if missing (as a run would), then a probe file
  * written and removed — the only test that also holds for root, read-only mounts and full disks,
- * where permission bits alone would say yes.
+ * where permission bits alone would say yes. `doctor` takes back the levels it had to create, so
+ * a check leaves nothing behind; `init` keeps them (the run will use them).
  */
-import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { ensureFolder } from '../util/ensure-folder.js';
 
-/** null when writable, else why not (the error code and the path, no more). */
-export async function folderProblem(dir: string): Promise<string | null> {
+/** Why a folder cannot be written: the errno code, and the path that refused (the folder or a level above it). */
+export interface FolderFault {
+  code: string;
+  path: string;
+  message: string;
+}
+
+async function missingLevels(dir: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    const exists = await stat(at).then(
+      () => true,
+      () => false,
+    );
+    if (exists || dirname(at) === at) return missing;
+    missing.push(at);
+  }
+}
+
+/** null when writable, else why not. `keepCreated: false` removes the levels this probe created. */
+export async function folderFault(dir: string, options: { keepCreated: boolean }): Promise<FolderFault | null> {
   const probe = join(dir, `.payexport-probe-${process.pid}`);
+  const created = options.keepCreated ? [] : await missingLevels(dir);
   try {
     await ensureFolder(dir);
     await writeFile(probe, 'probe\n');
     return null;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    return `cannot write in ${dir} (${code})`;
+    const e = error as NodeJS.ErrnoException;
+    const code = e.code ?? 'error';
+    // the probe file refused: the folder itself is what cannot be written
+    const path = e.path === undefined || e.path === probe ? dir : e.path;
+    return { code, path, message: `cannot write in ${dir} (${code}${path === dir ? '' : ` at ${path}`})` };
   } finally {
     await rm(probe, { force: true }).catch(() => undefined);
+    // deepest first: each level is empty once the one below it is gone
+    for (const level of created) await rmdir(level).catch(() => undefined);
   }
+}
+
+/** null when writable, else why not (the error code and the path, no more); created levels stay. */
+export async function folderProblem(dir: string): Promise<string | null> {
+  return (await folderFault(dir, { keepCreated: true }))?.message ?? null;
 }

@@ -25,7 +25,7 @@ export function doctorCommand(ctx: CliContext): CommandModule<object, CommonArgs
       ) as Argv<CommonArgs>,
     handler: async (args) => {
       ctx.exitCode = await runDoctor({
-        load: () => loadCliConfig(ctx, args),
+        load: () => loadCliConfig(ctx, args, { collectSecretProblems: true }),
         configShown: args.config ?? ctx.env.PAYEXPORT_CONFIG,
         env: ctx.env,
         cwd: ctx.cwd,
