@@ -4,6 +4,7 @@
  * where permission bits alone would say yes. `doctor` takes back the levels it had to create, so
  * a check leaves nothing behind; `init` keeps them (the run will use them).
  */
+import { statSync } from 'node:fs';
 import { rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ensureFolder } from '../util/ensure-folder.js';
@@ -27,6 +28,18 @@ async function missingLevels(dir: string): Promise<string[]> {
   }
 }
 
+/** The nearest level of `path` (itself or above) that exists and is not a folder. */
+function fileAbove(path: string): string {
+  for (let at = path; dirname(at) !== at; at = dirname(at)) {
+    try {
+      if (!statSync(at).isDirectory()) return at;
+    } catch {
+      // not there (or not reachable): look higher
+    }
+  }
+  return path;
+}
+
 /** null when writable, else why not. `keepCreated: false` removes the levels this probe created. */
 export async function folderFault(dir: string, options: { keepCreated: boolean }): Promise<FolderFault | null> {
   const probe = join(dir, `.payexport-probe-${process.pid}`);
@@ -38,8 +51,10 @@ export async function folderFault(dir: string, options: { keepCreated: boolean }
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     const code = e.code ?? 'error';
-    // the probe file refused: the folder itself is what cannot be written
-    const path = e.path === undefined || e.path === probe ? dir : e.path;
+    // the probe file refused: the folder itself is what cannot be written; a file in the way: name that file
+    // a folder that could not be made was refused by the one above it
+    const refused = e.path === undefined || e.path === probe ? dir : e.syscall === 'mkdir' && code !== 'EEXIST' ? dirname(e.path) : e.path;
+    const path = code === 'ENOTDIR' ? fileAbove(refused) : refused;
     return { code, path, message: `cannot write in ${dir} (${code}${path === dir ? '' : ` at ${path}`})` };
   } finally {
     await rm(probe, { force: true }).catch(() => undefined);
