@@ -21,7 +21,7 @@ export interface Prompter {
   /** a secret, typed without echo */
   askSecret(question: string): Promise<string>;
   say(line: string): void;
-  /** throws the session's end (Ctrl-C pressed while a check ran) before anything is written */
+  /** throws Ctrl-C pressed while a check ran, before anything is written */
   throwIfEnded(): void;
   close(): void;
 }
@@ -60,6 +60,8 @@ export function terminalPrompter(input: NodeJS.ReadableStream & { isTTY?: boolea
     ending ??= why;
     const w = waiting;
     waiting = null;
+    // the one error line starts on a line of its own, not after the unanswered prompt (a secret's prompt gets its newline below)
+    if (w !== null && tty && !muted.muted) output.write('\n');
     w?.reject(errorOf(w.question));
   };
   rl.on('line', (line) => {
@@ -83,9 +85,11 @@ export function terminalPrompter(input: NodeJS.ReadableStream & { isTTY?: boolea
 
   /** The next line, after the prompt is shown. */
   const nextLine = (prompt: string, question: string): Promise<string> => {
-    if (ending !== null) return Promise.reject(errorOf(question));
+    // Ctrl-C ends the session at once; the end of the input only once every line read before it is used
+    if (ending === 'interrupt' || (ending === 'eof' && queued.length === 0)) return Promise.reject(errorOf(question));
     rl.setPrompt(prompt);
-    rl.prompt();
+    if (ending === null) rl.prompt();
+    else output.write(prompt);
     // a piped answer is not echoed: end the prompt's line so the next one starts on its own
     const done = (line: string): string => (tty ? line : (output.write('\n'), line));
     const line = queued.shift();
@@ -101,7 +105,7 @@ export function terminalPrompter(input: NodeJS.ReadableStream & { isTTY?: boolea
       return answer === '' ? (defaultAnswer ?? '') : answer;
     },
     async askSecret(text) {
-      if (ending !== null) throw errorOf(text);
+      if (ending === 'interrupt' || (ending === 'eof' && queued.length === 0)) throw errorOf(text);
       output.write(`${text} (typing is not shown): `);
       muted.muted = true;
       try {
@@ -116,7 +120,8 @@ export function terminalPrompter(input: NodeJS.ReadableStream & { isTTY?: boolea
       output.write(`${line}\n`);
     },
     throwIfEnded() {
-      if (ending !== null) throw errorOf('the last question');
+      // an input that ended after its last answer is a complete answer file, not a cancellation
+      if (ending === 'interrupt') throw interrupted();
     },
     close() {
       process.off('SIGINT', onSignal);

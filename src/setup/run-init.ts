@@ -23,7 +23,7 @@ import { defaultKeyFile, saveKeyFile } from './key-location.js';
 import { nextCommands, type Scheduler } from './next-commands.js';
 import type { Prompter } from './prompter.js';
 import { checkSnapshot, describeSnapshot } from './snapshot-answer.js';
-import { folderProblem } from './writable-folder.js';
+import { folderFault } from './writable-folder.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/payexport.json';
 
@@ -105,8 +105,8 @@ export async function runInit(options: InitOptions): Promise<void> {
   );
   print(`  snapshot: ${describeSnapshot(snapshot, env)}`);
   const out = await questions.until({ text: "Output root (this account's report folders go under it)", what: 'output root', defaultAnswer: defaultOutRoot(organization), given: [{ value: flags.out, name: '--out' }, { value: env.PAYEXPORT_OUT, name: 'PAYEXPORT_OUT' }] }, async (a) => {
-    const problem = await folderProblem(resolve(cwd, a.value));
-    if (problem !== null) throw new AppError('cantCreate', 'output_not_writable', `${a.said} '${a.value}': ${problem}`);
+    const fault = await folderFault(resolve(cwd, a.value), { keepCreated: false });
+    if (fault !== null) throw new AppError('cantCreate', 'output_not_writable', `${a.said} '${a.value}': ${fault.message}`);
     return a.value;
   });
   const books = await planBooks({ questions, given: { books: flags.books, booksCurrency: flags.booksCurrency }, configPath: options.configPath, cwd, wallets, access: { baseUrl: access.service.baseUrl, credential: access.key.credential, organizationId: organization, scrubber: options.scrubber } });

@@ -11,13 +11,14 @@ import { openDb } from '../store/db/open-db.js';
 import { AppError, usageError } from '../util/errors.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import type { SnapshotAnswer } from './init-config.js';
-import { folderProblem } from './writable-folder.js';
+import { folderFault } from './writable-folder.js';
 
 /** `said` names the answer in a message: `--snapshot`, `the snapshot you typed`. */
 export async function checkSnapshot(answer: string, dataDir: string, env: Env, cwd: string, scrubber: SecretScrubber, said = 'the snapshot'): Promise<SnapshotAnswer> {
   if (answer === 'embedded') {
-    const problem = await folderProblem(resolve(cwd, dataDir));
-    if (problem !== null) throw new AppError('cantCreate', 'data_dir_not_writable', `embedded database folder: ${problem}`);
+    // checked and taken back: nothing is written before every answer has passed
+    const fault = await folderFault(resolve(cwd, dataDir), { keepCreated: false });
+    if (fault !== null) throw new AppError('cantCreate', 'data_dir_not_writable', `embedded database folder: ${fault.message}`);
     return { kind: 'embedded', dataDir };
   }
   let url: string;

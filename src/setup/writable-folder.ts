@@ -1,8 +1,8 @@
 /**
  * Whether a folder can take a run's files: created if missing (as a run would), then a probe file
  * written and removed — the only test that also holds for root, read-only mounts and full disks,
- * where permission bits alone would say yes. `doctor` takes back the levels it had to create, so
- * a check leaves nothing behind; `init` keeps them (the run will use them).
+ * where permission bits alone would say yes. `doctor` and `init` take back the levels they had to
+ * create, so a check leaves nothing behind (a run creates them for good).
  */
 import { statSync } from 'node:fs';
 import { rm, rmdir, stat, writeFile } from 'node:fs/promises';
@@ -61,9 +61,4 @@ export async function folderFault(dir: string, options: { keepCreated: boolean }
     // deepest first: each level is empty once the one below it is gone
     for (const level of created) await rmdir(level).catch(() => undefined);
   }
-}
-
-/** null when writable, else why not (the error code and the path, no more); created levels stay. */
-export async function folderProblem(dir: string): Promise<string | null> {
-  return (await folderFault(dir, { keepCreated: true }))?.message ?? null;
 }

@@ -216,7 +216,7 @@ describe('payexport doctor: each planted fault → the fix of its cause', () => 
       const config = fault.config?.(base) ?? base;
       if (fault.configArg === undefined) writeFileSync(join(cwd, 'payexport.json'), typeof config === 'string' ? config : JSON.stringify(config, null, 2), { mode: 0o644 });
       fault.prepare?.(cwd);
-      const env = Object.fromEntries(Object.entries({ PAYEXPORT_API_KEY: PLANTED_KEYS[0]!, ...fault.env }).filter(([, v]) => v !== ''));
+      const env = Object.fromEntries(Object.entries<string>({ PAYEXPORT_API_KEY: PLANTED_KEYS[0], ...fault.env }).filter(([, v]) => v !== ''));
       const args = ['doctor', '--config', fault.configArg ?? 'payexport.json'];
       const result = await runCli(args, { cwd, env, ...(fault.uid === undefined ? {} : { uid: fault.uid }) });
       const why = describeRun(args, result);

@@ -41,8 +41,8 @@ export interface CliOptions {
   cwd: string;
   /** the child's whole environment besides PATH and HOME */
   env?: Record<string, string>;
-  /** written to the child's stdin, which then ends (default: no stdin at all, as from /dev/null) */
-  stdin?: string;
+  /** written to the child's stdin, which then ends; null: a pipe left open (default: no stdin at all, as from /dev/null) */
+  stdin?: string | null;
   /** run as this user (and its group): a root test process checking what an ordinary user may not write */
   uid?: number;
 }
@@ -61,7 +61,7 @@ export function startCli(args: readonly string[], options: CliOptions): RunningC
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
   });
-  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
+  if (typeof options.stdin === 'string') child.stdin!.end(options.stdin);
   let stdout = '';
   let stderr = '';
   const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void; reject: (error: Error) => void }> = [];
