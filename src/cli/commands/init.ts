@@ -2,6 +2,7 @@
  * `payexport init`: the questions (or flags, for scripts) that make config/payexport.json, each
  * answer checked at once against the service; the flow is src/setup/run-init.ts.
  */
+import { exitCodesEpilog } from '../command-exit-codes.js';
 import type { Argv, CommandModule } from 'yargs';
 import { DEFAULT_CONFIG_PATH, runInit } from '../../setup/run-init.js';
 import { SCHEDULERS, type Scheduler } from '../../setup/next-commands.js';
@@ -55,7 +56,8 @@ export function initCommand(ctx: CliContext): CommandModule<object, InitArgs> {
             ['npx payexport init', 'asks each question at the terminal (the key without echo)'],
             ['PAYEXPORT_API_KEY=… npx payexport init --yes --organization <uuid> --tz America/New_York', 'for a script: nothing asked'],
           ]),
-        ) as Argv<InitArgs>,
+        )
+        .epilog(exitCodesEpilog('init')) as Argv<InitArgs>,
     handler: async (args) => {
       const prompter = args.yes ? null : terminalPrompter(process.stdin, ctx.stdout);
       try {
