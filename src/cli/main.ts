@@ -30,6 +30,7 @@ import { verifyCommand } from './commands/verify.js';
  * line on stderr (the stack only with --verbose), scrubbed of every secret loaded.
  */
 const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'init', 'doctor', 'prices']);
+const GROUPS: Readonly<Record<string, readonly string[]>> = { prices: ['fetch'], db: ['migrate', 'shell'] };
 
 async function main(argv: string[], ctx: CliContext): Promise<number> {
   const parser = yargs(argv)
@@ -77,7 +78,9 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     // yargs spreads a usage error over lines ("Invalid values:" / "Argument: job, Given: …"): keep them all, on one line
     const text = (error instanceof AppError && (error.type === 'bad_usage' || error.type === 'unknown_option') ? lines.join(' ') : lines[0]) ?? '';
     const message = withHint(text, error instanceof AppError ? error.type : undefined);
-    const command = COMMANDS.has(argv[0] ?? '') ? `${argv[0]} ` : '';
+    // a command of a group (`prices fetch`, `db migrate`) has help of its own
+    const sub = GROUPS[argv[0] ?? '']?.includes(argv[1] ?? '') === true ? `${argv[1]} ` : '';
+    const command = COMMANDS.has(argv[0] ?? '') ? `${argv[0]} ${sub}` : '';
     const hint = error instanceof AppError && error.exit === 'usage' ? ` (see \`payexport ${command}--help\`)` : '';
     // ONE line: cron mails and log collectors show it whole; the stack only on request.
     ctx.stderr.write(ctx.scrubber.scrub(`payexport: ${message}${hint}`) + '\n');
