@@ -24,7 +24,7 @@ export function dbCommand(ctx: CliContext): CommandModule<object, object> {
         .command(migrateCommand(ctx))
         .command(shellCommand(ctx))
         .demandCommand(1, 'name what to do: payexport db migrate, or payexport db shell')
-        .epilog(exitCodesEpilog('db migrate', 'db shell')),
+        .epilog(`\n${exitCodesEpilog('db migrate', 'db shell')}`),
     handler: () => undefined,
   };
 }

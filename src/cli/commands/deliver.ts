@@ -34,7 +34,7 @@ export function deliverCommand(ctx: CliContext): CommandModule<object, DeliverAr
             ['payexport deliver reports/nightly/2026-11-21 --to accountant-sftp', 'one destination only'],
           ]),
         )
-        .epilog(exitCodesEpilog('deliver')) as Argv<DeliverArgs>,
+        .epilog(`\n${exitCodesEpilog('deliver')}`) as Argv<DeliverArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
       const all = loaded.config.delivery.destinations;

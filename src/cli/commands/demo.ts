@@ -55,7 +55,7 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
         .example('$0 demo', 'what `npm run demo` runs')
         .example('$0 demo --scale 100000 --tz UTC', 'a bigger organization')
         .epilog(SECRETS_EPILOG)
-        .epilog(exitCodesEpilog('demo')) as unknown as Argv<DemoArgs>,
+        .epilog(`\n${exitCodesEpilog('demo')}`) as unknown as Argv<DemoArgs>,
     handler: async (args) => {
       const [{ runPipeline }, { startSimulator }] = await Promise.all([import('../../jobs/pipeline.js'), import('../../sim/start-simulator.js')]);
       const sim = await startSimulator({ seed: args.seed, scale: args.scale, wallets: args.wallets, profile: args.profile });

@@ -23,7 +23,7 @@ export function doctorCommand(ctx: CliContext): CommandModule<object, CommonArgs
           ['npx payexport doctor --config config/payexport.json', 'the checklist; exit 0 only when every line is ✓'],
           ['npx payexport doctor --config config/payexport.json || mail -s "payexport not ready" ops@example.com', 'from a scheduler, before the night'],
         ])}`,
-      ).epilog(exitCodesEpilog('doctor')) as Argv<CommonArgs>,
+      ).epilog(`\n${exitCodesEpilog('doctor')}`) as Argv<CommonArgs>,
     handler: async (args) => {
       ctx.exitCode = await runDoctor({
         load: () => loadCliConfig(ctx, args, { collectSecretProblems: true }),

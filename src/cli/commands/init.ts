@@ -57,7 +57,7 @@ export function initCommand(ctx: CliContext): CommandModule<object, InitArgs> {
             ['PAYEXPORT_API_KEY=… npx payexport init --yes --organization <uuid> --tz America/New_York', 'for a script: nothing asked'],
           ]),
         )
-        .epilog(exitCodesEpilog('init')) as Argv<InitArgs>,
+        .epilog(`\n${exitCodesEpilog('init')}`) as Argv<InitArgs>,
     handler: async (args) => {
       const prompter = args.yes ? null : terminalPrompter(process.stdin, ctx.stdout);
       try {

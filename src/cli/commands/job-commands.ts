@@ -86,7 +86,7 @@ export function exportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
           ['payexport export --from 2026-10-01 --to 2026-10-31 --tz America/New_York', 'October in New York time: CSV + XLSX + snapshot'],
           ['payexport export --from 2026-11-01 --to 2026-11-21 --format csv --no-db', 'CSV only, no database'],
         ]),
-      )).epilog(exitCodesEpilog('export')) as Argv<PeriodArgs>,
+      )).epilog(`\n${exitCodesEpilog('export')}`) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) =>
         runAndSummarize(env, base('export', 'export', rangePeriod(args.from!, args.to!, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)),
@@ -107,7 +107,7 @@ export function nightlyCommand(ctx: CliContext): CommandModule<object, PeriodArg
           ['payexport nightly --tz America/New_York', 'from cron, shortly after midnight'],
           ['payexport nightly --date 2026-11-20', 'redo one day'],
         ]),
-      )).epilog(exitCodesEpilog('nightly')) as Argv<PeriodArgs>,
+      )).epilog(`\n${exitCodesEpilog('nightly')}`) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('nightly', 'nightly', dayPeriod(args.date, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)));
     },
@@ -129,7 +129,7 @@ export function monthEndCommand(ctx: CliContext): CommandModule<object, PeriodAr
           ['payexport month-end --month 2026-10 --allow-open', 'close although some payments are still pending'],
           ['payexport month-end --tz America/New_York', 'from a scheduler on the 2nd: last month'],
         ]),
-      )).epilog(exitCodesEpilog('month-end')) as Argv<PeriodArgs>,
+      )).epilog(`\n${exitCodesEpilog('month-end')}`) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)));
     },
@@ -152,7 +152,7 @@ export function reportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
           ['payexport report --organization <uuid> --month 2026-10', 'rebuild reports/month-end/2026-10 from the snapshot, no API call'],
           ['payexport report --organization <uuid> --from 2026-10-01 --to 2026-10-31', 'after sharded pulls: build the files once'],
         ]),
-      ).epilog(exitCodesEpilog('report')) as Argv<PeriodArgs>,
+      ).epilog(`\n${exitCodesEpilog('report')}`) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, async (env) => {
         const { tz } = env.loaded.config;

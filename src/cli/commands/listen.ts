@@ -52,7 +52,7 @@ export function listenCommand(ctx: CliContext): CommandModule<object, ListenArgs
         .option('sweep-minutes', { type: 'number', describe: 'minutes between safety-net sweeps (default 5; 0 = none)', group: 'Listener:' })
         .option('sweep-lookback-hours', { type: 'number', describe: 'how far back by created_at a sweep reads (default 48)', group: 'Listener:' })
         .example('$0 listen --secrets-file /etc/payexport/webhook-secrets.json', 'beside the nightly job, with DATABASE_URL and PAYEXPORT_API_KEY set')
-        .epilog(exitCodesEpilog('listen')) as unknown as Argv<ListenArgs>,
+        .epilog(`\n${exitCodesEpilog('listen')}`) as unknown as Argv<ListenArgs>,
     handler: async (args) => {
       if (args['dry-run'] === true) throw usageError('no_dry_run', 'listen has no --dry-run: it writes only what it receives; try --print-config');
       const loaded = loadCliConfig(ctx, args);

@@ -20,7 +20,7 @@ export function notifyCommand(ctx: CliContext): CommandModule<object, CommonArgs
       withCommonOptions(y, 'config')
         .positional('action', { choices: ['test'] as const, describe: 'test: send the sample message' })
         .example('$0 notify test --config payexport.json', 'each destination: delivered, or why not (DNS, TLS, the server\'s words)')
-        .epilog(exitCodesEpilog('notify')) as Argv<CommonArgs>,
+        .epilog(`\n${exitCodesEpilog('notify')}`) as Argv<CommonArgs>,
     handler: async (args) => {
       // a sample message needs no API key: a key variable this shell lacks is no reason to stop
       const loaded = loadCliConfig(ctx, args, { collectSecretProblems: true });

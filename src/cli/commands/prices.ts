@@ -72,7 +72,7 @@ export function pricesCommand(ctx: CliContext): CommandModule<object, object> {
   return {
     command: 'prices',
     describe: 'The price cache: fetch BTC closes from public sources (docs/prices.md)',
-    builder: (y: Argv<object>) => y.command(fetch).demandCommand(1, 'name what to do: payexport prices fetch (--help for its options)').epilog(exitCodesEpilog('prices fetch')),
+    builder: (y: Argv<object>) => y.command(fetch).demandCommand(1, 'name what to do: payexport prices fetch (--help for its options)').epilog(`\n${exitCodesEpilog('prices fetch')}`),
     handler: () => undefined,
   };
 }

@@ -49,7 +49,7 @@ export function webhooksCommand(ctx: CliContext): CommandModule<object, Webhooks
         .option('print-secret', { type: 'boolean', describe: 'print the secret once on stdout instead, for your secret store', group: 'Webhooks:' })
         .example('$0 webhooks register --environment ENV --url https://books.example.com/webhooks/voltage --secrets-file /etc/payexport/webhook-secrets.json', 'register; the secret goes to the file')
         .example('$0 webhooks rotate --environment ENV --webhook-id ID --secrets-file /etc/payexport/webhook-secrets.json', 'new secret added as a candidate beside the old one')
-        .epilog(exitCodesEpilog('webhooks')) as unknown as Argv<WebhooksArgs>,
+        .epilog(`\n${exitCodesEpilog('webhooks')}`) as unknown as Argv<WebhooksArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
       const { config, secrets } = loaded;
