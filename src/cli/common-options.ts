@@ -4,7 +4,7 @@
  */
 import type { Argv, Options } from 'yargs';
 import type { ConfigInput } from '../config/schema.js';
-import { JOB_EPILOG } from './help.js';
+import { SECRETS_EPILOG } from './help.js';
 import { usageError } from '../util/errors.js';
 
 export interface CommonArgs {
@@ -72,7 +72,7 @@ export const OPTION_SETS: Readonly<Record<OptionSet, readonly CommonOption[]>> =
  */
 export const REFUSED_OPTIONS: Readonly<Partial<Record<OptionSet, readonly CommonOption[]>>> = { report: ['db'], db: ['db'], listen: ['dry-run'] };
 
-export function withCommonOptions<T>(y: Argv<T>, set: OptionSet = 'pull', epilog: string = JOB_EPILOG): Argv<T & CommonArgs> {
+export function withCommonOptions<T>(y: Argv<T>, set: OptionSet = 'pull', epilog: string = SECRETS_EPILOG): Argv<T & CommonArgs> {
   const shown = new Set<CommonOption>(OPTION_SETS[set]);
   const refused = new Set<CommonOption>(REFUSED_OPTIONS[set] ?? []);
   const api = shown.has('base-url');

@@ -7,9 +7,10 @@ import { SecretScrubber } from '../util/secret-scrubber.js';
 import { toolInfo } from '../sinks/tool-info.js';
 import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
+import { usageFailure } from './usage-failure.js';
 import { boundHeapGrowth } from './heap-growth.js';
 import { startSoftHeapLimit } from './soft-heap-limit.js';
-import { JOB_EPILOG } from './help.js';
+import { ALL_EXIT_CODES_EPILOG, SECRETS_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
 import { deliverCommand } from './commands/deliver.js';
 import { demoCommand } from './commands/demo.js';
@@ -29,6 +30,7 @@ import { verifyCommand } from './commands/verify.js';
  * line on stderr (the stack only with --verbose), scrubbed of every secret loaded.
  */
 const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'init', 'doctor', 'prices']);
+const GROUPS: Readonly<Record<string, readonly string[]>> = { prices: ['fetch'], db: ['migrate', 'shell'] };
 
 async function main(argv: string[], ctx: CliContext): Promise<number> {
   const parser = yargs(argv)
@@ -42,12 +44,13 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .example('$0 month-end --month 2026-10 --tz America/New_York', 'close October')
     .example('$0 nightly', 'from cron: yesterday, with the look-back sweep')
     .example('$0 <command> --help', 'options, examples and exit codes of one command')
-    .epilog(JOB_EPILOG)
+    .epilog(`${SECRETS_EPILOG}\n\n${ALL_EXIT_CODES_EPILOG}`)
     .help()
     // from the package, not from the working directory (yargs would look for a package.json above the cwd)
     .version(toolInfo().version)
     .fail((message, error) => {
-      throw error ?? new AppError('usage', 'bad_usage', message);
+      // the one parser instance holds the failing command's options at this point (yargs resets it per command)
+      throw error ?? usageFailure(message, argv, parser as unknown as Parameters<typeof usageFailure>[2]);
     })
     .command(exportCommand(ctx))
     .command(nightlyCommand(ctx))
@@ -73,9 +76,11 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
   } catch (error) {
     const lines = (error instanceof Error ? error.message : String(error)).split('\n').map((line) => line.trim()).filter((line) => line !== '');
     // yargs spreads a usage error over lines ("Invalid values:" / "Argument: job, Given: …"): keep them all, on one line
-    const text = (error instanceof AppError && error.type === 'bad_usage' ? lines.join(' ') : lines[0]) ?? '';
+    const text = (error instanceof AppError && (error.type === 'bad_usage' || error.type === 'unknown_option') ? lines.join(' ') : lines[0]) ?? '';
     const message = withHint(text, error instanceof AppError ? error.type : undefined);
-    const command = COMMANDS.has(argv[0] ?? '') ? `${argv[0]} ` : '';
+    // a command of a group (`prices fetch`, `db migrate`) has help of its own
+    const sub = GROUPS[argv[0] ?? '']?.includes(argv[1] ?? '') === true ? `${argv[1]} ` : '';
+    const command = COMMANDS.has(argv[0] ?? '') ? `${argv[0]} ${sub}` : '';
     const hint = error instanceof AppError && error.exit === 'usage' ? ` (see \`payexport ${command}--help\`)` : '';
     // ONE line: cron mails and log collectors show it whole; the stack only on request.
     ctx.stderr.write(ctx.scrubber.scrub(`payexport: ${message}${hint}`) + '\n');

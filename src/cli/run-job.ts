@@ -21,10 +21,12 @@ export interface JobCommandOptions {
   overrideFlags?: Partial<Parameters<typeof loadConfig>[0]['flags']>;
   /** the environment to read instead of the process's (the demo's is hermetic: the simulator's token only) */
   env?: Readonly<Record<string, string | undefined>>;
+  /** a secret that cannot be read is recorded, not thrown: for doctor, and commands that send no API request */
+  collectSecretProblems?: boolean;
 }
 
 export function loadCliConfig(ctx: CliContext, args: CommonArgs, options: JobCommandOptions = {}): LoadedConfig {
-  const loaded = loadConfig({ flags: { ...flagsFromArgs(args), ...options.overrideFlags }, env: options.env ?? ctx.env, cwd: ctx.cwd });
+  const loaded = loadConfig({ flags: { ...flagsFromArgs(args), ...options.overrideFlags }, env: options.env ?? ctx.env, cwd: ctx.cwd, collectSecretProblems: options.collectSecretProblems === true });
   for (const secret of loaded.secrets.values) ctx.scrubber.add(secret);
   return loaded;
 }

@@ -27,6 +27,12 @@ export interface Secrets {
   coingeckoApiKey?: string;
   /** every secret value loaded, for the scrubber */
   values: readonly string[];
+  /**
+   * with `collectSecretProblems`: why a secret could not be read, by the id its credential would
+   * have had (an environment id, `*`, or `databaseUrl`) — `doctor` reports each one with its own
+   * fix and still checks everything that does not need it
+   */
+  problems?: ReadonlyMap<string, AppError>;
 }
 
 export interface LoadedConfig {
@@ -42,6 +48,8 @@ export interface LoadInput {
   flags: Partial<ConfigInput> & { config?: string | undefined };
   env: Env;
   cwd: string;
+  /** a secret that cannot be read is recorded in `secrets.problems` instead of thrown (doctor; commands that need no API key) */
+  collectSecretProblems?: boolean;
 }
 
 /** Env variables that map onto config keys (docs/contracts.md#common-options). */
@@ -95,7 +103,7 @@ export function loadConfig(input: LoadInput): LoadedConfig {
   const config = parsed.data;
   for (const key of Object.keys(configSchema.shape)) sources[key] ??= 'default';
 
-  const secrets = loadSecrets(config, env, cwd, sources);
+  const secrets = loadSecrets(config, env, cwd, sources, input.collectSecretProblems === true);
   return { config: Object.freeze(config), secrets, sources: Object.freeze(sources), configFile };
 }
 
@@ -234,26 +242,35 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-function loadSecrets(config: Config, env: Env, cwd: string, sources: Readonly<Record<string, Source>>): Secrets {
+function loadSecrets(config: Config, env: Env, cwd: string, sources: Readonly<Record<string, Source>>, collect: boolean): Secrets {
   const credentials = new Map<string, Credential>();
   const values: string[] = [];
-  const add = (id: string, scheme: Credential['scheme'], value: string | undefined): void => {
+  const problems = new Map<string, AppError>();
+  const add = (id: string, scheme: Credential['scheme'], read: () => string | undefined): void => {
+    let value: string | undefined;
+    try {
+      value = read();
+    } catch (error) {
+      if (!collect || !(error instanceof AppError)) throw error;
+      problems.set(id, error);
+      return;
+    }
     if (value === undefined) return;
     credentials.set(id, { scheme, value });
     values.push(value);
   };
 
   for (const environment of config.environments) {
-    if (environment.apiKeyEnv) add(environment.id, 'api_key', requiredEnv(env, environment.apiKeyEnv, `environments[${environment.id}].apiKeyEnv`));
-    else if (environment.apiKeyFile) add(environment.id, 'api_key', readSecretFile(resolve(cwd, environment.apiKeyFile), 'API key'));
-    else if (environment.bearerTokenEnv) add(environment.id, 'bearer', requiredEnv(env, environment.bearerTokenEnv, `environments[${environment.id}].bearerTokenEnv`));
-    else if (environment.bearerTokenFile) add(environment.id, 'bearer', readSecretFile(resolve(cwd, environment.bearerTokenFile), 'bearer token'));
+    if (environment.apiKeyEnv) add(environment.id, 'api_key', () => requiredEnv(env, environment.apiKeyEnv as string, `environments[${environment.id}].apiKeyEnv`));
+    else if (environment.apiKeyFile) add(environment.id, 'api_key', () => readSecretFile(resolve(cwd, environment.apiKeyFile as string), 'API key'));
+    else if (environment.bearerTokenEnv) add(environment.id, 'bearer', () => requiredEnv(env, environment.bearerTokenEnv as string, `environments[${environment.id}].bearerTokenEnv`));
+    else if (environment.bearerTokenFile) add(environment.id, 'bearer', () => readSecretFile(resolve(cwd, environment.bearerTokenFile as string), 'bearer token'));
   }
   const apiKey = secretFromEnv(env, 'PAYEXPORT_API_KEY');
   const bearer = secretFromEnv(env, 'PAYEXPORT_BEARER_TOKEN');
-  if (apiKey !== undefined) add('*', 'api_key', apiKey);
-  else if (bearer !== undefined) add('*', 'bearer', bearer);
-  else if (env.PAYEXPORT_API_KEY_FILE) add('*', 'api_key', readSecretFile(resolve(cwd, env.PAYEXPORT_API_KEY_FILE), 'API key'));
+  if (apiKey !== undefined) add('*', 'api_key', () => apiKey);
+  else if (bearer !== undefined) add('*', 'bearer', () => bearer);
+  else if (env.PAYEXPORT_API_KEY_FILE) add('*', 'api_key', () => readSecretFile(resolve(cwd, env.PAYEXPORT_API_KEY_FILE as string), 'API key'));
 
   let databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== '' ? env.DATABASE_URL.trim() : undefined;
   // defaults < file < env < flags: a file's URL yields to DATABASE_URL, a flag's wins over it.
@@ -263,19 +280,26 @@ function loadSecrets(config: Config, env: Env, cwd: string, sources: Readonly<Re
     }
     databaseUrl = config.databaseUrl;
   }
-  if (config.databaseUrlFile !== undefined) databaseUrl = readSecretFile(resolve(cwd, config.databaseUrlFile), 'database URL');
+  if (config.databaseUrlFile !== undefined) {
+    try {
+      databaseUrl = readSecretFile(resolve(cwd, config.databaseUrlFile), 'database URL');
+    } catch (error) {
+      if (!collect || !(error instanceof AppError)) throw error;
+      problems.set('databaseUrl', error);
+    }
+  }
   if (databaseUrl !== undefined) {
     const password = databaseUrlPassword(databaseUrl);
     if (password !== undefined) values.push(password);
   }
   const coingeckoApiKey = secretFromEnv(env, 'PAYEXPORT_COINGECKO_API_KEY');
   if (coingeckoApiKey !== undefined) values.push(coingeckoApiKey);
-  return { credentials, databaseUrl, values, ...(coingeckoApiKey !== undefined ? { coingeckoApiKey } : {}) };
+  return { credentials, databaseUrl, values, ...(coingeckoApiKey !== undefined ? { coingeckoApiKey } : {}), ...(collect ? { problems } : {}) };
 }
 
 function requiredEnv(env: Env, name: string, where: string): string {
   const value = secretFromEnv(env, name);
-  if (value === undefined) throw new AppError('noPerm', 'missing_credentials', `no credentials: ${where} names ${name}, which is not set`);
+  if (value === undefined) throw new AppError('noPerm', 'missing_credentials', `no credentials: ${where} names ${name}, which is not set`, { details: { variable: name } });
   return value;
 }
 

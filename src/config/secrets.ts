@@ -28,13 +28,13 @@ export function readSecretFile(path: string, what: string): string {
   try {
     mode = statSync(path).mode;
   } catch {
-    throw configError('secret_file_missing', `${what} file '${path}' cannot be read`);
+    throw configError('secret_file_missing', `${what} file '${path}' cannot be read`, { path });
   }
   if ((mode & 0o077) !== 0) {
-    throw configError('secret_file_permissions', `${what} file '${path}' is readable by others (mode ${(mode & 0o777).toString(8)}); run chmod 600 '${path}'`);
+    throw configError('secret_file_permissions', `${what} file '${path}' is readable by others (mode ${(mode & 0o777).toString(8)}); run chmod 600 '${path}'`, { path });
   }
   const text = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
-  if (text.trim() === '') throw configError('secret_empty', `${what} file '${path}' is empty`);
+  if (text.trim() === '') throw configError('secret_empty', `${what} file '${path}' is empty`, { path });
   return text;
 }
 

@@ -100,15 +100,16 @@ export class Subledger {
     if (event.units <= 0n) return;
     let cost = event.cost;
     let acquiredAt = event.at;
+    const basis = event.origin === 'deposit' ? this.depositBasis.get(`${event.walletId}|${event.ref}`) : undefined;
     if (event.origin === 'deposit') {
       // coins bought elsewhere and deposited keep their own acquisition date and cost (the file's row)
-      const basis = this.depositBasis.get(`${event.walletId}|${event.ref}`);
       cost = basis?.cost ?? null;
       acquiredAt = basis?.acquiredAt ?? event.at;
     }
     const lot: Lot = { lotId: lotId(event.walletId, event.ref), walletId: event.walletId, currency: event.currency, acquiredAt, origin: cost === null ? 'unknown' : event.origin, units: event.units, cost };
     if (cost === null) {
-      const why = event.origin === 'deposit' ? 'a deposit with no row in the opening-lots file' : `a ${event.origin} with no price`;
+      // a row whose cost is `unknown` (init's template until the accountant fills it) is not a missing row
+      const why = event.origin === 'deposit' ? (basis === undefined ? 'a deposit with no row in the opening-lots file' : 'a deposit whose opening-lots row says its cost is unknown') : `a ${event.origin} with no price`;
       applied.notes.push({ code: 'basis_unknown', walletId: event.walletId, currency: event.currency, ref: event.ref, units: event.units, message: `${event.ref}: ${why}; its ${event.units} base units form an unknown lot` });
     }
     this.walletLots(event.walletId, event.currency).push(lot);

@@ -1,7 +1,8 @@
 /**
  * One GET to a price source, and the retry loop around it: the predicate, the delay and the
  * budget of src/api/retry.ts (docs/style.md#4-retry), `sleep` and `random` injected. A transport
- * failure becomes a PriceSourceError: an unknown host is `source_gone`, the rest `unavailable`.
+ * failure becomes a PriceSourceError: no answer at all (an unknown host, a refused or reset
+ * connection, a timeout) is `unreachable` — temporary, exit 75 — and anything else `unavailable`.
  */
 import { classifyTransportError } from '../api/errors.js';
 import { isRetryable, retryDelayMs, type RetryBudget, type RetryPolicy } from '../api/retry.js';
@@ -9,6 +10,9 @@ import { PriceSourceError } from './source-error.js';
 import type { SourceRequest, SourceResponse } from './source.js';
 
 export type HttpGet = (request: SourceRequest) => Promise<SourceResponse>;
+
+/** Transport failures that mean no answer came: the source may be fine, the way to it is not. */
+const UNREACHABLE: ReadonlySet<string> = new Set(['refused', 'reset', 'timeout']);
 
 export function fetchGet(timeoutMs: number, signal?: AbortSignal): HttpGet {
   return async (request) => {
@@ -19,7 +23,8 @@ export function fetchGet(timeoutMs: number, signal?: AbortSignal): HttpGet {
       return { status: response.status, body: await response.text(), retryAfter: response.headers.get('retry-after') ?? undefined };
     } catch (error) {
       const reason = (error as Error).name === 'TimeoutError' ? 'timeout' : classifyTransportError(error);
-      if (reason === 'dns') throw new PriceSourceError('source_gone', host, `unknown host ${host}`, { kind: 'transport', reason });
+      if (reason === 'dns') throw new PriceSourceError('unreachable', host, `cannot reach ${host}: its name does not resolve (no network, or a DNS failure)`, { kind: 'transport', reason });
+      if (UNREACHABLE.has(reason)) throw new PriceSourceError('unreachable', host, `cannot reach ${host} (${reason === 'refused' ? 'connection refused' : reason === 'reset' ? 'connection reset' : 'no answer in time'})`, { kind: 'transport', reason });
       throw new PriceSourceError('unavailable', host, `cannot reach ${host} (${reason})`, { kind: 'transport', reason });
     }
   };

@@ -3,21 +3,29 @@
  * (docs/contracts.md#exit-codes, docs/prices.md#failures):
  *
  *   rate_limited   429 / "rate limit" after the retry budget      75 tempFail  (retry later)
+ *   unreachable    no answer at all: the name does not resolve, the  75 tempFail  (retry later)
+ *                  connection is refused or reset, or times out
+ *                  (no network, a firewall, an outage), after the
+ *                  retry budget
  *   no_data        the source answered, with nothing for the range 66 noInput   (a gap, listed)
  *                  or the range is beyond its documented history
- *   source_gone    404 / 410 / DNS: the endpoint or pair is gone    68 noHost    (change the policy)
+ *   source_gone    the source ANSWERED that the endpoint or pair   68 noHost    (change the policy)
+ *                  is gone: 404, 410, an unknown pair
  *   wrong_currency the answer prices another pair than asked       76 protocol  (never cached)
- *   unavailable    5xx, timeouts, a malformed body, a refused        69 unavailable
- *                  request, after the retry budget
+ *   unavailable    5xx, a malformed body, after the retry budget   69 unavailable
+ *
+ * A host that does not answer says nothing about the source: a machine without network would
+ * otherwise call every source gone (exit 68, "change the policy") when the next run simply works.
  */
 import { AppError } from '../util/errors.js';
 import type { ExitCodeName } from '../util/exit-codes.js';
 import type { Failure } from '../api/retry.js';
 
-export type PriceFailureKind = 'rate_limited' | 'no_data' | 'source_gone' | 'wrong_currency' | 'unavailable';
+export type PriceFailureKind = 'rate_limited' | 'unreachable' | 'no_data' | 'source_gone' | 'wrong_currency' | 'unavailable';
 
 const EXIT: Readonly<Record<PriceFailureKind, ExitCodeName>> = {
   rate_limited: 'tempFail',
+  unreachable: 'tempFail',
   no_data: 'noInput',
   source_gone: 'noHost',
   wrong_currency: 'protocol',
@@ -25,7 +33,7 @@ const EXIT: Readonly<Record<PriceFailureKind, ExitCodeName>> = {
 };
 
 /** When several sources fail, the exit code names the failure a user must act on first. */
-export const FAILURE_PRECEDENCE: readonly PriceFailureKind[] = ['wrong_currency', 'source_gone', 'rate_limited', 'unavailable', 'no_data'];
+export const FAILURE_PRECEDENCE: readonly PriceFailureKind[] = ['wrong_currency', 'source_gone', 'rate_limited', 'unavailable', 'unreachable', 'no_data'];
 
 export class PriceSourceError extends AppError {
   override readonly name = 'PriceSourceError';

@@ -1,6 +1,6 @@
 /**
- * The three commands `init` ends with: a dry run (the plan, nothing written), the first month-end,
- * and the line that schedules it — for cron, a systemd timer, or the Kubernetes CronJob shipped in
+ * The commands `init` ends with: with books, the one-time fetch of the prices their history needs;
+ * a dry run (the plan, nothing written), the first month-end, and the line that schedules it — for cron, a systemd timer, or the Kubernetes CronJob shipped in
  * deploy/ — with the same config file and nothing secret in any of them.
  */
 import { monthPeriod } from '../model/period.js';
@@ -16,6 +16,8 @@ export interface NextCommandsInput {
   key: KeySource;
   scheduler: Scheduler;
   now: Date;
+  /** the books step was taken: the month-end writes the Journal, Lots and Crypto assets sheets */
+  books?: { booksCurrency: string; /** the first day (UTC) a tracked wallet moved: the lots value everything since */ firstMovement: string | null } | null;
 }
 
 /** A path or value safe to paste into a POSIX shell. */
@@ -27,11 +29,17 @@ export function nextCommands(input: NextCommandsInput): string[] {
   const config = `--config ${shellWord(input.configPath)}`;
   const month = monthPeriod(undefined, input.tz, input.now).label;
   const keyNote = input.key.kind === 'env' ? ` (with ${input.key.name} set in its environment)` : '';
+  const yesterday = new Date(input.now.getTime() - 86_400_000).toISOString().slice(0, 10);
+  const history = input.books?.firstMovement ?? null;
   return [
+    // the lots value every movement since the first, and auto-fetch covers a run's own window only (docs/prices.md#auto-fetch)
+    ...(input.books && history !== null && history <= yesterday
+      ? [`  0. npx payexport prices fetch --currency BTC --books ${input.books.booksCurrency} --from ${history} --to ${yesterday} ${config}`, `       once: the BTC prices since the first movement the lots value (after that, each run fetches its own window)`]
+      : []),
     `  1. npx payexport month-end ${config} --dry-run`,
     `       the plan: wallets, streams and requests; nothing is written`,
     `  2. npx payexport month-end ${config} --month ${month}`,
-    `       the first month-end: reports, snapshot, the month closed`,
+    `       the first month-end: reports${input.books ? ' (with the Journal, Lots and Crypto assets sheets)' : ''}, snapshot, the month closed`,
     `  3. ${schedulerLine(input, config)}`,
     `       ${schedulerNote(input.scheduler)}${keyNote}`,
   ];

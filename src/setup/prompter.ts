@@ -2,11 +2,18 @@
  * Questions at a terminal, for `payexport init`: one readline interface for the whole session
  * (several interfaces over one piped stdin lose what the first one buffered), and a secret typed
  * WITHOUT echo — readline's output goes through a stream that is muted while the key is typed, so
- * not one character of it reaches the screen, the scrollback or a terminal recording.
+ * not one character of it reaches the screen, the scrollback or a terminal recording (and readline
+ * keeps no history, so the up arrow cannot bring it back).
+ *
+ * Lines are queued as they arrive: a piped answer file is read ahead while init checks the
+ * previous answer against the service, and no line of it is lost. The session ends once, for
+ * good: Ctrl-C (exit 130) or the end of the input (Ctrl-D, /dev/null, a file that ends early:
+ * exit 64) — every question after that fails at once with the same cause, so no caller can loop
+ * on a closed terminal (prompt-end.ts).
  */
-import { createInterface, type Interface } from 'node:readline';
+import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { AppError } from '../util/errors.js';
+import { inputEnded, interrupted } from './prompt-end.js';
 
 export interface Prompter {
   /** the answer, trimmed; the default when the answer is empty */
@@ -14,6 +21,8 @@ export interface Prompter {
   /** a secret, typed without echo */
   askSecret(question: string): Promise<string>;
   say(line: string): void;
+  /** throws Ctrl-C pressed while a check ran, before anything is written */
+  throwIfEnded(): void;
   close(): void;
 }
 
@@ -36,47 +45,87 @@ class MutableOutput extends Writable {
   }
 }
 
+type Ending = 'interrupt' | 'eof';
+
 export function terminalPrompter(input: NodeJS.ReadableStream & { isTTY?: boolean }, output: NodeJS.WritableStream & { columns?: number; isTTY?: boolean }): Prompter {
+  const tty = input.isTTY === true;
   const muted = new MutableOutput(output);
-  const rl: Interface = createInterface({ input, output: muted, terminal: input.isTTY === true });
-  let pending: ((error: Error) => void) | null = null;
-  const cancelled = (why: string): AppError => new AppError('usage', 'init_cancelled', `${why}: nothing was written`);
-  // Ctrl-C at a question: readline would only pause the input, leaving the question unanswered.
+  const rl = createInterface({ input, output: muted, terminal: tty, historySize: 0 });
+  const queued: string[] = [];
+  let waiting: { resolve(line: string): void; reject(error: Error): void; question: string } | null = null;
+  let ending: Ending | null = null;
+  const errorOf = (question: string): Error => (ending === 'interrupt' ? interrupted() : inputEnded(question));
+
+  const end = (why: Ending): void => {
+    ending ??= why;
+    const w = waiting;
+    waiting = null;
+    // the one error line starts on a line of its own, not after the unanswered prompt (a secret's prompt gets its newline below)
+    if (w !== null && tty && !muted.muted) output.write('\n');
+    w?.reject(errorOf(w.question));
+  };
+  rl.on('line', (line) => {
+    const w = waiting;
+    waiting = null;
+    if (w === null) queued.push(line);
+    else w.resolve(line);
+  });
+  // Ctrl-C at a terminal in raw mode: readline's own event (it would only pause the input)
   rl.on('SIGINT', () => {
-    pending?.(cancelled('cancelled'));
+    end('interrupt');
     rl.close();
   });
-  rl.on('close', () => pending?.(cancelled('no answer (input ended)')));
+  rl.on('close', () => end('eof'));
+  // answers piped in: Ctrl-C reaches the process as a signal
+  const onSignal = (): void => {
+    end('interrupt');
+    rl.close();
+  };
+  if (!tty) process.on('SIGINT', onSignal);
 
-  const question = (text: string): Promise<string> =>
-    new Promise<string>((resolve, reject) => {
-      pending = reject;
-      rl.question(text, (answer) => {
-        pending = null;
-        resolve(answer);
-      });
+  /** The next line, after the prompt is shown. */
+  const nextLine = (prompt: string, question: string): Promise<string> => {
+    // Ctrl-C ends the session at once; the end of the input only once every line read before it is used
+    if (ending === 'interrupt' || (ending === 'eof' && queued.length === 0)) return Promise.reject(errorOf(question));
+    rl.setPrompt(prompt);
+    if (ending === null) rl.prompt();
+    else output.write(prompt);
+    // a piped answer is not echoed: end the prompt's line so the next one starts on its own
+    const done = (line: string): string => (tty ? line : (output.write('\n'), line));
+    const line = queued.shift();
+    if (line !== undefined) return Promise.resolve(done(line));
+    return new Promise<string>((resolve, reject) => {
+      waiting = { resolve: (l) => resolve(done(l)), reject, question };
     });
+  };
 
   return {
     async ask(text, defaultAnswer) {
-      const answer = (await question(defaultAnswer === undefined || defaultAnswer === '' ? `${text}: ` : `${text} [${defaultAnswer}]: `)).trim();
+      const answer = (await nextLine(defaultAnswer === undefined || defaultAnswer === '' ? `${text}: ` : `${text} [${defaultAnswer}]: `, text)).trim();
       return answer === '' ? (defaultAnswer ?? '') : answer;
     },
     async askSecret(text) {
+      if (ending === 'interrupt' || (ending === 'eof' && queued.length === 0)) throw errorOf(text);
       output.write(`${text} (typing is not shown): `);
       muted.muted = true;
       try {
-        return (await question('')).trim();
+        return (await nextLine('', text)).trim();
       } finally {
         muted.muted = false;
-        output.write('\n');
+        // readline's own newline after Enter went to the muted stream
+        if (tty) output.write('\n');
       }
     },
     say(line) {
       output.write(`${line}\n`);
     },
+    throwIfEnded() {
+      // an input that ended after its last answer is a complete answer file, not a cancellation
+      if (ending === 'interrupt') throw interrupted();
+    },
     close() {
-      pending = null;
+      process.off('SIGINT', onSignal);
+      waiting = null;
       rl.close();
     },
   };

@@ -11,30 +11,32 @@ import { openDb } from '../store/db/open-db.js';
 import { AppError, usageError } from '../util/errors.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import type { SnapshotAnswer } from './init-config.js';
-import { folderProblem } from './writable-folder.js';
+import { folderFault } from './writable-folder.js';
 
-export async function checkSnapshot(answer: string, dataDir: string, env: Env, cwd: string, scrubber: SecretScrubber): Promise<SnapshotAnswer> {
+/** `said` names the answer in a message: `--snapshot`, `the snapshot you typed`. */
+export async function checkSnapshot(answer: string, dataDir: string, env: Env, cwd: string, scrubber: SecretScrubber, said = 'the snapshot'): Promise<SnapshotAnswer> {
   if (answer === 'embedded') {
-    const problem = await folderProblem(resolve(cwd, dataDir));
-    if (problem !== null) throw new AppError('cantCreate', 'data_dir_not_writable', `embedded database folder: ${problem}`);
+    // checked and taken back: nothing is written before every answer has passed
+    const fault = await folderFault(resolve(cwd, dataDir), { keepCreated: false });
+    if (fault !== null) throw new AppError('cantCreate', 'data_dir_not_writable', `embedded database folder: ${fault.message}`);
     return { kind: 'embedded', dataDir };
   }
   let url: string;
   let snapshot: SnapshotAnswer;
   if (answer === 'env') {
     const fromEnv = secretFromEnv(env, 'DATABASE_URL');
-    if (fromEnv === undefined) throw usageError('database_url_missing', "DATABASE_URL is not set: set it, or answer 'embedded'");
+    if (fromEnv === undefined) throw usageError('database_url_missing', `${said} is 'env', but DATABASE_URL is not set: set it, or answer 'embedded'`);
     url = fromEnv;
     snapshot = { kind: 'env' };
   } else if (/^postgres(ql)?:\/\//.test(answer)) {
     if (databaseUrlPassword(answer) !== undefined) {
       scrubber.add(databaseUrlPassword(answer));
-      throw usageError('secret_in_config', `the URL holds a password, which would land in the config file: put the URL in DATABASE_URL and answer 'env'`);
+      throw usageError('secret_in_config', `${said}: the URL holds a password, which would land in the config file: put the URL in DATABASE_URL and answer 'env'`);
     }
     url = answer;
     snapshot = { kind: 'url', url: answer };
   } else {
-    throw usageError('bad_option', `invalid snapshot '${answer.slice(0, 40)}': expected embedded, env or a postgres:// URL`);
+    throw usageError('bad_option', `${said} '${answer.slice(0, 40)}' is none of embedded, env or a postgres:// URL`);
   }
   const password = databaseUrlPassword(url);
   if (password !== undefined) scrubber.add(password);

@@ -12,7 +12,7 @@ export const ExitCode = {
   dataErr: 65,
   /** a price source has no data for the range asked (a gap in the price cache; docs/prices.md) */
   noInput: 66,
-  /** a price source is gone: 404, 410 or an unknown host (docs/prices.md) */
+  /** a price source answered that it is gone: 404, 410, an unknown pair (docs/prices.md) */
   noHost: 68,
   /** the service is unusable (TLS failure, persistent 5xx after the retry budget) */
   unavailable: 69,
@@ -20,7 +20,7 @@ export const ExitCode = {
   folderUnreadable: 73,
   /** cannot write outputs (disk, permissions) */
   cantCreate: 74,
-  /** temporary: another run holds the lock, database unavailable, a price source rate limited; safe to retry later */
+  /** temporary: another run holds the lock, database unavailable, a price source rate limited or unreachable; safe to retry later */
   tempFail: 75,
   /** a price source answered for another currency pair than asked (docs/prices.md) */
   protocol: 76,
@@ -28,6 +28,8 @@ export const ExitCode = {
   noPerm: 77,
   /** bad configuration (invalid file, unknown keys, staging key against production) */
   config: 78,
+  /** cancelled by the person at the terminal (Ctrl-C at a question of `init`): nothing was written; 128 + SIGINT, as shells report it */
+  cancelled: 130,
 } as const;
 
 export type ExitCodeName = keyof typeof ExitCode;
@@ -40,12 +42,13 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   64: 'bad command-line usage (unknown flag, bad date, reversed range)',
   65: 'completed, but reconciliation found exceptions or data that cannot be booked (files are written)',
   66: 'a price source has no data for (part of) the range: the gaps are listed, never filled',
-  68: 'a price source is gone (404, 410, unknown host)',
+  68: 'a price source answered that it is gone (404, 410, unknown pair)',
   69: 'the service is unusable (TLS failure, persistent 5xx after the retry budget)',
   73: 'a report folder already in place has no readable manifest.json: it is never replaced, and nothing is written',
   74: 'cannot write outputs (disk, permissions)',
-  75: 'temporary: another run holds the lock, the database is unavailable, or a price source is rate limited; safe to retry later',
+  75: 'temporary: another run holds the lock, the database is unavailable, or a price source is rate limited or cannot be reached; safe to retry later',
   76: 'a price source answered for another currency pair than asked',
   77: 'credentials rejected (400 missing_credentials, 401, 403)',
   78: 'bad configuration (invalid file, unknown keys, staging key against production)',
+  130: 'cancelled at a question (Ctrl-C): nothing was written',
 };

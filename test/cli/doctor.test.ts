@@ -118,12 +118,14 @@ describe('payexport doctor', () => {
   it('passes a healthy config with exit 0: every line ✓, no fix printed, no secret', async () => {
     const d = await doctor('healthy', baseConfig());
     expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
-    for (const title of ['config valid', 'API key for environment', "the service's clock", 'snapshot reachable', 'snapshot schema version', 'run locks free', 'output root reports', 'output scope of reports', 'journal prices', 'notification destinations', 'delivery destinations']) {
+    for (const title of ['config valid', 'key files', 'API key for environment', "the service's clock", 'snapshot reachable', 'snapshot schema version', 'run locks free', 'output root reports', 'output scope of reports', 'journal prices', 'notification destinations', 'delivery destinations']) {
       expect(d.mark(title), title).toBe('✓');
     }
     expect(d.result.stdout).not.toContain('fix:');
-    expect(d.result.stdout).toMatch(/11 checks: 11 passed, 0 failed/);
+    expect(d.result.stdout).toMatch(/12 checks: 12 passed, 0 failed/);
     expect(d.line('output scope of reports')).toMatch(/no books yet: the first run records it as organization \S+ \(environment \S+ only, every wallet\)'s/);
+    // a first run has not happened: the probes left nothing behind (no output root, no database folder)
+    expect(readdirSync(d.cwd).sort()).toEqual(['payexport.json']);
   });
 
   it('a bad config: ✗ with the loader\'s own message, every other check skipped', async () => {
@@ -131,8 +133,8 @@ describe('payexport doctor', () => {
     expect(d.result.code).toBe(78);
     expect(d.mark('config valid')).toBe('✗');
     expect(d.line('config valid')).toMatch(/unknown configuration key 'outDir' in config file 'payexport.json'/);
-    expect(d.fix('config valid')).toMatch(/fix payexport\.json.*payexport init/);
-    expect(d.result.stdout).toMatch(/– api-key: needs a valid config/);
+    expect(d.fix('config valid')).toMatch(/remove or rename the key named above in payexport\.json/);
+    expect(d.result.stdout).toMatch(/– api-key: not checked: it reads the config, which does not load/);
   });
 
   it('a wrong key: ✗ with the 401 the jobs report, and where the key is read from', async () => {
@@ -148,9 +150,9 @@ describe('payexport doctor', () => {
     expectOnlyFailure(d, `API key for environment ${environment}`, /403 access_rights: The API key is scoped to another environment/, new RegExp(`another environment: give environment ${environment} its own key`));
   });
 
-  it("the service's clock ten minutes ahead: ✗ for the listener's ±300 s window", async () => {
+  it("the service's clock ten minutes ahead: ✗, said in minutes, for the listener's five-minute window", async () => {
     const d = await doctor('clock', baseConfig(skewed));
-    expectOnlyFailure(d, "the service's clock", /(599|600|601) s ahead of ours, beyond the listener's ±300 s webhook window/, /synchronize this machine's clock/);
+    expectOnlyFailure(d, "the service's clock", /10 minutes ahead of this machine's: the listener would refuse every webhook \(webhooks are accepted when their time stamp is within 5 minutes of this machine's clock\)/, /synchronize this machine's clock/);
   });
 
   it('an unreachable snapshot: ✗ reachable, version and locks skipped', async () => {
@@ -212,19 +214,27 @@ describe('payexport doctor', () => {
 
   it('an output root that cannot be written: ✗ with the reason', async () => {
     const d = await doctor('unwritable', { ...baseConfig(), out: 'blocker/reports' }, { prepare: (cwd) => writeFileSync(join(cwd, 'blocker'), 'a file, not a folder\n') });
-    expectOnlyFailure(d, 'output root blocker/reports', /cannot write in .*blocker\/reports \(ENOTDIR\)/, /create blocker\/reports for the user the scheduler runs as/);
+    expectOnlyFailure(d, 'output root blocker/reports', /cannot write in .*blocker\/reports \(ENOTDIR at .*\/blocker\)/, /\/blocker is a file where a folder is needed: move that file away, or point "out" at a folder this user can write/);
   });
 
-  it("an output root without room for the last run's size: ✗ with both sizes", async () => {
-    const d = await doctor('full', baseConfig(), {
+  it("an output root without room for this organization's last run: ✗ with both sizes; another organization's run (the demo's) is not counted", async () => {
+    const plant = (cwd: string, job: string, organization: string, bytes: number): void => {
+      const folder = join(cwd, 'reports', job, '2026-10');
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, 'manifest.json'), JSON.stringify({ parameters: { organization }, files: [{ path: 'report.xlsx', rows: 1, bytes, sha256: '0'.repeat(64) }] }));
+    };
+    // a last run far larger than any test machine's disk
+    const d = await doctor('full', baseConfig(), { prepare: (cwd) => plant(cwd, 'month-end', sim.sim.organizationId, 4e18) });
+    expectOnlyFailure(d, 'output root reports', /free, but the last run \(month-end\/2026-10\) wrote 4\.0 EB/, /free space on the file system of reports/);
+    const shared = await doctor('shared-root', baseConfig(), {
       prepare: (cwd) => {
-        const folder = join(cwd, 'reports', 'month-end', '2026-10');
-        mkdirSync(folder, { recursive: true });
-        // a last run far larger than any test machine's disk
-        writeFileSync(join(folder, 'manifest.json'), JSON.stringify({ files: [{ path: 'report.xlsx', rows: 1, bytes: 4e18, sha256: '0'.repeat(64) }] }));
+        plant(cwd, 'export', sim.sim.organizationId, 1_700_000);
+        // newer, and another organization's: not this configuration's size
+        plant(cwd, 'month-end', '00000000-0000-4000-8000-000000000000', 4e18);
       },
     });
-    expectOnlyFailure(d, 'output root reports', /free, but the last run \(month-end\/2026-10\) wrote 4\.0 EB/, /free space on the file system of reports/);
+    expect(shared.result.code, describeRun(['doctor'], shared.result)).toBe(0);
+    expect(shared.line('output root reports')).toMatch(/its last run, export\/2026-10, wrote 1\.7 MB/);
   });
 
   it("an output root that holds another organization's books: ✗ naming both, with the fix", async () => {
@@ -293,6 +303,12 @@ describe('payexport doctor', () => {
         new RegExp(`no source covers the open period ${open.firstDay} \\.\\. now: price_cache:coinbase:1h is missing 72 of \\d+ closes \\(${text(gapStart + 3600)} \\.\\. ${text(gapEnd)}\\); after it in the policy: kraken:1h has none`),
         new RegExp(`^payexport prices fetch --currency BTC --books USD --from ${day(gapStart + 3600)} --to ${day(gapEnd - 1)} --config payexport\\.json$`),
       );
+    });
+
+    it('with prices.autoFetch (what init writes) an empty cache is no ✗: tonight\'s run fetches its window first; the line names the fetch for now', async () => {
+      const d = await doctor('cache-auto', { ...baseConfig(), journal: demoJournal(), prices: { cacheDir: 'prices', autoFetch: true } });
+      expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
+      expect(d.line('price cache BTC-USD (prices)')).toMatch(/is not in the cache yet .*: nightly and month-end fetch what their window needs first \(prices\.autoFetch\); to fetch it now: payexport prices fetch --currency BTC --books USD --from /);
     });
 
     it('a price file covering the open period comes first: the empty cache is then no ✗', async () => {

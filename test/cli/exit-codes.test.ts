@@ -66,6 +66,9 @@ describe('exit codes of payexport, as a subprocess', () => {
       ['a reversed range', ['export', '--from', '2026-10-31', '--to', '2026-10-01', '--no-db'], /--from '2026-10-31' is after --to '2026-10-01'/],
       ['a bad month', ['month-end', '--month', '2026-13', '--no-db'], /invalid --month '2026-13'/],
       ['a missing option', ['export', '--from', '2026-10-01'], /Missing required argument: to/],
+      ['an unknown option where required ones are missing too: the unknown one is named', ['export', '--bogus-flag'], /^payexport: Unknown argument: bogus-flag \(see `payexport export --help`\)$/],
+      ['a group without its command: `prices` names fetch', ['prices'], /^payexport: name what to do: payexport prices fetch/],
+      ['an unknown option of a group\'s command', ['prices', 'fetch', '--from', '2026-10-01', '--to', '2026-10-02', '--bogus'], /^payexport: Unknown argument: bogus \(see `payexport prices fetch --help`\)$/],
       ['a bad flag value', ['export', ...OCTOBER, '--no-db', '--concurrency', '0'], /invalid --concurrency '0'/],
       ['a wallet id that is no UUID', ['export', ...OCTOBER, '--no-db', '--wallet', 'main'], /invalid --wallet 'main': expected a UUID/],
       ['no command', [], /Name a command/],
@@ -248,6 +251,18 @@ describe('exit codes of payexport, as a subprocess', () => {
       writePricesConfig(cwd, fake);
       const args = ['prices', 'fetch', '--source', 'bitstamp', '--from', utcDaysAgo(3), '--to', utcDaysAgo(3), '--config', 'payexport.json'];
       expectExit(args, await runCli(args, { cwd, env: {} }), code, cwd, message);
+    });
+  });
+
+  describe('130: cancelled at a question', () => {
+    it('Ctrl-C (SIGINT) while init waits for an answer: one line, nothing written', async () => {
+      const cwd = ws.fresh('cancelled');
+      const args = ['init'];
+      const running = startCli(args, { cwd, stdin: null });
+      let shown = '';
+      await new Promise<void>((resolve) => running.child.stdout!.on('data', (chunk: Buffer) => ((shown += chunk.toString('utf8')), /Service: .*: $/m.test(shown) && resolve())));
+      running.child.kill('SIGINT');
+      expectExit(args, await running.result, 130, cwd, /^payexport: cancelled: nothing was written$/);
     });
   });
 

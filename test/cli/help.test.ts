@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMAND_EXIT_CODES, exitCodesOf, type CommandPath } from '../../src/cli/command-exit-codes.js';
 import { EXIT_CODE_MEANINGS } from '../../src/util/exit-codes.js';
 import { assertBuilt, describeRun, runCli } from '../support/cli/cli.js';
 import { workspace } from '../support/cli/workspace.js';
 
 /** `--help` of every command: exit 0, examples, and the exit-code table a scheduler author needs. */
 
-const COMMANDS = ['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify'];
+const COMMANDS = ['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'init', 'doctor', 'prices'];
 const ws = workspace('help');
 
 beforeAll(() => assertBuilt());
@@ -31,7 +32,7 @@ function expectWholeExamples(stdout: string, command: string): void {
 }
 
 describe('payexport --help', () => {
-  for (const command of ['', ...COMMANDS.filter((c) => c !== 'verify' && c !== 'db')]) {
+  for (const command of ['', ...COMMANDS.filter((c) => c !== 'verify' && c !== 'db' && c !== 'prices')]) {
     it(command === '' ? '(no command)' : command, async () => {
       const args = command === '' ? ['--help'] : [command, '--help'];
       const result = await runCli(args, { cwd: ws.root });
@@ -39,9 +40,10 @@ describe('payexport --help', () => {
       expect(result.stderr).toBe('');
       expect(result.stdout).toMatch(/^Examples:$/m);
       expect(result.stdout).toMatch(new RegExp(`^  (npx )?payexport ${command}`, 'm'));
-      expect(result.stdout).toMatch(/^Exit codes:$/m);
-      for (const [code, meaning] of Object.entries(EXIT_CODE_MEANINGS)) {
-        expect(result.stdout).toContain(`${code.padStart(2)}  ${meaning.slice(0, 30)}`);
+      if (command === '') {
+        // the top level: the whole table
+        expect(result.stdout).toMatch(/^Exit codes \(each command's --help lists its own\):$/m);
+        for (const [code, meaning] of Object.entries(EXIT_CODE_MEANINGS)) expect(result.stdout).toContain(`${code.padStart(3)}  ${meaning.slice(0, 30)}`);
       }
       if (['export', 'nightly', 'month-end', 'report'].includes(command)) {
         expectWholeExamples(result.stdout, command);
@@ -66,8 +68,8 @@ describe('payexport --help', () => {
     const result = await runCli(['verify', '--help'], { cwd: ws.root });
     expect(result.code).toBe(0);
     expectWholeExamples(result.stdout, 'verify');
-    expect(result.stdout).toMatch(/^ {3}0 {2}every file matches the manifest/m);
-    expect(result.stdout).toMatch(/^ {2}65 {2}a file differs, is missing, or the folder has no readable manifest\.json/m);
+    expect(result.stdout).toMatch(/^ {4}0 {2}every file matches the manifest/m);
+    expect(result.stdout).toMatch(/^ {3}65 {2}a file differs or is missing/m);
     expect(result.stdout).not.toContain('reconciliation check passed');
   });
 
@@ -84,6 +86,24 @@ describe('payexport --help', () => {
       expect(result.stdout).toContain('--schema');
       expect(result.stdout).not.toContain('--base-url');
       expect(result.stdout).toMatch(/^Exit codes:$/m);
+    }
+  });
+
+  describe("ends with the exit codes of the command, exactly those src/cli/command-exit-codes.ts lists (held to the code by test/unit/cli/command-exit-codes.test.ts)", () => {
+    for (const command of Object.keys(COMMAND_EXIT_CODES) as CommandPath[]) {
+      it(command, async () => {
+        const args = [...command.split(' '), '--help'];
+        const result = await runCli(args, { cwd: ws.root });
+        expect(result.code, describeRun(args, result)).toBe(0);
+        const lines = result.stdout.trimEnd().split('\n');
+        const start = lines.lastIndexOf('Exit codes:');
+        expect(start, result.stdout).toBeGreaterThan(0);
+        // the block is the end of the help: nothing after it but its own lines (a long meaning wraps, indented)
+        const block = lines.slice(start + 1);
+        expect(block.every((l) => /^ {2,}\S/.test(l)), result.stdout).toBe(true);
+        const codes = block.map((l) => /^ {2,4}(\d{1,3}) {2}/.exec(l)?.[1]).filter((c): c is string => c !== undefined).map(Number);
+        expect(codes).toEqual(exitCodesOf(command));
+      });
     }
   });
 

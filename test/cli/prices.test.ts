@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { assertBuilt, describeRun, runCli, startCli } from '../support/cli/cli.js';
+import { closedPort } from '../support/cli/closed-port.js';
 import { expectExit } from '../support/cli/exit-contract.js';
 import { workspace } from '../support/cli/workspace.js';
 import { serveFakePriceSources } from '../support/prices/fake-price-sources.js';
@@ -88,5 +90,52 @@ describe('payexport prices fetch', () => {
     const stamps = after.trim().split('\n').slice(1).map((l) => l.split(',')[0]);
     expect(new Set(stamps).size).toBe(stamps.length);
     expect(stamps.length).toBe(27 * 24 + 1);
+  });
+
+  describe('a source that does not answer is temporary (75); one that answers it is gone is 68', () => {
+    const every = (baseUrl: string): Record<string, { baseUrl: string }> => ({ coinbase: { baseUrl }, kraken: { baseUrl }, bitstamp: { baseUrl }, coingecko: { baseUrl } });
+    const fetchArgs = ['prices', 'fetch', '--from', FROM, '--to', TO, '--config', 'payexport.json'];
+
+    it('a closed port on every source (connection refused): 75, each source named unreachable', async () => {
+      const fake = await serveFakePriceSources({ nowSec: now });
+      const port = await closedPort();
+      const cwd = ws.fresh('refused');
+      writePricesConfig(cwd, fake, { sources: every(`http://127.0.0.1:${port}`) });
+      const result = await runCli(fetchArgs, { cwd });
+      expectExit(fetchArgs, result, 75, { message: /coinbase:1h failed \(unreachable: 127\.0\.0\.1:\d+: cannot reach 127\.0\.0\.1:\d+ \(connection refused\)\); bitstamp:1h failed \(unreachable: /, secrets: [] });
+      expect(result.stderr).not.toMatch(/source_gone/);
+    });
+
+    it('a host whose name does not resolve (no network, DNS): 75, not a vanished source', async () => {
+      const fake = await serveFakePriceSources({ nowSec: now });
+      const cwd = ws.fresh('dns');
+      // .invalid never resolves (RFC 2606)
+      writePricesConfig(cwd, fake, { sources: every('http://payexport-no-such-host.invalid') });
+      const result = await runCli(fetchArgs, { cwd });
+      expectExit(fetchArgs, result, 75, { message: /unreachable: payexport-no-such-host\.invalid: cannot reach payexport-no-such-host\.invalid: its name does not resolve/ });
+    });
+
+    it('a source that never answers in time: 75', async () => {
+      const fake = await serveFakePriceSources({ nowSec: now });
+      fake.script('coinbase', 'hang', 'hang', 'hang', 'hang');
+      const cwd = ws.fresh('timeout');
+      writePricesConfig(cwd, fake, { requestTimeoutMs: 300 });
+      const args = ['prices', 'fetch', '--source', 'coinbase', '--from', FROM, '--to', TO, '--config', 'payexport.json'];
+      expectExit(args, await runCli(args, { cwd }), 75, { message: /unreachable: .*no answer in time/ });
+    });
+
+    it('a source that answers 410 Gone (a removed endpoint): 68', async () => {
+      const fake = await serveFakePriceSources({ nowSec: now });
+      const gone = createServer((_req, res) => {
+        res.writeHead(410, { 'content-type': 'application/json' });
+        res.end('{"message":"this endpoint was removed"}');
+      });
+      await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+      onTestFinished(() => new Promise<void>((resolve) => gone.close(() => resolve())));
+      const cwd = ws.fresh('gone-410');
+      writePricesConfig(cwd, fake, { sources: { ...every(fake.baseUrl('kraken')), coinbase: { baseUrl: `http://127.0.0.1:${(gone.address() as { port: number }).port}` } } });
+      const args = ['prices', 'fetch', '--source', 'coinbase', '--from', FROM, '--to', TO, '--config', 'payexport.json'];
+      expectExit(args, await runCli(args, { cwd }), 68, { message: /source_gone: coinbase: HTTP 410/ });
+    });
   });
 });

@@ -10,7 +10,8 @@ import { usageError } from '../../util/errors.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
 import { loadCliConfig } from '../run-job.js';
-import { EXIT_CODES_EPILOG, examplesEpilog } from '../help.js';
+import { exitCodesEpilog } from '../command-exit-codes.js';
+import { examplesEpilog, SECRETS_EPILOG } from '../help.js';
 
 type DbArgs = CommonArgs & { port?: number };
 
@@ -22,12 +23,13 @@ export function dbCommand(ctx: CliContext): CommandModule<object, object> {
       y
         .command(migrateCommand(ctx))
         .command(shellCommand(ctx))
-        .demandCommand(1, 'Name a database task: payexport db migrate, or payexport db shell'),
+        .demandCommand(1, 'name what to do: payexport db migrate, or payexport db shell')
+        .epilog(`\n${exitCodesEpilog('db migrate', 'db shell')}`),
     handler: () => undefined,
   };
 }
 
-const DB_EPILOG = (examples: ReadonlyArray<readonly [string, string]>): string => `${examplesEpilog(examples)}\n\n${EXIT_CODES_EPILOG}`;
+const DB_EPILOG = (examples: ReadonlyArray<readonly [string, string]>, command: 'db migrate' | 'db shell'): string => `${examplesEpilog(examples)}\n\n${SECRETS_EPILOG}\n\n${exitCodesEpilog(command)}`;
 
 function migrateCommand(ctx: CliContext): CommandModule<object, DbArgs> {
   return {
@@ -37,7 +39,7 @@ function migrateCommand(ctx: CliContext): CommandModule<object, DbArgs> {
       withCommonOptions(y, 'db', DB_EPILOG([
         ['DATABASE_URL=postgres://payexport@db/finance npx payexport db migrate', 'create or upgrade the payexport schema on a server'],
         ['npx payexport db migrate --schema books', 'the embedded database under data/, schema books'],
-      ])) as Argv<DbArgs>,
+      ], 'db migrate')) as Argv<DbArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
       const { config, secrets } = loaded;
@@ -62,7 +64,7 @@ function shellCommand(ctx: CliContext): CommandModule<object, DbArgs> {
       withCommonOptions(
         y.option('port', { type: 'number', default: 5433, describe: 'port for psql on 127.0.0.1', group: 'Shell:' }),
         'db',
-        DB_EPILOG([['npx payexport db shell --data-dir data/demo', 'then, in another terminal: psql -h 127.0.0.1 -p 5433 -U postgres postgres']]),
+        DB_EPILOG([['npx payexport db shell --data-dir data/demo', 'then, in another terminal: psql -h 127.0.0.1 -p 5433 -U postgres postgres']], 'db shell'),
       ) as Argv<DbArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);

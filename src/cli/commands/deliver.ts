@@ -5,6 +5,7 @@
  * already there), 69 when one does not, 78 when the config has no destination, 64 for a folder
  * that is not a report.
  */
+import { exitCodesEpilog } from '../command-exit-codes.js';
 import type { Argv, CommandModule } from 'yargs';
 import { AppError, configError } from '../../util/errors.js';
 import { createLogger, defaultLogFormat } from '../../util/log.js';
@@ -32,7 +33,8 @@ export function deliverCommand(ctx: CliContext): CommandModule<object, DeliverAr
             ['payexport deliver reports/month-end/2026-10', 'retry a failed delivery; what is already there is not sent again'],
             ['payexport deliver reports/nightly/2026-11-21 --to accountant-sftp', 'one destination only'],
           ]),
-        ) as Argv<DeliverArgs>,
+        )
+        .epilog(`\n${exitCodesEpilog('deliver')}`) as Argv<DeliverArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
       const all = loaded.config.delivery.destinations;

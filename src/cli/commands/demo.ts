@@ -11,7 +11,8 @@ import type { PipelineOutcome, PipelineSpec } from '../../jobs/pipeline.js';
 import { monthPeriod, rangePeriod } from '../../model/period.js';
 import { DATASET_PROFILES, type DatasetProfile } from '../../sim/dataset/options.js';
 import type { CliContext } from '../cli-context.js';
-import { JOB_EPILOG } from '../help.js';
+import { exitCodesEpilog } from '../command-exit-codes.js';
+import { SECRETS_EPILOG } from '../help.js';
 import { runJob } from '../run-job.js';
 import { formatSummary } from '../summary.js';
 
@@ -53,7 +54,8 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
         .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'default: pretty on a TTY, json otherwise' })
         .example('$0 demo', 'what `npm run demo` runs')
         .example('$0 demo --scale 100000 --tz UTC', 'a bigger organization')
-        .epilog(JOB_EPILOG) as unknown as Argv<DemoArgs>,
+        .epilog(SECRETS_EPILOG)
+        .epilog(`\n${exitCodesEpilog('demo')}`) as unknown as Argv<DemoArgs>,
     handler: async (args) => {
       const [{ runPipeline }, { startSimulator }] = await Promise.all([import('../../jobs/pipeline.js'), import('../../sim/start-simulator.js')]);
       const sim = await startSimulator({ seed: args.seed, scale: args.scale, wallets: args.wallets, profile: args.profile });

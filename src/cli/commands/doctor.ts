@@ -3,6 +3,7 @@
  * so it checks exactly the configuration tonight's run will load. Exit 0 when every check passed,
  * 78 when one did not.
  */
+import { exitCodesEpilog } from '../command-exit-codes.js';
 import type { Argv, CommandModule } from 'yargs';
 import { runDoctor } from '../../setup/doctor/run-doctor.js';
 import type { CliContext } from '../cli-context.js';
@@ -21,11 +22,11 @@ export function doctorCommand(ctx: CliContext): CommandModule<object, CommonArgs
         `${examplesEpilog([
           ['npx payexport doctor --config config/payexport.json', 'the checklist; exit 0 only when every line is ✓'],
           ['npx payexport doctor --config config/payexport.json || mail -s "payexport not ready" ops@example.com', 'from a scheduler, before the night'],
-        ])}\n\nExit codes: 0 every check passed; 78 at least one ✗ (the fix is printed under it); 64 bad usage.`,
-      ) as Argv<CommonArgs>,
+        ])}`,
+      ).epilog(`\n${exitCodesEpilog('doctor')}`) as Argv<CommonArgs>,
     handler: async (args) => {
       ctx.exitCode = await runDoctor({
-        load: () => loadCliConfig(ctx, args),
+        load: () => loadCliConfig(ctx, args, { collectSecretProblems: true }),
         configShown: args.config ?? ctx.env.PAYEXPORT_CONFIG,
         env: ctx.env,
         cwd: ctx.cwd,

@@ -11,7 +11,8 @@ import { usageError } from '../../util/errors.js';
 import { dayPeriod, monthPeriod, rangePeriod, type Period } from '../../model/period.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
-import { examplesEpilog, JOB_EPILOG } from '../help.js';
+import { exitCodesEpilog } from '../command-exit-codes.js';
+import { examplesEpilog, SECRETS_EPILOG } from '../help.js';
 import { runJob } from '../run-job.js';
 import { formatSummary } from '../summary.js';
 
@@ -27,7 +28,7 @@ interface PeriodArgs extends CommonArgs {
   'adopt-out'?: boolean;
 }
 
-const jobEpilog = (examples: ReadonlyArray<readonly [string, string]>): string => `${examplesEpilog(examples)}\n\n${JOB_EPILOG}`;
+const jobEpilog = (examples: ReadonlyArray<readonly [string, string]>): string => `${examplesEpilog(examples)}\n\n${SECRETS_EPILOG}`;
 
 async function runAndSummarize(env: JobEnv, spec: PipelineSpec, notify?: { processEnv: CliContext['env']; enabled: boolean; deliver?: boolean }): Promise<number> {
   // Before anything slow (loading the pipeline's modules, opening the snapshot, the lock): say what starts.
@@ -94,7 +95,7 @@ export function exportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
           ['payexport export --from 2026-10-01 --to 2026-10-31 --tz America/New_York', 'October in New York time: CSV + XLSX + snapshot'],
           ['payexport export --from 2026-11-01 --to 2026-11-21 --format csv --no-db', 'CSV only, no database'],
         ]),
-      ))) as Argv<PeriodArgs>,
+      ))).epilog(`\n${exitCodesEpilog('export')}`) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) =>
         runAndSummarize(env, base('export', 'export', rangePeriod(args.from!, args.to!, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)),
@@ -115,7 +116,7 @@ export function nightlyCommand(ctx: CliContext): CommandModule<object, PeriodArg
           ['payexport nightly --tz America/New_York', 'from cron, shortly after midnight'],
           ['payexport nightly --date 2026-11-20', 'redo one day'],
         ]),
-      ))) as Argv<PeriodArgs>,
+      ))).epilog(`\n${exitCodesEpilog('nightly')}`) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('nightly', 'nightly', dayPeriod(args.date, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)));
     },
@@ -137,7 +138,7 @@ export function monthEndCommand(ctx: CliContext): CommandModule<object, PeriodAr
           ['payexport month-end --month 2026-10 --allow-open', 'close although some payments are still pending'],
           ['payexport month-end --tz America/New_York', 'from a scheduler on the 2nd: last month'],
         ]),
-      ))) as Argv<PeriodArgs>,
+      ))).epilog(`\n${exitCodesEpilog('month-end')}`) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, (env) => runAndSummarize(env, base('month-end', 'month-end', monthPeriod(args.month, env.loaded.config.tz, env.clock()), args), notifyOf(ctx, args)));
     },
@@ -160,7 +161,7 @@ export function reportCommand(ctx: CliContext): CommandModule<object, PeriodArgs
           ['payexport report --organization <uuid> --month 2026-10', 'rebuild reports/month-end/2026-10 from the snapshot, no API call'],
           ['payexport report --organization <uuid> --from 2026-10-01 --to 2026-10-31', 'after sharded pulls: build the files once'],
         ]),
-      )) as Argv<PeriodArgs>,
+      )).epilog(`\n${exitCodesEpilog('report')}`) as Argv<PeriodArgs>,
     handler: async (args) => {
       ctx.exitCode = await runJob(ctx, args, async (env) => {
         const { tz } = env.loaded.config;

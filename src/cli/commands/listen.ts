@@ -2,6 +2,7 @@
  * `payexport listen`: the webhook listener with its safety-net sweep (src/listen/). Runs until
  * SIGTERM or SIGINT, then finishes the work in hand and exits 0. No business logic here.
  */
+import { exitCodesEpilog } from '../command-exit-codes.js';
 import type { Argv, CommandModule } from 'yargs';
 import type { ListenConfig } from '../../config/listen-schema.js';
 import { describeConfig } from '../../config/load.js';
@@ -50,7 +51,8 @@ export function listenCommand(ctx: CliContext): CommandModule<object, ListenArgs
         .option('max-body-bytes', { type: 'number', describe: 'largest delivery accepted (default 262144)', group: 'Listener:' })
         .option('sweep-minutes', { type: 'number', describe: 'minutes between safety-net sweeps (default 5; 0 = none)', group: 'Listener:' })
         .option('sweep-lookback-hours', { type: 'number', describe: 'how far back by created_at a sweep reads (default 48)', group: 'Listener:' })
-        .example('$0 listen --secrets-file /etc/payexport/webhook-secrets.json', 'beside the nightly job, with DATABASE_URL and PAYEXPORT_API_KEY set') as unknown as Argv<ListenArgs>,
+        .example('$0 listen --secrets-file /etc/payexport/webhook-secrets.json', 'beside the nightly job, with DATABASE_URL and PAYEXPORT_API_KEY set')
+        .epilog(`\n${exitCodesEpilog('listen')}`) as unknown as Argv<ListenArgs>,
     handler: async (args) => {
       if (args['dry-run'] === true) throw usageError('no_dry_run', 'listen has no --dry-run: it writes only what it receives; try --print-config');
       const loaded = loadCliConfig(ctx, args);

@@ -3,6 +3,7 @@
  * entry that leaves the check's state alone), one line per destination: delivered, or why not.
  * Exit 0 when every destination took it, 69 when one did not, 78 when none is configured.
  */
+import { exitCodesEpilog } from '../command-exit-codes.js';
 import type { Argv, CommandModule } from 'yargs';
 import { AppError, configError } from '../../util/errors.js';
 import { createLogger } from '../../util/log.js';
@@ -18,9 +19,11 @@ export function notifyCommand(ctx: CliContext): CommandModule<object, CommonArgs
     builder: (y: Argv<object>) =>
       withCommonOptions(y, 'config')
         .positional('action', { choices: ['test'] as const, describe: 'test: send the sample message' })
-        .example('$0 notify test --config payexport.json', 'each destination: delivered, or why not (DNS, TLS, the server\'s words)') as Argv<CommonArgs>,
+        .example('$0 notify test --config payexport.json', 'each destination: delivered, or why not (DNS, TLS, the server\'s words)')
+        .epilog(`\n${exitCodesEpilog('notify')}`) as Argv<CommonArgs>,
     handler: async (args) => {
-      const loaded = loadCliConfig(ctx, args);
+      // a sample message needs no API key: a key variable this shell lacks is no reason to stop
+      const loaded = loadCliConfig(ctx, args, { collectSecretProblems: true });
       const { notify } = loaded.config;
       if (notify.destinations.length === 0) throw configError('no_destinations', 'no notify destinations in the configuration: add notify.destinations (see README "Notifications")');
       const { RunNotifier } = await import('../../notify/run-notifier.js');

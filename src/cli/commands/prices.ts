@@ -7,7 +7,8 @@ import type { CliContext } from '../cli-context.js';
 import { toUtcInstant } from '../../model/instant.js';
 import { usageError } from '../../util/errors.js';
 import { abortableSleep } from '../../util/abortable-sleep.js';
-import { examplesEpilog, EXIT_CODES_EPILOG } from '../help.js';
+import { exitCodesEpilog } from '../command-exit-codes.js';
+import { examplesEpilog } from '../help.js';
 import { loadCliConfig } from '../run-job.js';
 
 interface FetchArgs {
@@ -48,11 +49,12 @@ export function pricesCommand(ctx: CliContext): CommandModule<object, object> {
           `${examplesEpilog([
             ['npx payexport prices fetch --from 2026-10-01 --to 2026-10-31', "October's hourly BTC-USD closes, from the policy's first source that has them"],
             ['npx payexport prices fetch --source kraken --interval 1d --from 2026-10-01 --to 2026-10-31', 'one source, daily closes (UTC days)'],
-          ])}\n\n${EXIT_CODES_EPILOG}`,
+          ])}\n\n${exitCodesEpilog('prices fetch')}`,
         ) as unknown as Argv<FetchArgs>,
     handler: async (args) => {
       if (args.currency.toUpperCase() !== 'BTC') throw usageError('bad_currency', `--currency ${args.currency}: the price cache prices BTC only`);
-      const loaded = loadCliConfig(ctx, { ...(args.config !== undefined ? { config: args.config } : {}) });
+      // the price sources need no API key: a key variable the config names but this shell lacks is no reason to stop
+      const loaded = loadCliConfig(ctx, { ...(args.config !== undefined ? { config: args.config } : {}) }, { collectSecretProblems: true });
       const books = (args.books ?? loaded.config.journal?.booksCurrency ?? 'USD').toUpperCase();
       if (!/^[A-Z]{3}$/.test(books)) throw usageError('bad_currency', `--books ${books}: expected an ISO 4217 code such as USD`);
       const fromSec = bound(args.from, false, '--from');
@@ -68,9 +70,9 @@ export function pricesCommand(ctx: CliContext): CommandModule<object, object> {
     },
   };
   return {
-    command: 'prices <command>',
+    command: 'prices',
     describe: 'The price cache: fetch BTC closes from public sources (docs/prices.md)',
-    builder: (y: Argv<object>) => y.command(fetch).demandCommand(1, 'Name a prices command: fetch.'),
+    builder: (y: Argv<object>) => y.command(fetch).demandCommand(1, 'name what to do: payexport prices fetch (--help for its options)').epilog(`\n${exitCodesEpilog('prices fetch')}`),
     handler: () => undefined,
   };
 }

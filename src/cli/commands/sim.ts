@@ -5,7 +5,8 @@ import { parseDeliveryFaults } from '../../sim/faults/delivery-faults.js';
 import { FaultSpecError, parseFaultSpec } from '../../sim/faults/fault-spec.js';
 import type { SimHandle } from '../../sim/start-simulator.js';
 import { usageError } from '../../util/errors.js';
-import { EXIT_CODES_EPILOG } from '../help.js';
+import { exitCodesEpilog } from '../command-exit-codes.js';
+
 
 /** `payexport sim`: run the payments-service simulator alone until SIGINT/SIGTERM (docs/simulator.md). */
 
@@ -50,7 +51,7 @@ export const simCommand: CommandModule<object, SimArgs> = {
       .example('$0 sim --port 8080 --seed 7 --scale 10000', 'serve a seeded organization on http://127.0.0.1:8080/v1')
       .example("$0 sim --faults 'latency=50ms,503=0.05' --anomalies all", 'slow, flaky, and with reconciliation anomalies planted')
       .example('$0 sim --json --environments production,staging', 'one JSON line with the URL, organization and keys, for scripts')
-      .epilog(EXIT_CODES_EPILOG) as unknown as Argv<SimArgs>,
+      .epilog(`\n${exitCodesEpilog('sim')}`) as unknown as Argv<SimArgs>,
   handler: async (args: ArgumentsCamelCase<SimArgs>) => {
     if (args.faults !== undefined) {
       try {

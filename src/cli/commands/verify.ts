@@ -2,7 +2,8 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../cli-context.js';
 import { AppError } from '../../util/errors.js';
-import { examplesEpilog, VERIFY_EXIT_EPILOG } from '../help.js';
+import { exitCodesEpilog } from '../command-exit-codes.js';
+import { examplesEpilog } from '../help.js';
 
 export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: string }> {
   return {
@@ -15,7 +16,7 @@ export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: str
           `${examplesEpilog([
             ['npx payexport verify reports/month-end/2026-10', 'prove the files are the ones the run wrote'],
             ['npx payexport verify reports/month-end/2026-10 && rsync -a reports/ books:/archive/', 'archive only folders that verify'],
-          ])}\n\n${VERIFY_EXIT_EPILOG}`,
+          ])}\n\n${exitCodesEpilog('verify')}`,
         ) as Argv<{ dir: string }>,
     handler: async (args) => {
       const { assertReportFolder } = await import('../../sinks/report-folder-check.js');

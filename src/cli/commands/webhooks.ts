@@ -4,6 +4,7 @@
  * one `listen` reads) or, with --print-secret, once to stdout for the user's secret store — never
  * to the config file, the database or a log line.
  */
+import { exitCodesEpilog } from '../command-exit-codes.js';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
@@ -47,7 +48,8 @@ export function webhooksCommand(ctx: CliContext): CommandModule<object, Webhooks
         .option('secrets-file', { type: 'string', describe: 'add the secret to this file (mode 0600; env PAYEXPORT_WEBHOOK_SECRETS_FILE)', group: 'Webhooks:' })
         .option('print-secret', { type: 'boolean', describe: 'print the secret once on stdout instead, for your secret store', group: 'Webhooks:' })
         .example('$0 webhooks register --environment ENV --url https://books.example.com/webhooks/voltage --secrets-file /etc/payexport/webhook-secrets.json', 'register; the secret goes to the file')
-        .example('$0 webhooks rotate --environment ENV --webhook-id ID --secrets-file /etc/payexport/webhook-secrets.json', 'new secret added as a candidate beside the old one') as unknown as Argv<WebhooksArgs>,
+        .example('$0 webhooks rotate --environment ENV --webhook-id ID --secrets-file /etc/payexport/webhook-secrets.json', 'new secret added as a candidate beside the old one')
+        .epilog(`\n${exitCodesEpilog('webhooks')}`) as unknown as Argv<WebhooksArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
       const { config, secrets } = loaded;

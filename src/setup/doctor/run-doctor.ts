@@ -1,7 +1,8 @@
 /**
  * `payexport doctor`: whether tonight's run will work, as one checklist. The config is loaded as a
- * job loads it (the first line); then each check runs on its own, one failing never hiding the
- * next. Exit 0 only when every line passed; otherwise 78 (docs/contracts.md#exit-codes: a setup
+ * job loads it (the first line), except that a secret it cannot read is recorded rather than
+ * fatal: the key file's own line says why, and everything that does not need that secret is still
+ * checked. Then each check runs on its own, one failing never hiding the next. Exit 0 only when every line passed; otherwise 78 (docs/contracts.md#exit-codes: a setup
  * that is not ready to run is a configuration state, whatever the ✗).
  */
 import type { Env, LoadedConfig } from '../../config/load.js';
@@ -9,6 +10,7 @@ import { ExitCode } from '../../util/exit-codes.js';
 import type { SecretScrubber } from '../../util/secret-scrubber.js';
 import { fail, pass, skip, type CheckLine, type DoctorCheck } from './check.js';
 import { renderCheckLine, renderTally } from './checklist.js';
+import { configFix } from './config-fix.js';
 import { DEFAULT_CHECKS } from './checks/index.js';
 
 export interface DoctorOptions {
@@ -39,11 +41,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const { config } = loaded;
     show(pass('config valid', `organization ${config.organization ?? '(none)'}, ${config.environments.length} environment(s), tz ${config.tz}`));
   } catch (error) {
-    show(fail('config valid', error instanceof Error ? error.message : String(error), options.configShown === undefined ? 'name a config file with --config, or run payexport init' : `fix ${options.configShown} (every key: config/README.md), or write a new one with payexport init`));
+    show(fail('config valid', error instanceof Error ? error.message : String(error), configFix(error, options.configShown)));
   }
   for (const check of checks) {
     if (loaded === null) {
-      show(skip(check.id, 'needs a valid config'));
+      show(skip(check.id, 'not checked: it reads the config, which does not load'));
       continue;
     }
     let result: CheckLine[];

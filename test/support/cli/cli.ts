@@ -41,6 +41,10 @@ export interface CliOptions {
   cwd: string;
   /** the child's whole environment besides PATH and HOME */
   env?: Record<string, string>;
+  /** written to the child's stdin, which then ends; null: a pipe left open (default: no stdin at all, as from /dev/null) */
+  stdin?: string | null;
+  /** run as this user (and its group): a root test process checking what an ordinary user may not write */
+  uid?: number;
 }
 
 export interface RunningCli {
@@ -54,8 +58,10 @@ export function startCli(args: readonly string[], options: CliOptions): RunningC
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: options.cwd, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
   });
+  if (typeof options.stdin === 'string') child.stdin!.end(options.stdin);
   let stdout = '';
   let stderr = '';
   const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void; reject: (error: Error) => void }> = [];

@@ -7,7 +7,10 @@ import { assertEnvironmentMatchesBaseUrl } from '../../../api/environment-guard.
 import type { EnvironmentConfig } from '../../../config/schema.js';
 import { accessProblemOf } from '../../access-problem.js';
 import { viewOfKey } from '../../key-view.js';
-import { fail, pass, type CheckLine, type DoctorCheck, type DoctorContext } from '../check.js';
+import { fail, pass, skip, type CheckLine, type DoctorCheck, type DoctorContext } from '../check.js';
+import { secretFileFix } from '../secret-fix.js';
+import { configFix } from '../config-fix.js';
+import { AppError } from '../../../util/errors.js';
 
 function keySource(environment: EnvironmentConfig | undefined): string {
   if (environment?.apiKeyEnv) return `the variable ${environment.apiKeyEnv}`;
@@ -19,7 +22,11 @@ function keySource(environment: EnvironmentConfig | undefined): string {
 
 async function checkOne(ctx: DoctorContext, organizationId: string, environment: EnvironmentConfig | undefined): Promise<CheckLine> {
   const { config, secrets } = ctx.loaded;
-  const title = environment === undefined ? 'API key for the organization' : `API key for environment ${environment.id}`;
+  const title = environment === undefined ? 'API key for the organization' : `API key for environment ${environment.name === undefined ? environment.id : `${environment.name} (${environment.id})`}`;
+  const problem = secrets.problems?.get(environment?.id ?? '*') ?? (environment === undefined ? undefined : secrets.credentials.has(environment.id) ? undefined : secrets.problems?.get('*'));
+  // a key file that cannot be read has its own line (key-files.ts): this one depends on it
+  if (problem !== undefined && problem.type !== 'missing_credentials') return skip(title, `not checked: ${keySource(environment)} cannot be read (its line above says why)`);
+  if (problem !== undefined) return fail(title, problem.message, secretFileFix(problem, 'the API key'));
   const credential = (environment && secrets.credentials.get(environment.id)) ?? secrets.credentials.get('*');
   if (credential === undefined) return fail(title, 'no key is configured', `set ${keySource(environment)}, or run payexport init`);
   const baseUrl = environment?.baseUrl ?? config.baseUrl;
@@ -37,6 +44,8 @@ async function checkOne(ctx: DoctorContext, organizationId: string, environment:
     return pass(title, `sees ${view.wallets.length} wallet(s)${inactive > 0 ? ` (${inactive} inactive)` : ''} in ${view.environments.length} environment(s)`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    // refused before any request: the config says one kind, the base URL another
+    if (error instanceof AppError && error.exit === 'config') return fail(title, message, configFix(error, ctx.loaded.configFile));
     switch (accessProblemOf(error, environment !== undefined)) {
       case 'key':
         return fail(title, message, `the key in ${keySource(environment)} is not accepted: put a valid key of this environment there`);
@@ -45,7 +54,7 @@ async function checkOne(ctx: DoctorContext, organizationId: string, environment:
       case 'organization':
         return fail(title, message, `check "organization" in the config (${organizationId}): the key has no access to it`);
       case 'service':
-        return fail(title, message, `check baseUrl (${baseUrl}) and this machine's network; 69/75 errors are retried by the next run`);
+        return fail(title, message, `check baseUrl (${baseUrl}) and this machine's network; if the service itself is down, the next run tries again`);
     }
   }
 }

@@ -7,6 +7,7 @@
 import type { DoctorCheck } from '../check.js';
 import { apiAccessCheck } from './api-access.js';
 import { deliveryDestinationsCheck } from './delivery-destinations.js';
+import { keyFilesCheck } from './key-files.js';
 import { notifyDestinationsCheck } from './notify-destinations.js';
 import { outputRootCheck } from './output-root.js';
 import { outputScopeCheck } from './output-scope.js';
@@ -14,4 +15,4 @@ import { priceCoverageCheck } from './price-coverage.js';
 import { serviceClockCheck } from './service-clock.js';
 import { snapshotCheck } from './snapshot.js';
 
-export const DEFAULT_CHECKS: readonly DoctorCheck[] = [apiAccessCheck, serviceClockCheck, snapshotCheck, outputRootCheck, outputScopeCheck, priceCoverageCheck, notifyDestinationsCheck, deliveryDestinationsCheck];
+export const DEFAULT_CHECKS: readonly DoctorCheck[] = [keyFilesCheck, apiAccessCheck, serviceClockCheck, snapshotCheck, outputRootCheck, outputScopeCheck, priceCoverageCheck, notifyDestinationsCheck, deliveryDestinationsCheck];

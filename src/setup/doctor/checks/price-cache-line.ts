@@ -85,9 +85,8 @@ export function priceCacheLine(input: CacheLineInput): CheckLine {
   }
   const first = coverage.sources[0];
   if (first === undefined || first.wanted === 0) return pass(title, `${span} needs no close yet`);
-  return fail(
-    title,
-    `no source covers ${span}: ${first.label} is missing ${first.missing.length} of ${first.wanted} closes (${missingSpans(first)})${coverage.sources.length > 1 ? `; after it in the policy: ${describeSources(coverage.sources.slice(1))}` : ''}`,
-    fetchCommand(first, journal.booksCurrency, input.configShown),
-  );
+  const missing = `${first.label} is missing ${first.missing.length} of ${first.wanted} closes (${missingSpans(first)})${coverage.sources.length > 1 ? `; after it in the policy: ${describeSources(coverage.sources.slice(1))}` : ''}`;
+  // nightly and month-end fetch their own window before they value it: the gap is tonight's first step, not a fault
+  if (prices.autoFetch) return pass(title, `${span} is not in the cache yet (${missing}): nightly and month-end fetch what their window needs first (prices.autoFetch); to fetch it now: ${fetchCommand(first, journal.booksCurrency, input.configShown)}`);
+  return fail(title, `no source covers ${span}: ${missing}`, fetchCommand(first, journal.booksCurrency, input.configShown));
 }

@@ -20,7 +20,7 @@ export const priceCoverageCheck: DoctorCheck = {
   async run(ctx) {
     const { config, configFile } = ctx.loaded;
     const journal = config.journal;
-    if (journal === undefined) return [pass('journal prices', 'no journal configured: nothing to price')];
+    if (journal === undefined) return [pass('journal prices', 'no books configured, so nothing to price — and no Journal, Lots or Crypto assets sheet: payexport init --force sets them up (docs/journal.md)')];
     if (journal.prices.length === 0 && config.prices === undefined) return [pass('journal prices', 'no price file or price cache configured (movements are valued by their own quotes)')];
     const now = ctx.now();
     const open = monthPeriod(undefined, config.tz, now);

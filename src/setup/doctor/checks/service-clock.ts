@@ -28,11 +28,19 @@ export async function readServiceClock(baseUrl: string, timeoutMs: number, now: 
   return { skewMs: serverMs + 500 - (sent + received) / 2, roundTripMs: received - sent };
 }
 
+/** 900 → `15 minutes`, 42 → `42 seconds`: what a person reads, not `±900 s`. */
+export function spokenDuration(seconds: number): string {
+  const s = Math.abs(Math.round(seconds));
+  if (s >= 3600 && s % 3600 === 0) return `${s / 3600} hour${s === 3600 ? '' : 's'}`;
+  if (s >= 120) return `${Math.round(s / 60)} minutes`;
+  return `${s} second${s === 1 ? '' : 's'}`;
+}
+
 export const serviceClockCheck: DoctorCheck = {
   id: 'service-clock',
   async run(ctx) {
     const { config } = ctx.loaded;
-    const title = "the service's clock against ours";
+    const title = "the service's clock against this machine's";
     const windowS = config.listen.toleranceSeconds;
     let reading: ClockReading;
     try {
@@ -42,10 +50,11 @@ export const serviceClockCheck: DoctorCheck = {
       return [fail(title, `no answer from ${new URL(config.baseUrl).host}${typeof code === 'string' ? ` (${code})` : ''}`, `check baseUrl (${config.baseUrl}) and this machine's network`)];
     }
     const skewS = Math.round(reading.skewMs / 1000);
-    const said = skewS === 0 ? 'within a second of ours' : `${Math.abs(skewS)} s ${skewS > 0 ? 'ahead of' : 'behind'} ours`;
+    const said = skewS === 0 ? "within a second of this machine's" : `${spokenDuration(skewS)} ${skewS > 0 ? 'ahead of' : 'behind'} this machine's`;
+    const window = `webhooks are accepted when their time stamp is within ${spokenDuration(windowS)} of this machine's clock`;
     if (Math.abs(reading.skewMs) > windowS * 1000) {
-      return [fail(title, `the service's clock is ${said}, beyond the listener's ±${windowS} s webhook window: every delivery would be refused`, "synchronize this machine's clock (timedatectl set-ntp true, or chrony/ntpd)")];
+      return [fail(title, `the service's clock is ${said}: the listener would refuse every webhook (${window})`, "synchronize this machine's clock (timedatectl set-ntp true, or chrony/ntpd)")];
     }
-    return [pass(title, `${said} (the listener accepts ±${windowS} s)`)];
+    return [pass(title, `${said} (${window})`)];
   },
 };

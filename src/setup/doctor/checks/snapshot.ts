@@ -2,7 +2,10 @@
  * The snapshot: reachable, its schema at the version this payexport's migrations end with, and
  * the run locks of the organization's jobs free (a lock held means tonight's run would exit 75).
  * Nothing is created or migrated: an embedded folder that does not exist yet, or a database
- * without the schema, is what a first run starts from, and passes.
+ * without the schema, is what a first run starts from, and passes — once the folder (where the
+ * engine, its lock file and the run locks live) is shown to be creatable and writable: a probe
+ * made and taken back, so a parent the run cannot write is a ✗ tonight, not an exit 74 at the
+ * lock file.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,7 +16,9 @@ import { openDb } from '../../../store/db/open-db.js';
 import { storeSchema, type StoreSchema } from '../../../store/db/schema.js';
 import { acquireRunLock } from '../../../store/sql/run-lock.js';
 import { AppError } from '../../../util/errors.js';
+import { folderFault } from '../../writable-folder.js';
 import { fail, pass, skip, type CheckLine, type DoctorCheck } from '../check.js';
+import { folderFix } from '../folder-fix.js';
 
 const REACHABLE = 'snapshot reachable';
 const VERSION = 'snapshot schema version';
@@ -55,9 +60,19 @@ export const snapshotCheck: DoctorCheck = {
     if (!config.db) return [pass(REACHABLE, 'no snapshot database (db: false): checkpoints live in a state file under the output root')];
     const configHint = configFile === undefined ? '' : ` --config ${configFile}`;
     const schema = storeSchema(config.dbSchema);
+    const urlProblem = secrets.problems?.get('databaseUrl');
+    // the file's own line (key-files.ts) says why and how to fix it: these depend on it
+    if (urlProblem !== undefined) return [skip(REACHABLE, `not checked: the database URL file ${config.databaseUrlFile ?? ''} cannot be read (its line above says why)`), skip(VERSION, 'needs the database URL'), skip(LOCKS, 'needs the database URL')];
     const url = secrets.databaseUrl;
     const dataDir = resolve(ctx.cwd, config.dataDir);
     const target = url === undefined ? `the embedded database under ${config.dataDir}` : `Postgres ${redactDatabaseUrl(url)}`;
+    if (url === undefined) {
+      const fault = await folderFault(dataDir, { keepCreated: false });
+      if (fault !== null) {
+        const line = fail(REACHABLE, `${target}: the folder for the database and its lock files ${fault.message.replace(/^cannot write in \S+ /, 'cannot be written ')}`, folderFix(fault, config.dataDir, 'dataDir'));
+        return [line, skip(VERSION, 'needs the database folder'), skip(LOCKS, 'needs the database folder')];
+      }
+    }
     // the engine's own files live in <dataDir>/pgdata (store/db/pglite-db.ts): without them there is nothing to open, and opening would create them
     if (url === undefined && !existsSync(join(dataDir, 'pgdata'))) {
       return [pass(REACHABLE, `${target} does not exist yet: the first run creates it`), pass(VERSION, 'created by the first run'), pass(LOCKS, 'no run has started')];
