@@ -25,6 +25,7 @@ import { methodAt } from './method.js';
 import { cumulativeOf, periodRecord, recordedRun } from './period-record.js';
 import { figureKey, runPeriod, type PeriodRun } from './period-run.js';
 import { shareByUnits } from './relief.js';
+import { monthBlocks, replayMonths, type ReplayedMonth } from './replay-months.js';
 import type { Lot } from './model.js';
 import { Subledger } from './subledger.js';
 import { CRYPTO_ASSETS_TABLE, type CryptoAssetRow } from './tables/crypto-assets.js';
@@ -81,6 +82,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   const recorded = stored !== null && stored.windowFrom === window.from && stored.windowTo === window.to ? stored : null;
   let run: PeriodRun;
   let basis: LotsStageResult['basis'] = 'recorded';
+  let replayed: ReplayedMonth[] = [];
   if (recorded !== null) run = recordedRun(recorded, window);
   else {
     // a closed period's lots are never recomputed: start from the latest one recorded before the window
@@ -92,13 +94,18 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     const seen = (e: ExportedEntry): boolean => seed?.runId === undefined || e.runId === undefined || e.runId === seed.runId || e.corrections > 0;
     const late = seed === null || exports === null ? null : { period: seed.period, from: seed.windowFrom, exported: async (nos: readonly string[]) => new Set([...(await exports.find(input.organizationId, nos)).values()].filter(seen).map((e) => e.entryNo)) };
     const movements = await collectMovements(ctx, input.source, input.organizationId, input.wallets, window, seed?.windowTo ?? null, late);
-    const { events, paired } = lotEvents(movements);
+    const blocks = monthBlocks(movements, window);
     const walletIds = new Set(input.wallets.map((w) => w.wallet_id.toLowerCase()));
     // a seeded run keeps the file's deposit rows (a later deposit's basis) but not its opening balances
     const openings = input.lots.openings.filter((o) => walletIds.has(o.walletId) && (seed === null || o.ref !== null));
     const ledger = new Subledger({ methods, identifications: input.lots.identifications }, openings);
     if (seed !== null) ledger.seed(seed.lots.filter((l) => walletIds.has(l.walletId.toLowerCase())) as Lot[]);
-    run = runPeriod(ledger, events, movements, paired, window, seed === null ? new Map() : cumulativeOf(seed));
+    // the months before the window as their own closes would have computed them (replay-months.ts)
+    replayed = replayMonths(ledger, blocks.months);
+    const cumulative = seed === null ? new Map<string, bigint>() : cumulativeOf(seed);
+    for (const month of replayed) for (const [key, gain] of month.realized) cumulative.set(key, (cumulative.get(key) ?? 0n) + gain);
+    const { events, paired } = lotEvents(blocks.rest);
+    run = runPeriod(ledger, events, blocks.rest, paired, window, cumulative);
     if (rec !== null && rec.stage) {
       await rec.lots.clearPending(input.organizationId);
       await rec.lots.stage(input.organizationId, rec.runId, periodRecord(run, rec.period, window));
