@@ -1,33 +1,29 @@
 /**
- * The lots pass of the report stage (docs/lots.md): the tracked wallets' whole history valued by
- * the journal's builder, turned into subledger events, run through the subledger up to the
- * window's end; then lot-reliefs.csv, lots.csv (sheet Lots), form-8949.csv and crypto-assets.csv
- * (sheet Crypto assets), and the lots.* checks.
+ * The lots pass of the report stage (docs/lots.md): the window's lots and reliefs (lots-run.ts:
+ * the record, or the movements since the last recorded close valued by the journal's builder and
+ * run through the subledger); then lot-reliefs.csv, lots.csv (sheet Lots), form-8949.csv and
+ * crypto-assets.csv (sheet Crypto assets), and the lots.* checks.
  */
 import type { JournalConfig } from '../config/journal-schema.js';
 import { journalBuildContext } from '../journal/build-context.js';
 import { localDate } from '../journal/build-movement.js';
 import type { PriceLookup } from '../journal/price-file.js';
 import { formatBase, groupThousands } from '../money/format.js';
-import type { ExportedEntry, JournalExports } from '../model/journal-record.js';
+import type { JournalExports } from '../model/journal-record.js';
 import type { LotsRecord } from '../model/lots-record.js';
 import type { ReportSource } from '../model/ports.js';
 import type { BalanceRow, Finding } from '../model/results.js';
 import type { AssetRow, WalletRow } from '../model/rows.js';
 import type { Window } from '../model/window.js';
 import type { ReportFolder } from '../sinks/report-folder.js';
-import { collectMovements } from './collect-movements.js';
-import { lotEvents } from './events.js';
+import { cumulativeTieout } from './cumulative-tieout.js';
 import { fairValueAt } from './fair-value.js';
 import { lotsChecks } from './lots-checks.js';
 import type { LotsSetup } from './lots-setup.js';
+import { lotsRun, type LotsRun } from './lots-run.js';
 import { methodAt } from './method.js';
-import { cumulativeOf, periodRecord, recordedRun } from './period-record.js';
-import { figureKey, runPeriod, type PeriodRun } from './period-run.js';
+import { figureKey } from './period-run.js';
 import { shareByUnits } from './relief.js';
-import { monthBlocks, replayMonths, type ReplayedMonth } from './replay-months.js';
-import type { Lot } from './model.js';
-import { Subledger } from './subledger.js';
 import { CRYPTO_ASSETS_TABLE, type CryptoAssetRow } from './tables/crypto-assets.js';
 import { FORM_8949_TABLE, type Form8949Row } from './tables/form-8949.js';
 import { LOT_RELIEFS_TABLE } from './tables/lot-reliefs.js';
@@ -68,7 +64,7 @@ export interface LotsStageResult {
   /** the Overview's line */
   overview: string;
   /** where the lots came from: the period's record, an earlier period's closing lots, or the whole history */
-  basis: 'recorded' | 'seeded' | 'history';
+  basis: LotsRun['basis'];
 }
 
 export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResult> {
@@ -76,41 +72,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   const ctx = journalBuildContext(journal, input.prices, input.assets, window.tz);
   const scale = journal.minorUnits;
   const methods = new Map(Object.entries(input.lots.config.wallets).map(([id, w]) => [id.toLowerCase(), w.methods]));
-  const rec = input.record ?? null;
-  const stored = rec !== null && rec.closed ? await rec.lots.period(input.organizationId, rec.period) : null;
-  // the record stands for the period's own window only (not a nightly's day inside it)
-  const recorded = stored !== null && stored.windowFrom === window.from && stored.windowTo === window.to ? stored : null;
-  let run: PeriodRun;
-  let basis: LotsStageResult['basis'] = 'recorded';
-  let replayed: ReplayedMonth[] = [];
-  if (recorded !== null) run = recordedRun(recorded, window);
-  else {
-    // a closed period's lots are never recomputed: start from the latest one recorded before the window
-    const seed = rec === null ? null : await rec.lots.latestEndingBy(input.organizationId, window.from);
-    basis = seed === null ? 'history' : 'seeded';
-    const exports = rec?.journal ?? null;
-    // what the closing run posted: exported by that very run (or corrected since: it was posted once);
-    // an entry a later run posted late (an amended re-run of the closed month) was not in its lots
-    const seen = (e: ExportedEntry): boolean => seed?.runId === undefined || e.runId === undefined || e.runId === seed.runId || e.corrections > 0;
-    const late = seed === null || exports === null ? null : { period: seed.period, from: seed.windowFrom, exported: async (nos: readonly string[]) => new Set([...(await exports.find(input.organizationId, nos)).values()].filter(seen).map((e) => e.entryNo)) };
-    const movements = await collectMovements(ctx, input.source, input.organizationId, input.wallets, window, seed?.windowTo ?? null, late);
-    const blocks = monthBlocks(movements, window);
-    const walletIds = new Set(input.wallets.map((w) => w.wallet_id.toLowerCase()));
-    // a seeded run keeps the file's deposit rows (a later deposit's basis) but not its opening balances
-    const openings = input.lots.openings.filter((o) => walletIds.has(o.walletId) && (seed === null || o.ref !== null));
-    const ledger = new Subledger({ methods, identifications: input.lots.identifications }, openings);
-    if (seed !== null) ledger.seed(seed.lots.filter((l) => walletIds.has(l.walletId.toLowerCase())) as Lot[]);
-    // the months before the window as their own closes would have computed them (replay-months.ts)
-    replayed = replayMonths(ledger, blocks.months);
-    const cumulative = seed === null ? new Map<string, bigint>() : cumulativeOf(seed);
-    for (const month of replayed) for (const [key, gain] of month.realized) cumulative.set(key, (cumulative.get(key) ?? 0n) + gain);
-    const { events, paired } = lotEvents(blocks.rest);
-    run = runPeriod(ledger, events, blocks.rest, paired, window, cumulative);
-    if (rec !== null && rec.stage) {
-      await rec.lots.clearPending(input.organizationId);
-      await rec.lots.stage(input.organizationId, rec.runId, periodRecord(run, rec.period, window));
-    }
-  }
+  const { run, basis, periods } = await lotsRun(input, ctx, methods);
   const books = journal.booksCurrency.toLowerCase();
   const tracked = (walletId: string, currency: string): boolean => currency !== books && Object.keys(ctx.config.wallets).some((id) => id.toLowerCase() === walletId.toLowerCase());
 
@@ -184,6 +146,9 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
 
   const fairValues = new Map([...perCurrency.values()].map((r) => [r.currency, { lots: r.closingFairValue, journal: journalFair.get(r.currency) ?? null }]));
   const checks = lotsChecks({ figures: run.figures, closing: run.closing, reliefs: run.reliefs, notes: run.notes, balances: input.balances, tracked, fairValues });
+  const cumulative = cumulativeTieout(periods, { period: input.record?.period ?? 'the window', figures: run.figures });
+  checks.findings.push(...cumulative.findings);
+  checks.evaluated['lots.cumulative_tieout'] = cumulative.evaluated;
   const realized = [...perCurrency.values()].reduce<bigint | null>((a, r) => plus(a, r.realizedGain), 0n);
   const unrealized = [...perCurrency.values()].reduce<bigint | null>((a, r) => plus(a, r.closingFairValue === null || r.costBasis === null ? null : r.closingFairValue - r.costBasis), 0n);
   const tie = checks.findings.some((f) => f.check_id === 'lots.units_tieout' || f.check_id === 'lots.cost_tieout' || f.check_id === 'lots.fair_value_tieout' || f.check_id === 'lots.gain_identity') ? 'do not tie (see exceptions)' : 'tie';

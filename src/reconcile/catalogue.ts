@@ -509,6 +509,16 @@ export const LOTS_CHECKS = [
       'Per currency: closing_fair_value of the Crypto assets sheet (the lots’ units at the period-end price) = the journal’s fair value of the wallets ' +
       '(wallet accounts + fair-value adjustment: round(closing balance × period-end price), summed over the wallets).',
   },
+  {
+    id: 'lots.cumulative_tieout',
+    severity: 'error',
+    subject_kind: 'wallet',
+    description: 'The cumulative realized gain is the sum of every period’s',
+    rule:
+      'Per tracked wallet and currency: the cumulative realized gain at the window end = the realized gain of every period since the first event ' +
+      '(the recorded closes, each month the run replayed, what its events before the window realized, and the window), and each recorded close’s ' +
+      'cumulative = the one before it + its own realized gain.',
+  },
 ] as const satisfies readonly CheckDefinition[];
 
 export type CheckId = (typeof CHECKS)[number]['id'] | (typeof JOURNAL_CHECKS)[number]['id'] | (typeof LOTS_CHECKS)[number]['id'];
