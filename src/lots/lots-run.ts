@@ -6,14 +6,17 @@
  *   nothing recorded                     → the whole history, month by month, then the window
  *
  * A closing month-end stages what it computed; the pipeline confirms it once the period is closed.
- * Also returns the periods the cumulative realized gain is made of (cumulative-tieout.ts).
+ * Also returns the periods the cumulative realized gain is made of (cumulative-tieout.ts) and the
+ * window's withdrawals as classified (withdrawals.ts). Withdrawals and deposits classified
+ * own_custody carry their custody wallet into the events (custody.ts).
  */
 import type { BuildContext } from '../journal/build-movement.js';
 import type { ExportedEntry } from '../model/journal-record.js';
 import type { RecordedPeriodFigures } from '../model/lots-record.js';
 import { collectMovements } from './collect-movements.js';
 import type { PeriodGains } from './cumulative-tieout.js';
-import { lotEvents } from './events.js';
+import { isCustody, type CustodyRules } from './custody.js';
+import { lotEvents, type Movement } from './events.js';
 import type { LotsStageInput } from './lots-stage.js';
 import type { MethodPeriod } from './method.js';
 import type { Lot } from './model.js';
@@ -21,6 +24,7 @@ import { cumulativeOf, periodRecord, recordedRun } from './period-record.js';
 import { figureKey, runPeriod, type PeriodRun } from './period-run.js';
 import { monthBlocks, replayMonths } from './replay-months.js';
 import { Subledger } from './subledger.js';
+import { windowWithdrawals, type WindowWithdrawal } from './withdrawals.js';
 
 export interface LotsRun {
   run: PeriodRun;
@@ -28,15 +32,21 @@ export interface LotsRun {
   basis: 'recorded' | 'seeded' | 'history';
   /** the periods before the window whose realized gains the cumulative adds up, oldest first */
   periods: PeriodGains[];
+  /** the window's withdrawals, classified (withdrawals.ts) */
+  withdrawals: WindowWithdrawal[];
 }
 
-export async function lotsRun(input: LotsStageInput, ctx: BuildContext, methods: ReadonlyMap<string, readonly MethodPeriod[]>): Promise<LotsRun> {
+export async function lotsRun(input: LotsStageInput, ctx: BuildContext, methods: ReadonlyMap<string, readonly MethodPeriod[]>, custody: CustodyRules): Promise<LotsRun> {
   const { window, organizationId } = input;
   const rec = input.record ?? null;
   const recordedBefore = rec === null ? [] : (await rec.lots.periodsEndingBy(organizationId, window.from)).map(recordedGains);
   const stored = rec !== null && rec.closed ? await rec.lots.period(organizationId, rec.period) : null;
   // the record stands for the period's own window only (not a nightly's day inside it)
-  if (stored !== null && stored.windowFrom === window.from && stored.windowTo === window.to) return { run: recordedRun(stored, window), basis: 'recorded', periods: recordedBefore };
+  if (stored !== null && stored.windowFrom === window.from && stored.windowTo === window.to) {
+    // the record holds the lots, not which withdrawals were which: the window's movements say it
+    const own = await collectMovements(ctx, input.source, organizationId, input.wallets, window, window.from);
+    return { run: recordedRun(stored, window), basis: 'recorded', periods: recordedBefore, withdrawals: windowWithdrawals(own, window, custody) };
+  }
 
   // a closed period's lots are never recomputed: start from the latest one recorded before the window
   const seed = rec === null ? null : await rec.lots.latestEndingBy(organizationId, window.from);
@@ -45,13 +55,15 @@ export async function lotsRun(input: LotsStageInput, ctx: BuildContext, methods:
   // an entry a later run posted late (an amended re-run of the closed month) was not in its lots
   const seen = (e: ExportedEntry): boolean => seed?.runId === undefined || e.runId === undefined || e.runId === seed.runId || e.corrections > 0;
   const late = seed === null || exports === null ? null : { period: seed.period, from: seed.windowFrom, exported: async (nos: readonly string[]) => new Set([...(await exports.find(organizationId, nos)).values()].filter(seen).map((e) => e.entryNo)) };
-  const movements = await collectMovements(ctx, input.source, organizationId, input.wallets, window, seed?.windowTo ?? null, late);
+  const collected = await collectMovements(ctx, input.source, organizationId, input.wallets, window, seed?.windowTo ?? null, late);
+  const movements = collected.map((m) => withCustody(m, custody));
   const blocks = monthBlocks(movements, window);
   const walletIds = new Set(input.wallets.map((w) => w.wallet_id.toLowerCase()));
   // a seeded run keeps the file's deposit rows (a later deposit's basis) but not its opening balances
   const openings = input.lots.openings.filter((o) => walletIds.has(o.walletId) && (seed === null || o.ref !== null));
   const ledger = new Subledger({ methods, identifications: input.lots.identifications }, openings);
-  if (seed !== null) ledger.seed(seed.lots.filter((l) => walletIds.has(l.walletId.toLowerCase())) as Lot[]);
+  // the record's lots of this run's wallets, and those at the company's own custody wallets
+  if (seed !== null) ledger.seed(seed.lots.filter((l) => walletIds.has(l.walletId.toLowerCase()) || isCustody(l.walletId)) as Lot[]);
   // the months before the window as their own closes would have computed them (replay-months.ts)
   const replayed = replayMonths(ledger, blocks.months);
   const cumulative = seed === null ? new Map<string, bigint>() : cumulativeOf(seed);
@@ -67,7 +79,14 @@ export async function lotsRun(input: LotsStageInput, ctx: BuildContext, methods:
     ...replayed.map((m): PeriodGains => ({ period: m.period, from: null, to: m.to, realized: m.realized, cumulative: null })),
     ...(run.realizedBefore !== undefined && run.realizedBefore.size > 0 ? [{ period: `the days before ${window.from}`, from: null, to: window.from, realized: run.realizedBefore, cumulative: null }] : []),
   ];
-  return { run, basis: seed === null ? 'history' : 'seeded', periods };
+  return { run, basis: seed === null ? 'history' : 'seeded', periods, withdrawals: windowWithdrawals(movements, window, custody) };
+}
+
+/** A withdrawal or deposit classified own_custody carries its custody wallet (custody.ts). */
+function withCustody(m: Movement, custody: CustodyRules): Movement {
+  if (!m.noPayment) return m;
+  const to = custody.classify(m.entry.walletId, m.entry.ledgerRef ?? '').custody;
+  return to === undefined ? m : { ...m, custody: to };
 }
 
 function recordedGains(p: RecordedPeriodFigures): PeriodGains {

@@ -6,7 +6,6 @@
  */
 import type { JournalConfig } from '../config/journal-schema.js';
 import { journalBuildContext } from '../journal/build-context.js';
-import { localDate } from '../journal/build-movement.js';
 import type { PriceLookup } from '../journal/price-file.js';
 import { formatBase, groupThousands } from '../money/format.js';
 import type { JournalExports } from '../model/journal-record.js';
@@ -17,15 +16,19 @@ import type { AssetRow, WalletRow } from '../model/rows.js';
 import type { Window } from '../model/window.js';
 import type { ReportFolder } from '../sinks/report-folder.js';
 import { cumulativeTieout } from './cumulative-tieout.js';
+import { custodyRules } from './custody.js';
+import { cryptoAssetRows } from './crypto-assets-rows.js';
+import { form8949Rows } from './form-8949-rows.js';
+import type { Lot } from './model.js';
+import { withdrawalFindings } from './withdrawals.js';
 import { fairValueAt } from './fair-value.js';
 import { lotsChecks } from './lots-checks.js';
 import type { LotsSetup } from './lots-setup.js';
 import { lotsRun, type LotsRun } from './lots-run.js';
-import { methodAt } from './method.js';
 import { figureKey } from './period-run.js';
 import { shareByUnits } from './relief.js';
-import { CRYPTO_ASSETS_TABLE, type CryptoAssetRow } from './tables/crypto-assets.js';
-import { FORM_8949_TABLE, type Form8949Row } from './tables/form-8949.js';
+import { CRYPTO_ASSETS_TABLE } from './tables/crypto-assets.js';
+import { FORM_8949_TABLE } from './tables/form-8949.js';
 import { LOT_RELIEFS_TABLE } from './tables/lot-reliefs.js';
 import { LOTS_TABLE, type HeldLotRow } from './tables/lots.js';
 
@@ -71,19 +74,20 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   const { journal, window } = input;
   const ctx = journalBuildContext(journal, input.prices, input.assets, window.tz);
   const scale = journal.minorUnits;
-  const methods = new Map(Object.entries(input.lots.config.wallets).map(([id, w]) => [id.toLowerCase(), w.methods]));
-  const { run, basis, periods } = await lotsRun(input, ctx, methods);
+  const custody = custodyRules(input.lots.config);
+  const methods = new Map([...Object.entries(input.lots.config.wallets).map(([id, w]) => [id.toLowerCase(), w.methods] as const), ...custody.methods]);
+  const { run, basis, periods, withdrawals } = await lotsRun(input, ctx, methods, custody);
   const books = journal.booksCurrency.toLowerCase();
   const tracked = (walletId: string, currency: string): boolean => currency !== books && Object.keys(ctx.config.wallets).some((id) => id.toLowerCase() === walletId.toLowerCase());
 
-  // fair value at the window's end: per wallet from the lots' units, shared over its lots by units
+  // fair value at the window's end: per lot holder from the lots' units, shared over its lots by units
   const lotFair = new Map<string, bigint | null>();
-  const byWallet = new Map<string, typeof run.closing>();
-  for (const lot of run.closing) byWallet.set(figureKey(lot.walletId, lot.currency), [...(byWallet.get(figureKey(lot.walletId, lot.currency)) ?? []), lot]);
-  const walletFair = new Map<string, bigint | null>();
-  for (const [key, lots] of byWallet) {
+  const byHolder = new Map<string, typeof run.closing>();
+  for (const lot of run.closing) byHolder.set(figureKey(lot.walletId, lot.currency), [...(byHolder.get(figureKey(lot.walletId, lot.currency)) ?? []), lot]);
+  const held = new Map<string, { lots: readonly Lot[]; fairValue: bigint | null }>();
+  for (const [key, lots] of byHolder) {
     const fv = fairValueAt(ctx, lots[0]?.currency ?? '', lots.reduce((a, l) => a + l.units, 0n), window.to);
-    walletFair.set(key, fv);
+    held.set(key, { lots, fairValue: fv });
     const shares = fv === null ? null : shareByUnits(fv, lots.map((l) => l.units));
     lots.forEach((l, i) => lotFair.set(l.lotId, shares === null ? null : (shares[i] as bigint)));
   }
@@ -91,67 +95,30 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   const reliefs = await input.folder.table(LOT_RELIEFS_TABLE);
   for (const line of run.reliefs) await reliefs.write({ line, minorUnits: scale });
   await reliefs.close();
-  const held = await input.folder.table(LOTS_TABLE);
-  for (const lot of run.closing) await held.write({ lot, fairValue: lotFair.get(lot.lotId) ?? null, minorUnits: scale } satisfies HeldLotRow);
-  await held.close();
+  const lotsTable = await input.folder.table(LOTS_TABLE);
+  for (const lot of run.closing) await lotsTable.write({ lot, fairValue: lotFair.get(lot.lotId) ?? null, minorUnits: scale } satisfies HeldLotRow);
+  await lotsTable.close();
   const form = input.folder.extraCsv(FORM_8949_TABLE);
-  const usDate = (instant: string): string => {
-    const [y, m, d] = localDate(ctx.clock, instant).split('-');
-    return `${m ?? ''}/${d ?? ''}/${y ?? ''}`;
-  };
-  for (const term of ['short', 'long'] as const) {
-    for (const r of run.reliefs) {
-      if (r.term !== term) continue;
-      const name = input.wallets.find((w) => w.wallet_id === r.walletId)?.name ?? r.walletId;
-      const row: Form8949Row = { part: term === 'short' ? 'I' : 'II', description: `${r.currency === 'btc' ? `${formatBase(r.units, 11)} BTC` : ctx.display.source({ amount: r.units, currency: r.currency, unit: '' })} (${name}, ${r.part.replace('_', ' ')} of ${r.disposalRef})`, acquired: usDate(r.acquiredAt), sold: usDate(r.disposedAt), proceeds: r.proceeds, cost: r.cost, gain: r.gain, minorUnits: scale };
-      await form.write(row);
-    }
-  }
+  for (const row of form8949Rows(ctx, run.reliefs, input.wallets)) await form.write(row);
   await form.close();
 
   // ASU 2023-08 per currency
-  const perCurrency = new Map<string, CryptoAssetRow>();
-  const journalFair = new Map<string, bigint | null>();
-  const plus = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a + b);
-  const keys = new Set([...run.figures.keys(), ...input.balances.filter((b) => tracked(b.wallet_id, b.currency)).map((b) => figureKey(b.wallet_id, b.currency))]);
-  for (const key of [...keys].sort()) {
-    const [walletId = '', currency = ''] = key.split('|');
-    const f = run.figures.get(key);
-    const balance = input.balances.find((b) => b.wallet_id === walletId && b.currency === currency);
-    const row = perCurrency.get(currency) ?? { currency, methods: '', units: 0n, costBasis: 0n, openingFairValue: 0n, additions: 0n, dispositions: 0n, transfersNet: 0n, remeasurementGain: 0n, closingFairValue: 0n, realizedGain: 0n, cumulativeRealizedGain: 0n, minorUnits: scale };
-    const lots = byWallet.get(key) ?? [];
-    const closingFv = lots.length === 0 ? 0n : (walletFair.get(key) ?? null);
-    const openingFv = balance === undefined ? 0n : fairValueAt(ctx, currency, balance.opening_base, window.from);
-    const flows = f === undefined ? 0n : plus(plus(f.additions, f.dispositions === null ? null : -f.dispositions), f.transfersNet);
-    row.units += lots.reduce((a, l) => a + l.units, 0n);
-    row.costBasis = plus(row.costBasis, lots.some((l) => l.cost === null) ? null : lots.reduce((a, l) => a + (l.cost as bigint), 0n));
-    row.openingFairValue = plus(row.openingFairValue, openingFv);
-    row.additions = plus(row.additions, f?.additions ?? 0n);
-    row.dispositions = plus(row.dispositions, f?.dispositions ?? 0n);
-    row.transfersNet = plus(row.transfersNet, f?.transfersNet ?? 0n);
-    row.closingFairValue = plus(row.closingFairValue, closingFv);
-    // the journal's remeasurement brings the carrying value to fair value: what the flows do not explain
-    row.remeasurementGain = plus(row.remeasurementGain, closingFv === null || openingFv === null || flows === null ? null : closingFv - openingFv - flows);
-    row.realizedGain = plus(row.realizedGain, f?.realizedGain ?? 0n);
-    row.cumulativeRealizedGain = plus(row.cumulativeRealizedGain, f?.cumulativeRealizedGain ?? 0n);
-    const method = methodAt(methods.get(walletId), window.to);
-    const name = input.wallets.find((w) => w.wallet_id === walletId)?.name ?? walletId;
-    row.methods = [row.methods, `${name}: ${method}`].filter((s) => s !== '').join('; ');
-    perCurrency.set(currency, row);
-    journalFair.set(currency, plus(journalFair.get(currency) ?? 0n, balance === undefined ? 0n : fairValueAt(ctx, currency, balance.closing_base, window.to)));
-  }
+  const { rows: assetRows, journalFair } = cryptoAssetRows({ ctx, run, window, balances: input.balances, wallets: input.wallets, custody, methods, tracked, held });
   const assets = await input.folder.table(CRYPTO_ASSETS_TABLE);
-  for (const row of perCurrency.values()) await assets.write(row);
+  for (const row of assetRows) await assets.write(row);
   await assets.close();
 
-  const fairValues = new Map([...perCurrency.values()].map((r) => [r.currency, { lots: r.closingFairValue, journal: journalFair.get(r.currency) ?? null }]));
+  const fairValues = new Map(assetRows.map((r) => [r.currency, { lots: r.closingFairValue, journal: journalFair.get(r.currency) ?? null }]));
   const checks = lotsChecks({ figures: run.figures, closing: run.closing, reliefs: run.reliefs, notes: run.notes, balances: input.balances, tracked, fairValues });
   const cumulative = cumulativeTieout(periods, { period: input.record?.period ?? 'the window', figures: run.figures });
-  checks.findings.push(...cumulative.findings);
+  const unclassified = withdrawalFindings(withdrawals, ctx);
+  checks.findings.push(...cumulative.findings, ...unclassified.findings);
   checks.evaluated['lots.cumulative_tieout'] = cumulative.evaluated;
-  const realized = [...perCurrency.values()].reduce<bigint | null>((a, r) => plus(a, r.realizedGain), 0n);
-  const unrealized = [...perCurrency.values()].reduce<bigint | null>((a, r) => plus(a, r.closingFairValue === null || r.costBasis === null ? null : r.closingFairValue - r.costBasis), 0n);
-  const tie = checks.findings.some((f) => f.check_id === 'lots.units_tieout' || f.check_id === 'lots.cost_tieout' || f.check_id === 'lots.fair_value_tieout' || f.check_id === 'lots.gain_identity') ? 'do not tie (see exceptions)' : 'tie';
+  checks.evaluated['lots.withdrawal_unclassified'] = unclassified.evaluated;
+  const plus = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a + b);
+  const realized = assetRows.reduce<bigint | null>((a, r) => plus(a, r.realizedGain), 0n);
+  const unrealized = assetRows.reduce<bigint | null>((a, r) => plus(a, r.closingFairValue === null || r.costBasis === null ? null : r.closingFairValue - r.costBasis), 0n);
+  const tie = checks.findings.some((f) => f.check_id === 'lots.units_tieout' || f.check_id === 'lots.cost_tieout' || f.check_id === 'lots.fair_value_tieout' || f.check_id === 'lots.gain_identity' || f.check_id === 'lots.cumulative_tieout') ? 'do not tie (see exceptions)' : 'tie';
   const money = (v: bigint | null): string => (v === null ? 'unknown' : `${groupThousands(formatBase(v, scale))} ${journal.booksCurrency}`);
   return {
     findings: checks.findings,
@@ -159,6 +126,6 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     lotsHeld: run.closing.length,
     reliefLines: run.reliefs.length,
     basis,
-    overview: `Lots: realized gain ${money(realized)} in the period, unrealized gain ${money(unrealized)} at its end; the lots ${tie}.`,
+    overview: `Lots: realized gain ${money(realized)} in the period, unrealized gain ${money(unrealized)} at its end; the lots ${tie}.${unclassified.overview}`,
   };
 }

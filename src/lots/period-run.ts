@@ -87,7 +87,9 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
       f[field] = f[field] === null || value === null ? null : (f[field] as bigint) + sign * value;
     };
     const wallet = m.entry.lines.find((l) => l.component === 'wallet');
-    if (!paired.has(m)) add(m.inflow ? 'additions' : 'dispositions', wallet?.amount ?? null);
+    // to or from the company's own custody wallet: out of the service's wallets, not out of the company
+    if (m.custody !== undefined) add('transfersNet', wallet?.amount ?? null, m.inflow ? 1n : -1n);
+    else if (!paired.has(m)) add(m.inflow ? 'additions' : 'dispositions', wallet?.amount ?? null);
     else if (m.inflow) add('transfersNet', wallet?.amount ?? null);
     else {
       // the principal moves between wallets; the fees leave the company

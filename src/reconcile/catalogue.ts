@@ -510,6 +510,15 @@ export const LOTS_CHECKS = [
       '(wallet accounts + fair-value adjustment: round(closing balance × period-end price), summed over the wallets).',
   },
   {
+    id: 'lots.withdrawal_unclassified',
+    severity: 'warning',
+    subject_kind: 'ledger_entry',
+    description: 'Every withdrawal is classified: to the company’s own custody, or a disposal',
+    rule:
+      'A withdrawn ledger entry of a tracked wallet that lots.withdrawals does not classify (per wallet or per entry) is listed with its amount; ' +
+      'it is booked as a disposal (proceeds, gain, a Form 8949 row) until it is classified own_custody (the lots move to that wallet with their dates and cost) or disposal.',
+  },
+  {
     id: 'lots.cumulative_tieout',
     severity: 'error',
     subject_kind: 'wallet',

@@ -53,6 +53,7 @@ export function stressBooks(sim: SimHandle, dir: string): { journal: JournalConf
     rounding: account('Expenses:Rounding', '6990'),
     fv_adjustment: account('Assets:Crypto:FairValueAdjustment', '1299'),
     fv_gain_loss: account('Income:Crypto:FairValue', '4910'),
+    cold_vault: account('Assets:Crypto:ColdVault', '1290'),
   };
   const wallets: Record<string, string> = {};
   sim.wallets.forEach((w, i) => {
@@ -69,7 +70,7 @@ export function stressBooks(sim: SimHandle, dir: string): { journal: JournalConf
   }
   writeFileSync(btc, rows.join('\n') + '\n');
   const assets = [...new Set(sim.wallets.map((w) => w.currency).filter((c) => c.startsWith('asset:')))];
-  const prices = [{ currency: 'btc', file: btc, maxStalenessSeconds: 172_800 }];
+  const prices: JournalConfig['prices'] = [{ currency: 'btc', file: btc, maxStalenessSeconds: 172_800 }];
   for (const [i, currency] of assets.entries()) {
     const file = join(dir, `asset-${i}.csv`);
     writeFileSync(file, 'timestamp,price\n2026-07-01T00:00:00Z,1.00\n');
@@ -88,7 +89,41 @@ export function stressBooks(sim: SimHandle, dir: string): { journal: JournalConf
   }
   const openingLots = join(dir, 'opening-lots.csv');
   writeFileSync(openingLots, openings.join('\n') + '\n');
-  const journal = {
+  return { journal: journalOf(accounts, wallets, prices), lots: { wallets: {}, openingLots, ...custodyOf(sim) } };
+}
+
+/**
+ * Withdrawals and deposits classified (docs/lots.md "Withdrawals and own custody"): the first BTC
+ * wallet with withdrawals sends them to the company's cold storage, and the first later deposit
+ * into a BTC wallet that the cold storage can cover comes back from it; the last wallet with
+ * withdrawals is left unclassified (a warning, booked as disposals); the others are disposals.
+ */
+function custodyOf(sim: SimHandle): Pick<LotsConfig, 'custody' | 'withdrawals' | 'deposits'> {
+  const btc = sim.wallets.filter((w) => w.currency !== 'usd');
+  const withdrawing = btc.filter((w) => wireLedger(sim, w.id).some((e) => e.type === 'withdrawn'));
+  const [cold, ...others] = withdrawing;
+  if (cold === undefined) return { custody: {}, withdrawals: [], deposits: [] };
+  const amount = (e: WireLedgerEvent): bigint => BigInt(String((e['amount'] as { amount: unknown }).amount));
+  const sent = wireLedger(sim, cold.id).filter((e) => e.type === 'withdrawn');
+  let held = 0n;
+  let back: WireLedgerEvent | undefined;
+  const deposits = btc.filter((w) => w.currency === cold.currency).flatMap((w) => wireLedger(sim, w.id).filter((e) => e.type === 'deposited')).sort((a, b) => (a.effective_time < b.effective_time ? -1 : 1));
+  for (const d of deposits) {
+    held = sent.filter((e) => e.effective_time < d.effective_time).reduce((a, e) => a + amount(e), 0n);
+    if (held > 0n && amount(d) <= held) {
+      back = d;
+      break;
+    }
+  }
+  return {
+    custody: { 'cold-vault': { name: 'Cold vault', account: 'cold_vault' } },
+    withdrawals: [{ wallet: cold.id, treatment: 'own_custody', custody: 'cold-vault' }, ...others.slice(0, -1).map((w) => ({ wallet: w.id, treatment: 'disposal' as const }))],
+    deposits: back === undefined ? [] : [{ entry: `deposited:${String(back['deposit_id'])}`, treatment: 'own_custody', custody: 'cold-vault' }],
+  };
+}
+
+function journalOf(accounts: Record<string, { ledger: string; xero: string }>, wallets: Record<string, string>, prices: JournalConfig['prices']): JournalConfig {
+  return {
     booksCurrency: 'USD',
     minorUnits: 2,
     entryMode: 'per-payment',
@@ -108,5 +143,4 @@ export function stressBooks(sim: SimHandle, dir: string): { journal: JournalConf
     rules: [],
     prices,
   } as JournalConfig;
-  return { journal, lots: { wallets: {}, openingLots } };
 }
