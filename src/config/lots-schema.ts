@@ -66,6 +66,15 @@ export const lotsSchema = z
   .superRefine((l, ctx) => {
     const rules = [...l.withdrawals.map((r, i) => ({ r, path: ['withdrawals', i, 'custody'] })), ...l.deposits.map((r, i) => ({ r, path: ['deposits', i, 'custody'] }))];
     for (const { r, path } of rules) if (r.custody !== undefined && l.custody[r.custody] === undefined) ctx.addIssue({ code: 'custom', path, message: `unknown custody id '${r.custody}' (declare it under lots.custody)` });
+    // one rule per wallet and per entry: two would leave the treatment to their order
+    for (const [name, list] of [['withdrawals', l.withdrawals], ['deposits', l.deposits]] as const) {
+      const seen = new Set<string>();
+      list.forEach((r, i) => {
+        const key = r.entry ?? (r.wallet ?? '').toLowerCase();
+        if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [name, i], message: `a second rule for ${r.entry ?? `wallet ${r.wallet ?? ''}`}` });
+        seen.add(key);
+      });
+    }
   });
 
 export type LotsConfig = Readonly<z.infer<typeof lotsSchema>>;
