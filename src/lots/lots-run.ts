@@ -17,7 +17,7 @@ import { collectMovements } from './collect-movements.js';
 import type { PeriodGains } from './cumulative-tieout.js';
 import { isCustody, type CustodyRules } from './custody.js';
 import { lotEvents, type Movement } from './events.js';
-import type { LotsStageInput } from './lots-stage.js';
+import type { LotsStageInput } from './lots-input.js';
 import type { MethodPeriod } from './method.js';
 import type { Lot } from './model.js';
 import { cumulativeOf, periodRecord, recordedRun } from './period-record.js';

@@ -4,17 +4,9 @@
  * run through the subledger); then lot-reliefs.csv, lots.csv (sheet Lots), form-8949.csv and
  * crypto-assets.csv (sheet Crypto assets), and the lots.* checks.
  */
-import type { JournalConfig } from '../config/journal-schema.js';
 import { journalBuildContext } from '../journal/build-context.js';
-import type { PriceLookup } from '../journal/price-file.js';
 import { formatBase, groupThousands } from '../money/format.js';
-import type { JournalExports } from '../model/journal-record.js';
-import type { LotsRecord } from '../model/lots-record.js';
-import type { ReportSource } from '../model/ports.js';
-import type { BalanceRow, Finding } from '../model/results.js';
-import type { AssetRow, WalletRow } from '../model/rows.js';
-import type { Window } from '../model/window.js';
-import type { ReportFolder } from '../sinks/report-folder.js';
+import type { Finding } from '../model/results.js';
 import { cumulativeTieout } from './cumulative-tieout.js';
 import { custodyRules } from './custody.js';
 import { cryptoAssetRows } from './crypto-assets-rows.js';
@@ -23,7 +15,7 @@ import type { Lot } from './model.js';
 import { withdrawalFindings } from './withdrawals.js';
 import { fairValueAt } from './fair-value.js';
 import { lotsChecks } from './lots-checks.js';
-import type { LotsSetup } from './lots-setup.js';
+import type { LotsStageInput } from './lots-input.js';
 import { lotsRun, type LotsRun } from './lots-run.js';
 import { figureKey } from './period-run.js';
 import { shareByUnits } from './relief.js';
@@ -31,33 +23,6 @@ import { CRYPTO_ASSETS_TABLE } from './tables/crypto-assets.js';
 import { FORM_8949_TABLE } from './tables/form-8949.js';
 import { LOT_RELIEFS_TABLE } from './tables/lot-reliefs.js';
 import { LOTS_TABLE, type HeldLotRow } from './tables/lots.js';
-
-export interface LotsStageInput {
-  lots: LotsSetup;
-  journal: JournalConfig;
-  prices: ReadonlyMap<string, PriceLookup>;
-  source: ReportSource;
-  organizationId: string;
-  wallets: readonly WalletRow[];
-  assets: readonly AssetRow[];
-  window: Window;
-  balances: readonly BalanceRow[];
-  folder: ReportFolder;
-  /** the snapshot's record of closed periods (null on the spool) and what this run does with it */
-  record?: LotsRecordUse | null;
-}
-
-export interface LotsRecordUse {
-  lots: LotsRecord;
-  runId: string;
-  period: string;
-  /** the period was closed before this run (an amended folder): show its record when there is one */
-  closed: boolean;
-  /** this month-end closes the period: stage what it computes (the pipeline confirms it) */
-  stage: boolean;
-  /** the journal's record: which movements a recorded period posted (a late one is applied in the first open period) */
-  journal?: JournalExports | null;
-}
 
 export interface LotsStageResult {
   findings: Finding[];
@@ -69,6 +34,8 @@ export interface LotsStageResult {
   /** where the lots came from: the period's record, an earlier period's closing lots, or the whole history */
   basis: LotsRun['basis'];
 }
+
+export type { LotsRecordUse, LotsStageInput } from './lots-input.js';
 
 export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResult> {
   const { journal, window } = input;
