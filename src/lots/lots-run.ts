@@ -44,7 +44,7 @@ export async function lotsRun(input: LotsStageInput, ctx: BuildContext, methods:
   // the record stands for the period's own window only (not a nightly's day inside it)
   if (stored !== null && stored.windowFrom === window.from && stored.windowTo === window.to) {
     // the record holds the lots, not which withdrawals were which: the window's movements say it
-    const own = await collectMovements(ctx, input.source, organizationId, input.wallets, window, window.from);
+    const own = await collectMovements(ctx, input.source, organizationId, input.wallets, window, { since: window.from, noPaymentOnly: true });
     return { run: recordedRun(stored, window), basis: 'recorded', periods: recordedBefore, withdrawals: windowWithdrawals(own, window, custody) };
   }
 
@@ -55,7 +55,7 @@ export async function lotsRun(input: LotsStageInput, ctx: BuildContext, methods:
   // an entry a later run posted late (an amended re-run of the closed month) was not in its lots
   const seen = (e: ExportedEntry): boolean => seed?.runId === undefined || e.runId === undefined || e.runId === seed.runId || e.corrections > 0;
   const late = seed === null || exports === null ? null : { period: seed.period, from: seed.windowFrom, exported: async (nos: readonly string[]) => new Set([...(await exports.find(organizationId, nos)).values()].filter(seen).map((e) => e.entryNo)) };
-  const collected = await collectMovements(ctx, input.source, organizationId, input.wallets, window, seed?.windowTo ?? null, late);
+  const collected = await collectMovements(ctx, input.source, organizationId, input.wallets, window, { since: seed?.windowTo ?? null, late });
   const movements = collected.map((m) => withCustody(m, custody));
   const blocks = monthBlocks(movements, window);
   const walletIds = new Set(input.wallets.map((w) => w.wallet_id.toLowerCase()));
