@@ -27,7 +27,8 @@ export interface WindowWithdrawal {
 export function windowWithdrawals(movements: readonly Movement[], window: Window, custody: CustodyRules): WindowWithdrawal[] {
   const out: WindowWithdrawal[] = [];
   for (const m of movements) {
-    if (!m.noPayment || m.inflow || m.lateFrom !== undefined || !windowContains(window, m.entry.postedAt)) continue;
+    // a late one of a closed period is booked here (re-dated to the window's start): it counts here
+    if (!m.noPayment || m.inflow || !windowContains(window, m.entry.postedAt)) continue;
     const wallet = m.entry.lines.find((l) => l.component === 'wallet');
     const ref = m.entry.ledgerRef ?? m.entry.entryNo;
     out.push({ walletId: m.entry.walletId, currency: m.currency, ref, at: m.entry.postedAt, units: wallet?.source?.amount ?? 0n, value: wallet?.amount ?? null, treatment: custody.classify(m.entry.walletId, ref).treatment });
