@@ -16,6 +16,8 @@ export const streamName = {
   environmentPayments: (environmentId: string): string => `payments:env:${environmentId}`,
   ledger: (walletId: string): string => `ledger:wallet:${walletId}`,
   paymentsById: (walletId: string, purpose: 'orphans' | 'open'): string => `payments:byid-${purpose}:${walletId}`,
+  /** a wallet's payments before the window, swept by list when many orphans name them (streams/payments-by-id.ts) */
+  paymentsHistory: (walletId: string): string => `payments:history:${walletId}`,
   /** one time slice of a wallet's payments or ledger stream (time-slices.ts) */
   slice: (parent: string, index: number, count: number): string => `${parent}:slice-${index + 1}-of-${count}`,
 } as const;

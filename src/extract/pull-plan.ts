@@ -4,6 +4,7 @@
  */
 import type { UtcInstant, WalletRow } from '../model/rows.js';
 import type { Window } from '../model/window.js';
+import type { TimeRange } from './time-slices.js';
 
 export interface PullPlan {
   wallets: readonly WalletRow[];
@@ -27,6 +28,12 @@ export interface PullPlan {
   ledgerStart(wallet: WalletRow): Promise<string | null>;
   /** payment ids named by ledger entries of the window that the snapshot does not hold */
   orphanPaymentIds(wallet: WalletRow): Promise<string[]>;
+  /**
+   * When a wallet's orphans reach back before the window (the lots replay's history, a first
+   * close): the creation range a list sweep covers instead of reading them one by one, when they
+   * are more than a page (streams/payments-by-id.ts). Null or absent = by id only.
+   */
+  orphanSweep?: (wallet: WalletRow) => TimeRange | null;
   /** still-open payments of the snapshot to re-read (nightly); undefined = no refresh */
   openPaymentIds?: (wallet: WalletRow) => Promise<string[]>;
   /** `--concurrency`: requests in flight at the service (the run's one limiter, inside the API client) */

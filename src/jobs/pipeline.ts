@@ -17,6 +17,7 @@ import type { PullPacing, ReportStageResult, runReportStage as RunReportStage } 
 import { PullGates } from './pull-gates.js';
 import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
 import { lotsSetup, type LotsSetup } from '../lots/lots-setup.js';
+import { orphanReach } from './lots-payment-reach.js';
 import { autoFetchPrices } from './auto-fetch-prices.js';
 import { markPricesClosed } from './mark-prices-closed.js';
 import { configError } from '../util/errors.js';
@@ -310,6 +311,8 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     signal: env.signal,
   };
   const paymentWindow = spec.incremental ? lookbackWindow(window, config.lookbackDays) : window;
+  // the lots replay values each earlier movement with its payment, as its own month-end did
+  const orphans = await orphanReach(config, snapshot, organizationId, window, paymentWindow);
   return pull(ctx, {
     wallets: discovery.wallets,
     // the bills of every line of credit in scope, read (like the environment summaries) by shard 0
@@ -321,7 +324,8 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     window,
     paymentWindow,
     ledgerStart: (wallet: WalletRow) => snapshot.ledgerStart(organizationId, wallet, config.lookbackDays),
-    orphanPaymentIds: (wallet: WalletRow) => snapshot.orphanPaymentIds(organizationId, wallet, window),
+    orphanPaymentIds: (wallet: WalletRow) => snapshot.orphanPaymentIds(organizationId, wallet, orphans.window(wallet)),
+    orphanSweep: (wallet: WalletRow) => orphans.sweep(wallet),
     ...(spec.incremental ? { openPaymentIds: (wallet: WalletRow) => snapshot.openPaymentIds(organizationId, wallet) } : {}),
     concurrency: config.concurrency,
     // ledger time slices reach up to the run's clock

@@ -34,6 +34,7 @@ import type { JournalSetup } from '../journal/journal-setup.js';
 import type { LotsSetup } from '../lots/lots-setup.js';
 import { runLotsStage, type LotsRecordUse, type LotsStageResult } from '../lots/lots-stage.js';
 import { mergeLotsResult } from '../lots/merge-result.js';
+import { custodyAccounts, custodyRules } from '../lots/custody.js';
 import { windowContains, type Window } from '../model/window.js';
 
 /**
@@ -115,6 +116,8 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
   const bills = await source.bills(org, window);
   const billSummaries = await source.billSummaries(org, window);
   const reconciler = new Reconciler({ window, now: window.to, wallets, assets, summaries, bills, billSummaries });
+  // the company's own custody wallets of the lots section: named beside their lots, posted to by the journal
+  const custody = input.journal && input.lots ? custodyRules(input.lots.config) : null;
 
   const folder = await openReportFolder({
     outRoot: input.outRoot,
@@ -128,7 +131,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     closed: input.closed,
     scope: { ...outputScope(org, input.environmentIds, input.walletIds), environments_covered: [...new Set(wallets.map((w) => w.environment_id.toLowerCase()))].sort() },
     assets,
-    wallets,
+    wallets: custody === null ? wallets : [...wallets, ...custody.holders],
   });
   try {
     const payments = await folder.table(PAYMENTS_TABLE);
@@ -184,7 +187,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     await writeAll(await folder.table(BILLS_TABLE), result.bills);
     await writeAll(await folder.table(FEE_RATES_TABLE), result.feeRates);
     const journal = input.journal
-      ? await runJournalStage({ ...input.journal, source, organizationId: org, wallets, assets, window, period: input.period, balances: result.balances, fees: result.fees, folder })
+      ? await runJournalStage({ ...input.journal, source, organizationId: org, wallets, assets, window, period: input.period, balances: result.balances, fees: result.fees, folder, ...(custody === null ? {} : { balanceAccount: custodyAccounts(custody) }) })
       : null;
     result = mergeJournalResult(result, journal);
     const lots = input.journal && input.lots

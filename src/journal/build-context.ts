@@ -13,7 +13,7 @@ import { compileRules } from './counter-account.js';
 import { makeDisplay } from './display.js';
 import type { PriceLookup } from './price-file.js';
 
-export function journalBuildContext(config: JournalConfig, prices: ReadonlyMap<string, PriceLookup>, assets: readonly AssetRow[], tz: string): BuildContext {
+export function journalBuildContext(config: JournalConfig, prices: ReadonlyMap<string, PriceLookup>, assets: readonly AssetRow[], tz: string, balanceAccount?: BuildContext['balanceAccount']): BuildContext {
   const assetDecimals = new Map(assets.map((a) => [a.currency, a.decimal_display]));
   const display = makeDisplay(new Map(assets.map((a) => [a.currency, a.name])), assetDecimals);
   return {
@@ -28,6 +28,7 @@ export function journalBuildContext(config: JournalConfig, prices: ReadonlyMap<s
     },
     display,
     clock: new ZonedClock(tz),
+    ...(balanceAccount === undefined ? {} : { balanceAccount }),
   };
 }
 

@@ -5,7 +5,8 @@
  *   send (captured)             Dr counter (principal),        Cr wallet (the amount captured)
  *                                  network fee, processing fee
  *   treasury                    as above, the counter defaulting to the transfer account
- *   deposited / withdrawn       wallet against the balance-movements account (no payment)
+ *   deposited / withdrawn       wallet against the balance-movements account (no payment), or the
+ *                                  own custody wallet's account it moved to or from (ctx.balanceAccount)
  *   held / released             never posted: they move the available balance, not the total
  *
  * A receive's processing fee is paid by the payer on top of the principal and never reaches the
@@ -30,6 +31,11 @@ export interface BuildContext {
   valuation: ValuationContext;
   display: Display;
   clock: ZonedClock;
+  /**
+   * the account a deposit or withdrawal (no payment) posts against when not `balanceMovements`:
+   * the company's own custody wallet's account (docs/lots.md "Withdrawals and own custody"); null = balanceMovements
+   */
+  balanceAccount?: (walletId: string, ref: string) => string | null;
 }
 
 export interface MovementOutcome {
@@ -73,7 +79,7 @@ export function buildMovementEntry(ctx: BuildContext, walletAccount: string, row
     }
   }
   const direction = inflow ? 'receive' : 'send';
-  const counter = noPayment ? { key: ctx.config.balanceMovements, rule: null } : counterAccount(ctx.config, ctx.rules, payment, direction);
+  const counter = noPayment ? { key: ctx.balanceAccount?.(row.wallet_id, subject) ?? ctx.config.balanceMovements, rule: null } : counterAccount(ctx.config, ctx.rules, payment, direction);
 
   const walletSide = inflow ? 'debit' : 'credit';
   const otherSide = inflow ? 'credit' : 'debit';

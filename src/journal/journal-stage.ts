@@ -14,7 +14,7 @@ import type { ReportSource } from '../model/ports.js';
 import type { Window } from '../model/window.js';
 import { windowContains } from '../model/window.js';
 import { imbalance } from './balance.js';
-import { buildMovementEntry, localDate } from './build-movement.js';
+import { buildMovementEntry, localDate, type BuildContext } from './build-movement.js';
 import { journalBuildContext, mappedAccount } from './build-context.js';
 import { JournalWriters } from './journal-writers.js';
 import { isValued, type JournalEntry } from './model.js';
@@ -42,6 +42,8 @@ export interface JournalStageInput {
   balances: readonly BalanceRow[];
   fees: readonly FeeRow[];
   folder: ReportFolder;
+  /** deposits and withdrawals to or from the company's own custody wallets post to its account (the lots' configuration) */
+  balanceAccount?: BuildContext['balanceAccount'];
 }
 
 export interface JournalStageResult {
@@ -60,7 +62,7 @@ const EPOCH = '0001-01-01T00:00:00.000000Z';
 
 export async function runJournalStage(input: JournalStageInput): Promise<JournalStageResult> {
   const { config, window } = input;
-  const ctx = journalBuildContext(config, input.prices, input.assets, window.tz);
+  const ctx = journalBuildContext(config, input.prices, input.assets, window.tz, input.balanceAccount);
   const { clock, display } = ctx;
   const commodities = [{ symbol: 'SATS', decimals: 3 }, { symbol: 'USD', decimals: 2 }, ...input.assets.map((a) => ({ symbol: display.commodity(a.currency), decimals: a.decimal_display }))];
   const writers = await JournalWriters.open(input.folder, { config, display, period: input.period, openDate: localDate(clock, window.from), commodities });

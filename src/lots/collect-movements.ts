@@ -4,7 +4,9 @@
  * two years ago is relieved today), or, when a closed period recorded its closing lots, only what
  * came after it (lots-record.ts). A tracked wallet is one the journal maps whose currency is not
  * the books' currency (a USD wallet in USD books has no lots). Held in memory: one small record
- * per balance movement of the tracked wallets (docs/lots.md says so).
+ * per balance movement of the tracked wallets (docs/lots.md says so). Each movement is joined to
+ * its payment, as its own month-end joined it: the pull reads the payments earlier movements name
+ * (src/jobs/lots-payment-reach.ts), so a first close values and splits them the same way.
  *
  * Late movements (docs/lots.md "Closed periods"): when the lots start from a recorded close, a
  * movement effective inside that recorded period which the period never posted is not lost: it is
@@ -33,8 +35,17 @@ export interface LateSource {
 
 const EPOCH = '0001-01-01T00:00:00.000000Z';
 
-/** `since`: the end of the recorded closed period the lots start from (its movements are not needed again), or null for the whole history. */
-export async function collectMovements(ctx: BuildContext, source: ReportSource, organizationId: string, wallets: readonly WalletRow[], window: Window, since: string | null = null, late: LateSource | null = null): Promise<Movement[]> {
+export interface CollectOptions {
+  /** the end of the recorded closed period the lots start from (its movements are not needed again), or null for the whole history */
+  since?: string | null;
+  late?: LateSource | null;
+  /** only deposits and withdrawals (no payment: none is read) */
+  noPaymentOnly?: boolean;
+}
+
+export async function collectMovements(ctx: BuildContext, source: ReportSource, organizationId: string, wallets: readonly WalletRow[], window: Window, options: CollectOptions = {}): Promise<Movement[]> {
+  const since = options.since ?? null;
+  const late = options.late ?? null;
   const books = ctx.config.booksCurrency.toLowerCase();
   const out: Movement[] = [];
   for (const wallet of wallets) {
@@ -42,12 +53,12 @@ export async function collectMovements(ctx: BuildContext, source: ReportSource, 
     if (account === null) continue;
     const rows = [];
     for await (const batch of source.ledger(organizationId, wallet.wallet_id, { withoutRaw: true })) {
-      for (const row of batch) if (row.effective_time !== '' && row.effective_time < window.to && (since === null || row.effective_time >= since || (late !== null && row.effective_time >= late.from)) && row.effect !== 'memo' && row.currency !== '' && row.currency !== books) rows.push(row);
+      for (const row of batch) if (row.effective_time !== '' && row.effective_time < window.to && (since === null || row.effective_time >= since || (late !== null && row.effective_time >= late.from)) && row.effect !== 'memo' && row.currency !== '' && row.currency !== books && (options.noPaymentOnly !== true || row.payment_id === null)) rows.push(row);
     }
     if (rows.length === 0) continue;
     const wanted = new Set(rows.map((r) => r.payment_id).filter((id): id is string => id !== null));
     const payments = new Map<string, PaymentRow>();
-    for await (const batch of source.payments({ organization_id: organizationId, wallet_id: wallet.wallet_id, window: { from: EPOCH, to: window.to, tz: window.tz }, withoutRaw: true })) {
+    if (wanted.size > 0) for await (const batch of source.payments({ organization_id: organizationId, wallet_id: wallet.wallet_id, window: { from: EPOCH, to: window.to, tz: window.tz }, withoutRaw: true })) {
       for (const p of batch) if (wanted.has(p.payment_id)) payments.set(p.payment_id, p);
     }
     const before: Movement[] = [];

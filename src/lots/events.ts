@@ -6,7 +6,8 @@
  *   receive (credited)               acquire, origin receive (swap when the payment was routed by swap)
  *   deposited (no payment)           acquire, origin deposit: basis from the opening-lots file
  *   send (captured)                  dispose: principal, network_fee, processing_fee (swap: the principal is `swap`)
- *   withdrawn (no payment)           dispose: withdrawal
+ *   withdrawn (no payment)           dispose: withdrawal; to own custody (custody.ts): a transfer to the custody wallet
+ *   deposited from own custody       a transfer from the custody wallet: its lots come back with their dates and cost
  *   treasury send + its receive      transfer: the principal's lots move with their dates and cost;
  *     in another tracked wallet        the network fee is a `transfer_fee` disposal, a processing fee one too
  *
@@ -31,6 +32,8 @@ export interface Movement {
   pairKey: string | null;
   /** a late movement of this closed period (YYYY-MM), re-dated to the first open instant (collect-movements.ts) */
   lateFrom?: string;
+  /** a withdrawal to, or a deposit from, the company's own custody wallet: its lot-holder id (custody.ts) */
+  custody?: string;
 }
 
 export function movementOf(entry: JournalEntry, currency: string, payment: PaymentRow | null): Movement {
@@ -56,6 +59,11 @@ export function lotEvents(movements: readonly Movement[]): { events: LotEvent[];
     const base = { walletId: m.entry.walletId, currency: m.currency, at: m.entry.postedAt, ref, ...(m.lateFrom === undefined ? {} : { lateFrom: m.lateFrom }) };
     const legs = m.entry.lines.filter((l) => l.component !== 'wallet' && l.component !== 'rounding');
     const principal = legs.find((l) => l.component === 'principal');
+    if (m.custody !== undefined) {
+      // to the company's own custody wallet: the lots move with their dates and cost, nothing is disposed of
+      events.push({ type: 'transfer', ...base, toWalletId: m.custody, units: unitsOf(m), fees: [] });
+      continue;
+    }
     const matches = (r: Movement): boolean => !paired.has(r) && r.entry.walletId !== m.entry.walletId && r.currency === m.currency && unitsOf(r) === (principal?.source?.amount ?? -1n);
     const withinADay = (r: Movement): boolean => r.entry.postedAt >= m.entry.postedAt && Date.parse(r.entry.postedAt.slice(0, 23) + 'Z') - Date.parse(m.entry.postedAt.slice(0, 23) + 'Z') <= 86_400_000;
     const receive = !m.treasury ? undefined : ((m.pairKey === null ? undefined : (receives.get(m.pairKey) ?? []).find(matches)) ?? treasuryReceives.find((r) => matches(r) && withinADay(r)));
@@ -71,6 +79,11 @@ export function lotEvents(movements: readonly Movement[]): { events: LotEvent[];
   }
   for (const m of movements) {
     if (!m.inflow || paired.has(m)) continue;
+    if (m.custody !== undefined) {
+      // back from the company's own custody wallet: its lots return with their dates and cost
+      events.push({ type: 'transfer', walletId: m.custody, toWalletId: m.entry.walletId, currency: m.currency, at: m.entry.postedAt, ref: m.entry.ledgerRef ?? m.entry.entryNo, units: unitsOf(m), fees: [], ...(m.lateFrom === undefined ? {} : { lateFrom: m.lateFrom }) });
+      continue;
+    }
     const wallet = walletLine(m);
     events.push({ type: 'acquire', walletId: m.entry.walletId, currency: m.currency, at: m.entry.postedAt, ref: m.entry.ledgerRef ?? m.entry.entryNo, origin: m.noPayment ? 'deposit' : m.swap ? 'swap' : 'receive', units: unitsOf(m), cost: wallet?.amount ?? null, ...(m.lateFrom === undefined ? {} : { lateFrom: m.lateFrom }) });
   }

@@ -24,6 +24,9 @@ export function lotsSetup(config: Config, configFile: string | undefined, cwd: s
   const baseDir = configFile === undefined ? cwd : dirname(resolve(cwd, configFile));
   const at = (file: string): string => (isAbsolute(file) ? file : resolve(baseDir, file));
   const lots = config.lots;
+  for (const [id, custody] of Object.entries(lots.custody)) {
+    if (custody.account !== undefined && config.journal.accounts[custody.account] === undefined) throw configError('lots_custody_account', `lots.custody.${id}.account: unknown account key '${custody.account}' (declare it under journal.accounts)`);
+  }
   return {
     config: lots,
     openings: lots.openingLots === undefined ? [] : loadOpeningLots(at(lots.openingLots), lots.openingLots, config.journal.minorUnits),

@@ -21,6 +21,8 @@ export interface PeriodRun {
   notes: LotNote[];
   closing: Lot[];
   figures: Map<string, WalletFigures>;
+  /** per figureKey, gains realized by the run's events before the window (an export from the 10th: the 1st to the 9th) */
+  realizedBefore?: Map<string, bigint>;
 }
 
 export const figureKey = (walletId: string, currency: string): string => `${walletId}|${currency}`;
@@ -46,6 +48,7 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
   }
   const reliefs: ReliefLine[] = [];
   const notes: LotNote[] = [];
+  const realizedBefore = new Map<string, bigint>();
   let opened = false;
   const open = (): void => {
     if (opened) return;
@@ -62,7 +65,10 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
     if (inWindow) open();
     const applied = ledger.apply(event);
     for (const r of applied.reliefs) fig(r.walletId, r.currency).cumulativeRealizedGain += r.gain ?? 0n;
-    if (!inWindow) continue;
+    if (!inWindow) {
+      for (const r of applied.reliefs) realizedBefore.set(figureKey(r.walletId, r.currency), (realizedBefore.get(figureKey(r.walletId, r.currency)) ?? 0n) + (r.gain ?? 0n));
+      continue;
+    }
     notes.push(...applied.notes);
     for (const a of applied.added) fig(a.walletId, a.currency).addedCost += a.cost ?? 0n;
     for (const m of applied.movedOut) fig(m.walletId, m.currency).movedOutCost += m.cost ?? 0n;
@@ -81,7 +87,9 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
       f[field] = f[field] === null || value === null ? null : (f[field] as bigint) + sign * value;
     };
     const wallet = m.entry.lines.find((l) => l.component === 'wallet');
-    if (!paired.has(m)) add(m.inflow ? 'additions' : 'dispositions', wallet?.amount ?? null);
+    // to or from the company's own custody wallet: out of the service's wallets, not out of the company
+    if (m.custody !== undefined) add('transfersNet', wallet?.amount ?? null, m.inflow ? 1n : -1n);
+    else if (!paired.has(m)) add(m.inflow ? 'additions' : 'dispositions', wallet?.amount ?? null);
     else if (m.inflow) add('transfersNet', wallet?.amount ?? null);
     else {
       // the principal moves between wallets; the fees leave the company
@@ -92,7 +100,7 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
   const closing = ledger.held();
   for (const lot of closing) fig(lot.walletId, lot.currency);
   notes.push(...unknownHeldNotes(closing, window));
-  return { reliefs, notes, closing, figures };
+  return { reliefs, notes, closing, figures, realizedBefore };
 }
 
 /** A lot of unknown basis from before the window, still held, is reported every period until the user gives its basis. */

@@ -71,6 +71,18 @@ export class Subledger {
     for (const l of lots) this.walletLots(l.walletId, l.currency).push({ ...l });
   }
 
+  /**
+   * What a close and the next run's seed do to the lots between two periods: the lots held are
+   * recorded in held() order and the next run starts from that list (emptied lots gone). The
+   * replay of earlier months (replay-months.ts) does the same at each month's end, so it relieves
+   * exactly as the chain of closes would (the order matters to `average`, and to ties).
+   */
+  reseat(): void {
+    const held = this.held();
+    this.lots.clear();
+    this.seed(held);
+  }
+
   /** Copies of the lots held now (units > 0), per wallet and currency, in acquisition order. */
   held(walletId?: string): Lot[] {
     const out: Lot[] = [];

@@ -66,6 +66,14 @@ export interface LotPeriodRecord {
   reliefs: RecordedRelief[];
 }
 
+/** A recorded period's window and figures, without its lots and reliefs (what the cumulative tie-out and the pull need). */
+export interface RecordedPeriodFigures {
+  period: string;
+  windowFrom: string;
+  windowTo: string;
+  figures: RecordedFigures[];
+}
+
 export interface LotsRecord {
   /** drops pending rows a failed run left for the organization */
   clearPending(organizationId: string): Promise<void>;
@@ -77,4 +85,6 @@ export interface LotsRecord {
   period(organizationId: string, period: string): Promise<LotPeriodRecord | null>;
   /** the recorded period with the latest end at or before `at` (its closing lots and cumulative gains; no reliefs), or null */
   latestEndingBy(organizationId: string, at: string): Promise<LotPeriodRecord | null>;
+  /** every recorded period ending at or before `at`, oldest first, with its figures only */
+  periodsEndingBy(organizationId: string, at: string): Promise<RecordedPeriodFigures[]>;
 }

@@ -509,6 +509,25 @@ export const LOTS_CHECKS = [
       'Per currency: closing_fair_value of the Crypto assets sheet (the lots’ units at the period-end price) = the journal’s fair value of the wallets ' +
       '(wallet accounts + fair-value adjustment: round(closing balance × period-end price), summed over the wallets).',
   },
+  {
+    id: 'lots.withdrawal_unclassified',
+    severity: 'warning',
+    subject_kind: 'ledger_entry',
+    description: 'Every withdrawal is classified: to the company’s own custody, or a disposal',
+    rule:
+      'A withdrawn ledger entry of a tracked wallet that lots.withdrawals does not classify (per wallet or per entry) is listed with its amount; ' +
+      'it is booked as a disposal (proceeds, gain, a Form 8949 row) until it is classified own_custody (the lots move to that wallet with their dates and cost) or disposal.',
+  },
+  {
+    id: 'lots.cumulative_tieout',
+    severity: 'error',
+    subject_kind: 'wallet',
+    description: 'The cumulative realized gain is the sum of every period’s',
+    rule:
+      'Per tracked wallet and currency: the cumulative realized gain at the window end = the realized gain of every period since the first event ' +
+      '(the recorded closes, each month the run replayed, what its events before the window realized, and the window), and each recorded close’s ' +
+      'cumulative = the one before it + its own realized gain.',
+  },
 ] as const satisfies readonly CheckDefinition[];
 
 export type CheckId = (typeof CHECKS)[number]['id'] | (typeof JOURNAL_CHECKS)[number]['id'] | (typeof LOTS_CHECKS)[number]['id'];

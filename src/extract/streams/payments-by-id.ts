@@ -5,6 +5,9 @@
  *
  * No position is saved inside this stream: the caller derives the ids from the snapshot, so after a
  * kill the ids already fetched are no longer orphans (or no longer open) and simply drop out.
+ * When the orphans are many and reach back before the window (the lots replay's
+ * history on a first close, src/jobs/lots-payment-reach.ts), the plan's creation range is swept by
+ * list first (its own resumable stream), and only what that left is read by id.
  */
 import { getPayment } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
@@ -13,6 +16,7 @@ import type { ExtractContext, StreamProgress } from '../context.js';
 import { streamName } from '../positions.js';
 import type { PullScope } from '../pull-plan.js';
 import type { ReadOutcome, WalletStream } from '../stream.js';
+import { pullPaymentsChain } from './payments.js';
 
 /**
  * By-id reads go first once a wallet is ready: they are short, and the run's end should not wait on
@@ -27,7 +31,13 @@ export const paymentsByIdStream: WalletStream<WalletRow> = {
 
 async function readById(ctx: ExtractContext, scope: PullScope, wallet: WalletRow): Promise<ReadOutcome<WalletRow>> {
   const outcome = { progress: [] as StreamProgress[], missingPaymentIds: [] as string[] };
-  const orphans = await scope.plan.orphanPaymentIds(wallet);
+  let orphans = await scope.plan.orphanPaymentIds(wallet);
+  const sweep = orphans.length > SWEEP_ABOVE ? (scope.plan.orphanSweep?.(wallet) ?? null) : null;
+  if (sweep !== null) {
+    // many of them (a first close's history): a list sweep reads them a page at a time
+    outcome.progress.push(await pullPaymentsChain(ctx, { environmentId: wallet.environment_id, walletId: wallet.wallet_id, stream: streamName.paymentsHistory(wallet.wallet_id), range: sweep, slice: false }));
+    orphans = await scope.plan.orphanPaymentIds(wallet);
+  }
   if (orphans.length > 0) {
     const result = await pullPaymentsById(ctx, wallet, orphans, 'orphans');
     outcome.progress.push(result);
@@ -42,6 +52,12 @@ async function readById(ctx: ExtractContext, scope: PullScope, wallet: WalletRow
 
 /** Reads in flight per chunk are still bounded by the run's one request limiter. */
 const CHUNK = 32;
+/**
+ * Above two chunks of orphans, a sweep of the plan's range is cheaper: it reads the range's
+ * payments (a wallet's failed and expired ones too, a few per orphan) a page at a time, where by
+ * id each orphan is a request. Below it, a chain of closes' few late ones stay by id.
+ */
+const SWEEP_ABOVE = 2 * CHUNK;
 
 async function pullPaymentsById(
   ctx: ExtractContext,

@@ -1,10 +1,12 @@
 /**
  * lots.csv / sheet "Lots": the lots each wallet holds at the window's end, with their cost, their
  * fair value at the period-end price and the unrealized gain. Σ units per wallet = the wallet's
- * closing balance (lots.units_tieout).
+ * closing balance (lots.units_tieout). Lots withdrawn to the company's own custody wallet are listed
+ * under it (location own_custody), as they left the service.
  */
 import { formatBase } from '../../money/format.js';
 import { baseAmount, code, decimal, id, instant, type TableSpec } from '../../sinks/column-spec.js';
+import { isCustody } from '../custody.js';
 import type { Lot } from '../model.js';
 
 export interface HeldLotRow {
@@ -22,7 +24,7 @@ export const LOTS_TABLE: TableSpec<HeldLotRow> = {
   sheet: 'Lots',
   rowIs: "lot held at the window's end, per wallet (docs/lots.md)",
   columns: [
-    id('wallet_id', 'wallet UUID (lots are per wallet)', (r) => r.lot.walletId),
+    id('wallet_id', "wallet UUID (lots are per wallet); custody:<id> for the company's own custody wallet (lots.custody)", (r) => r.lot.walletId),
     code('currency', 'btc or asset:<hex>', (r) => r.lot.currency),
     id('lot_id', 'stable lot id (LOT- + hash of what created it); an identification file names lots by it', (r) => r.lot.lotId),
     ...instant<HeldLotRow>('acquired_at', 'when the units were acquired (kept across treasury transfers)', (r) => r.lot.acquiredAt),
@@ -31,5 +33,7 @@ export const LOTS_TABLE: TableSpec<HeldLotRow> = {
     decimal('cost_basis', "cost of the units still held, in the books' currency; empty = unknown basis", (r) => money(r.lot.cost, r.minorUnits)),
     decimal('fair_value', "the units at the period-end price (the wallet's fair value shared over its lots by units); empty = no price", (r) => money(r.fairValue, r.minorUnits)),
     decimal('unrealized_gain', 'fair_value − cost_basis; empty when either is unknown', (r) => (r.fairValue === null || r.lot.cost === null ? null : formatBase(r.fairValue - r.lot.cost, r.minorUnits))),
+    // appended last so the earlier columns keep their places (docs/lots.md "Withdrawals and own custody")
+    code('location', "where the lot is held: service (a wallet of the service) or own_custody (the company's own wallet it was withdrawn to, wallet_id custody:<id>; as it left the service)", (r) => (isCustody(r.lot.walletId) ? 'own_custody' : 'service')),
   ],
 };

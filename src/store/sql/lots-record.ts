@@ -12,6 +12,29 @@ const big = (v: Text): bigint | null => (v === null ? null : BigInt(v));
 const num = (v: bigint | null): Text => (v === null ? null : v.toString());
 const txt = (v: string): string => escapeText(v);
 
+/** lot_figures' columns as figuresOf reads them, qualified by the table's alias in the query */
+const figureColumns = (t: string): string =>
+  `${t}.wallet_id, ${t}.currency, ${t}.opening_units::text AS opening_units, ${t}.opening_cost::text AS opening_cost, ${t}.added_cost::text AS added_cost,
+   ${t}.relieved_cost::text AS relieved_cost, ${t}.moved_out_cost::text AS moved_out_cost, ${t}.additions::text AS additions, ${t}.dispositions::text AS dispositions,
+   ${t}.transfers_net::text AS transfers_net, ${t}.realized_gain::text AS realized_gain, ${t}.cumulative_gain::text AS cumulative_gain`;
+
+function figuresOf(x: Record<string, Text>): RecordedFigures {
+  return {
+    walletId: unescapeText(x['wallet_id'] ?? ''),
+    currency: unescapeText(x['currency'] ?? ''),
+    openingUnits: BigInt(x['opening_units'] ?? '0'),
+    openingCost: BigInt(x['opening_cost'] ?? '0'),
+    addedCost: BigInt(x['added_cost'] ?? '0'),
+    relievedCost: BigInt(x['relieved_cost'] ?? '0'),
+    movedOutCost: BigInt(x['moved_out_cost'] ?? '0'),
+    additions: big(x['additions'] ?? null),
+    dispositions: big(x['dispositions'] ?? null),
+    transfersNet: big(x['transfers_net'] ?? null),
+    realizedGain: BigInt(x['realized_gain'] ?? '0'),
+    cumulativeRealizedGain: BigInt(x['cumulative_gain'] ?? '0'),
+  };
+}
+
 export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
   const periods = schema.table('lot_periods');
   const figures = schema.table('lot_figures');
@@ -23,13 +46,7 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
     const head = await db.query<{ window_from: string; window_to: string; run_id: string }>(`SELECT window_from, window_to, run_id FROM ${periods} WHERE organization_id = $1 AND period = $2 AND status = 'recorded'`, key);
     const h = head.rows[0];
     if (h === undefined) return null;
-    const f = await db.query<Record<string, Text>>(
-      `SELECT wallet_id, currency, opening_units::text AS opening_units, opening_cost::text AS opening_cost, added_cost::text AS added_cost, relieved_cost::text AS relieved_cost,
-              moved_out_cost::text AS moved_out_cost, additions::text AS additions, dispositions::text AS dispositions, transfers_net::text AS transfers_net,
-              realized_gain::text AS realized_gain, cumulative_gain::text AS cumulative_gain
-       FROM ${figures} WHERE organization_id = $1 AND period = $2 AND status = 'recorded' ORDER BY wallet_id, currency`,
-      key,
-    );
+    const f = await db.query<Record<string, Text>>(`SELECT ${figureColumns('f')} FROM ${figures} f WHERE organization_id = $1 AND period = $2 AND status = 'recorded' ORDER BY wallet_id, currency`, key);
     const l = await db.query<Record<string, Text>>(
       `SELECT lot_id, wallet_id, currency, acquired_at, origin, units_base::text AS units_base, cost::text AS cost
        FROM ${closings} WHERE organization_id = $1 AND period = $2 AND status = 'recorded' ORDER BY line_no`,
@@ -49,20 +66,7 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
       windowFrom: h.window_from,
       runId: unescapeText(h.run_id),
       windowTo: h.window_to,
-      figures: f.rows.map((x): RecordedFigures => ({
-        walletId: s(x['wallet_id'] ?? null),
-        currency: s(x['currency'] ?? null),
-        openingUnits: BigInt(x['opening_units'] ?? '0'),
-        openingCost: BigInt(x['opening_cost'] ?? '0'),
-        addedCost: BigInt(x['added_cost'] ?? '0'),
-        relievedCost: BigInt(x['relieved_cost'] ?? '0'),
-        movedOutCost: BigInt(x['moved_out_cost'] ?? '0'),
-        additions: big(x['additions'] ?? null),
-        dispositions: big(x['dispositions'] ?? null),
-        transfersNet: big(x['transfers_net'] ?? null),
-        realizedGain: BigInt(x['realized_gain'] ?? '0'),
-        cumulativeRealizedGain: BigInt(x['cumulative_gain'] ?? '0'),
-      })),
+      figures: f.rows.map(figuresOf),
       lots: l.rows.map((x): RecordedLot => ({ lotId: s(x['lot_id'] ?? null), walletId: s(x['wallet_id'] ?? null), currency: s(x['currency'] ?? null), acquiredAt: s(x['acquired_at'] ?? null), origin: s(x['origin'] ?? null), units: BigInt(x['units_base'] ?? '0'), cost: big(x['cost'] ?? null) })),
       reliefs: r.rows.map((x): RecordedRelief => ({
         walletId: s(x['wallet_id'] ?? null),
@@ -143,6 +147,29 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
       );
       const period = rows[0]?.period;
       return period === undefined ? null : load(organizationId, unescapeText(period), false);
+    },
+
+    async periodsEndingBy(organizationId, at) {
+      const org = escapeText(organizationId);
+      const heads = await db.query<{ period: string; window_from: string; window_to: string }>(
+        `SELECT period, window_from, window_to FROM ${periods} WHERE organization_id = $1 AND status = 'recorded' AND window_to <= $2 ORDER BY window_to`,
+        [org, at],
+      );
+      if (heads.rows.length === 0) return [];
+      const f = await db.query<Record<string, Text>>(
+        `SELECT f.period, ${figureColumns('f')} FROM ${figures} f JOIN ${periods} p ON p.organization_id = f.organization_id AND p.period = f.period AND p.status = f.status
+         WHERE f.organization_id = $1 AND f.status = 'recorded' AND p.window_to <= $2 ORDER BY f.period, f.wallet_id, f.currency`,
+        [org, at],
+      );
+      const byPeriod = new Map<string, RecordedFigures[]>();
+      for (const x of f.rows) {
+        const period = unescapeText(x['period'] ?? '');
+        byPeriod.set(period, [...(byPeriod.get(period) ?? []), figuresOf(x)]);
+      }
+      return heads.rows.map((h) => {
+        const period = unescapeText(h.period);
+        return { period, windowFrom: h.window_from, windowTo: h.window_to, figures: byPeriod.get(period) ?? [] };
+      });
     },
   };
 }

@@ -25,8 +25,8 @@ import { demoJournal as journal, demoLots, expectLotsTie, lotEngines, LOTS_FILES
 
 const lots = demoLots();
 const TZ = 'America/New_York';
-// a BTC wallet the demo's journal maps and its opening-lots file covers (it holds lots all October)
-const WALLET = '086d41a7-d600-4778-91bb-6e19c5d461d0';
+// a BTC wallet the demo's journal maps and its opening-lots file covers (it holds lots all October), whose withdrawals are disposals
+const WALLET = '80160507-2947-4f71-b0ae-fc547e9c221a';
 const LATE_ID = 'f0000000-0000-4000-8000-00000000a7e1';
 const LATE_UNITS = 1_000_000n; // msats: 1,000 sats
 const pg = await probePostgres();

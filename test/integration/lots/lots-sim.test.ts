@@ -114,10 +114,14 @@ describe.skipIf(skip !== null)(`the crypto subledger against the demo's simulato
     expect(assets.map((a) => a['currency'])).toContain('btc');
     for (const a of assets) {
       expect(cents(a['opening_fair_value']) + cents(a['additions']) - cents(a['dispositions']) + cents(a['transfers_net']) + cents(a['remeasurement_gain'])).toBe(cents(a['closing_fair_value']));
-      const mine = held.rows.filter((l) => l['currency'] === a['currency']);
+      // the roll-forward is the service's wallets; the company's own custody wallet is beside it
+      const mine = held.rows.filter((l) => l['currency'] === a['currency'] && l['location'] === 'service');
       expect(cents(a['closing_fair_value'])).toBe(mine.reduce((s, l) => s + cents(l['fair_value']), 0n));
       expect(cents(a['cost_basis'])).toBe(mine.reduce((s, l) => s + cents(l['cost_basis']), 0n));
       expect(BigInt(a['units_base']!)).toBe(mine.reduce((s, l) => s + BigInt(l['units_base']!), 0n));
+      const own = held.rows.filter((l) => l['currency'] === a['currency'] && l['location'] === 'own_custody');
+      expect(BigInt(a['own_custody_units_base']!)).toBe(own.reduce((s, l) => s + BigInt(l['units_base']!), 0n));
+      expect(cents(a['own_custody_cost_basis'])).toBe(own.reduce((s, l) => s + cents(l['cost_basis']), 0n));
     }
     const btc = assets.find((a) => a['currency'] === 'btc')!;
     expect(cents(btc['realized_gain'])).toBe(reliefs.rows.filter((r) => r['currency'] === 'btc').reduce((s, r) => s + cents(r['gain']), 0n));
@@ -134,7 +138,7 @@ describe.skipIf(skip !== null)(`the crypto subledger against the demo's simulato
     expect(assetsSheet.rows?.[0]?.map((c) => c.v)).toContain('closing_fair_value');
     expect(sheetNamed(sheets, 'Lots').max_row).toBe(held.rows.length + 1);
     const overview = sheetNamed(sheets, 'Overview').rows?.flat().map((c) => String(c.v ?? '')) ?? [];
-    expect(overview.some((t) => /^Lots: realized gain -?[0-9,.]+ USD in the period, unrealized gain -?[0-9,.]+ USD at its end; the lots tie\.$/.test(t))).toBe(true);
+    expect(overview.some((t) => /^Lots: realized gain -?[0-9,.]+ USD in the period, unrealized gain -?[0-9,.]+ USD at its end; the lots tie\. Withdrawals: 1 to own custody, 6 disposals, 0 unclassified\.$/.test(t))).toBe(true);
   }, 120_000);
 
   it("reads as its manifest says in Python's csv and openpyxl (every file, every sheet, every row count)", () => {

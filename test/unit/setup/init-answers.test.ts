@@ -109,7 +109,7 @@ describe('the books template', () => {
 
   it('loads as the jobs load it: journal, lots and prices schemas accept it', () => {
     expect(journalSchema.safeParse(sections.journal).success).toBe(true);
-    expect(lotsSchema.parse(sections.lots)).toEqual({ wallets: {}, openingLots: 'opening-lots.csv' });
+    expect(lotsSchema.parse(sections.lots)).toMatchObject({ wallets: {}, openingLots: 'opening-lots.csv' });
     expect(pricesSchema.parse(sections.prices).autoFetch).toBe(true);
   });
 

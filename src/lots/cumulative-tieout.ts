@@ -1,0 +1,55 @@
+/**
+ * lots.cumulative_tieout (docs/lots.md "The checks"): per wallet and currency, the cumulative
+ * realized gain at the window's end is the sum of every period's realized gain since the first
+ * event. The periods, oldest first: the recorded closes before the window (each with its own
+ * realized and cumulative gain), the months this run replayed, what the run's events before the
+ * window realized (an export from the 10th), then the window. Walking them, each recorded close
+ * must end where the one before it plus its own realized gain does, and the window where all of
+ * them do. The first recorded close starts from what its own run replayed (cumulative − realized,
+ * checked when it closed); so does a recorded close after a gap of unrecorded months.
+ */
+import type { Finding } from '../model/results.js';
+import { finding } from '../reconcile/findings.js';
+import type { WalletFigures } from './period-run.js';
+
+/** One period of the walk: what it realized per figureKey, and what it recorded as cumulative (null: not recorded). */
+export interface PeriodGains {
+  period: string;
+  from: string | null;
+  to: string;
+  realized: ReadonlyMap<string, bigint>;
+  cumulative: ReadonlyMap<string, bigint> | null;
+}
+
+export function cumulativeTieout(periods: readonly PeriodGains[], window: { period: string; figures: ReadonlyMap<string, WalletFigures> }): { findings: Finding[]; evaluated: number } {
+  const findings: Finding[] = [];
+  const keys = new Set<string>(window.figures.keys());
+  for (const p of periods) for (const key of [...p.realized.keys(), ...(p.cumulative?.keys() ?? [])]) keys.add(key);
+  let evaluated = 0;
+  for (const key of [...keys].sort()) {
+    const [walletId = '', currency = ''] = key.split('|');
+    const differs = (where: string, expected: bigint, actual: bigint): void => {
+      findings.push(finding('lots.cumulative_tieout', { subject_kind: 'wallet', subject_id: `${walletId}:${where}`, wallet_id: walletId, currency, expected, actual, difference: actual - expected, message: `cumulative realized gain of wallet ${walletId} at the end of ${where}: ${actual}; the realized gains of every period since the first event add up to ${expected} (minor units)` }));
+    };
+    let running = 0n;
+    let previousTo: string | null = null;
+    for (const p of periods) {
+      const realized = p.realized.get(key) ?? 0n;
+      const recorded = p.cumulative === null ? null : (p.cumulative.get(key) ?? null);
+      // the first recorded close, or one after unrecorded months: it starts where its own run's replay did
+      if (recorded !== null && (previousTo === null || (p.from !== null && p.from !== previousTo))) running = recorded - realized;
+      running += realized;
+      if (recorded !== null) {
+        evaluated++;
+        if (recorded !== running) differs(p.period, running, recorded);
+        running = recorded;
+      }
+      previousTo = p.to;
+    }
+    const f = window.figures.get(key);
+    if (f === undefined) continue;
+    evaluated++;
+    if (running + f.realizedGain !== f.cumulativeRealizedGain) differs(window.period, running + f.realizedGain, f.cumulativeRealizedGain);
+  }
+  return { findings, evaluated };
+}
