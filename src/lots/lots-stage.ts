@@ -28,6 +28,9 @@ import { shareByUnits } from './relief.js';
 import type { Lot } from './model.js';
 import { Subledger } from './subledger.js';
 import { CRYPTO_ASSETS_TABLE, type CryptoAssetRow } from './tables/crypto-assets.js';
+import { cryptoOverview, writeCryptoAssetsSheet } from './tables/crypto-assets-sheet.js';
+import { cryptoAssetsNote } from './crypto-assets-note.js';
+import type { CryptoOverview } from '../sinks/overview-crypto.js';
 import { FORM_8949_TABLE, type Form8949Row } from './tables/form-8949.js';
 import { LOT_RELIEFS_TABLE } from './tables/lot-reliefs.js';
 import { LOTS_TABLE, type HeldLotRow } from './tables/lots.js';
@@ -64,8 +67,10 @@ export interface LotsStageResult {
   evaluated: Record<string, number>;
   lotsHeld: number;
   reliefLines: number;
-  /** the Overview's line */
+  /** the run summary's line (the terminal) */
   overview: string;
+  /** the Overview's crypto block */
+  crypto: CryptoOverview;
   /** where the lots came from: the period's record, an earlier period's closing lots, or the whole history */
   basis: 'recorded' | 'seeded' | 'history';
 }
@@ -123,7 +128,8 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   for (const line of run.reliefs) await reliefs.write({ line, minorUnits: scale });
   await reliefs.close();
   const held = await input.folder.table(LOTS_TABLE);
-  for (const lot of run.closing) await held.write({ lot, fairValue: lotFair.get(lot.lotId) ?? null, minorUnits: scale } satisfies HeldLotRow);
+  // each wallet's lots of one currency together: the sheet's subtotal rows follow each group (lots.ts)
+  for (const lot of byWalletAndCurrency(run.closing)) await held.write({ lot, fairValue: lotFair.get(lot.lotId) ?? null, minorUnits: scale } satisfies HeldLotRow);
   await held.close();
   const form = input.folder.extraCsv(FORM_8949_TABLE);
   const usDate = (instant: string): string => {
@@ -171,12 +177,13 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     perCurrency.set(currency, row);
     journalFair.set(currency, plus(journalFair.get(currency) ?? 0n, balance === undefined ? 0n : fairValueAt(ctx, currency, balance.closing_base, window.to)));
   }
-  const assets = await input.folder.table(CRYPTO_ASSETS_TABLE);
+  const fairValues = new Map([...perCurrency.values()].map((r) => [r.currency, { lots: r.closingFairValue, journal: journalFair.get(r.currency) ?? null }]));
+  const checks = lotsChecks({ figures: run.figures, closing: run.closing, reliefs: run.reliefs, notes: run.notes, balances: input.balances, tracked, fairValues });
+  const note = cryptoAssetsNote({ rows: [...perCurrency.values()], run, byWallet, walletFair, ctx, window, methods, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, findings: checks.findings });
+  const assets = await input.folder.table(CRYPTO_ASSETS_TABLE, (book) => writeCryptoAssetsSheet(book, note));
   for (const row of perCurrency.values()) await assets.write(row);
   await assets.close();
 
-  const fairValues = new Map([...perCurrency.values()].map((r) => [r.currency, { lots: r.closingFairValue, journal: journalFair.get(r.currency) ?? null }]));
-  const checks = lotsChecks({ figures: run.figures, closing: run.closing, reliefs: run.reliefs, notes: run.notes, balances: input.balances, tracked, fairValues });
   const realized = [...perCurrency.values()].reduce<bigint | null>((a, r) => plus(a, r.realizedGain), 0n);
   const unrealized = [...perCurrency.values()].reduce<bigint | null>((a, r) => plus(a, r.closingFairValue === null || r.costBasis === null ? null : r.closingFairValue - r.costBasis), 0n);
   const tie = checks.findings.some((f) => f.check_id === 'lots.units_tieout' || f.check_id === 'lots.cost_tieout' || f.check_id === 'lots.fair_value_tieout' || f.check_id === 'lots.gain_identity') ? 'do not tie (see exceptions)' : 'tie';
@@ -188,5 +195,12 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     reliefLines: run.reliefs.length,
     basis,
     overview: `Lots: realized gain ${money(realized)} in the period, unrealized gain ${money(unrealized)} at its end; the lots ${tie}.`,
+    crypto: cryptoOverview(note),
   };
+}
+
+/** The lots grouped by wallet and currency, each group in the order it was held (a stable sort). */
+function byWalletAndCurrency(lots: readonly Lot[]): Lot[] {
+  const key = (l: Lot): string => `${l.walletId}|${l.currency}`;
+  return [...lots].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
