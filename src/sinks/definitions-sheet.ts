@@ -31,7 +31,7 @@ export function readingRules(tz: string): string[] {
 }
 
 /** sheet, column, type, CSV, XLSX, description: the widths fit one landscape page across (print-fit.ts) */
-const WIDTHS = [14, 28, 18, 22, 22, 40];
+const WIDTHS = [13, 27, 17, 21, 21, 39];
 const TOP_STYLE: Partial<Style> = { alignment: { vertical: 'top' } };
 
 export async function writeDefinitionsSheet(workbook: StreamingWorkbook, tables: readonly AnyTableSpec[], tz: string, extraNotes: readonly string[]): Promise<void> {

@@ -8,14 +8,15 @@
 import type { Style, Worksheet } from 'exceljs';
 import { NARROW_MARGINS, LINE_PT, MIN_SCALE, printableHeightPt, printSetup, wrappedLines } from './print-fit.js';
 import type { PageSetup } from 'exceljs';
+import { columnLetter } from './xlsx-row-xml.js';
 import { HEADER_INDENT_STYLE, HEADER_RIGHT_STYLE, HEADER_STYLE, putRow, putWrapped, SECTION_STYLE, textCell, topAligned, wrapped, type Cell } from './xlsx-cells.js';
 
 /**
  * A: labels, names and ids; B: counts and short codes; C–G: amounts; H: a short verdict; I: words
- * (they wrap). 145 units: one landscape Letter page at 8 pt (print-fit.ts); amounts longer than
+ * (they wrap). 139 units: one landscape Letter page at 8 pt (print-fit.ts); amounts longer than
  * their column widen C–G, and the cover then prints on two pages across, still at 8 pt.
  */
-export const BASE_WIDTHS = [24, 12, 16, 16, 16, 16, 16, 10, 19];
+export const BASE_WIDTHS = [22, 11, 16, 16, 16, 16, 16, 9, 17];
 const AMOUNT_COLUMNS = [2, 3, 4, 5, 6];
 
 /** The column widths for amounts of up to `longest` characters. */
@@ -25,7 +26,7 @@ export function overviewWidths(longest: number): number[] {
 
 /** rows 1–2 (the title and the tie-out verdict) on every page */
 export function overviewPageSetup(widths: readonly number[]): Partial<PageSetup> {
-  return printSetup(widths, { orientation: 'landscape', margins: NARROW_MARGINS, titleRows: '1:2' });
+  return printSetup(widths, { orientation: 'landscape', margins: NARROW_MARGINS, titleRows: '1:2', printArea: `A:${columnLetter(widths.length)}` });
 }
 
 /** Rows of the default height one printed page holds, on the shorter paper, at the smallest scale, less the repeated title rows. */

@@ -15,7 +15,7 @@ import type { Style, Worksheet } from 'exceljs';
 import { formatBase, groupThousands } from '../../money/format.js';
 import { NARROW_MARGINS, printSetup, widthUnitsPerPage } from '../../sinks/print-fit.js';
 import { decimalStyle } from '../../sinks/render-cells.js';
-import { BOLD_STYLE, HEADER_RIGHT_STYLE, HEADER_STYLE, INDENT_STYLE, putRow, putWrapped, SECTION_STYLE, SUBTITLE_STYLE, textCell, TITLE_STYLE, wrapped, type Cell } from '../../sinks/xlsx-cells.js';
+import { BOLD_STYLE, HEADER_RIGHT_STYLE, HEADER_STYLE, INDENT_STYLE, putRow, putWrapped, SECTION_STYLE, SUBTITLE_STYLE, textCell, TITLE_STYLE, topAligned, wrapped, type Cell } from '../../sinks/xlsx-cells.js';
 import type { StreamingWorkbook } from '../../sinks/xlsx-workbook.js';
 import type { CryptoOverview } from '../../sinks/overview-crypto.js';
 import { columnLetter } from '../../sinks/xlsx-row-xml.js';
@@ -25,7 +25,7 @@ import { dayWords, definitions, roundingWords } from './crypto-assets-words.js';
 
 export const CRYPTO_ASSETS_SHEET = 'Crypto assets';
 
-const LABEL_WIDTH = 34;
+const LABEL_WIDTH = 27;
 const MIN_DATA_WIDTH = 15;
 /** data columns the per-wallet block needs: asset, method (since), lots, units, cost, fair value, unrealized */
 const WALLET_COLUMNS = 7;
@@ -59,13 +59,14 @@ export async function writeCryptoAssetsSheet(workbook: StreamingWorkbook, note: 
     g.put([]);
     g.put(widths.map((_, i) => textCell(i === 0 ? title : '', SECTION_STYLE)), 20);
   };
-  const header = (first: string, rest: readonly string[]): void => {
-    g.put([textCell(first, HEADER_STYLE), ...rest.map((h) => textCell(h, wrapped(HEADER_RIGHT_STYLE)))], Math.max(...rest.map((h) => wrappedLines(h, width))) * LINE_PT);
+  /** a header row: labels over numbers right-aligned, the first `texts` of `rest` (over text) left-aligned */
+  const header = (first: string, rest: readonly string[], texts = 0): void => {
+    g.put([textCell(first, HEADER_STYLE), ...rest.map((h, i) => textCell(h, wrapped(i < texts ? HEADER_STYLE : HEADER_RIGHT_STYLE)))], Math.max(...rest.map((h) => wrappedLines(h, width))) * LINE_PT);
   };
   /** one figure per asset and their total (a SUM formula); `extra` cells go after the total */
   const perAsset = (label: string, values: readonly Figure[], extra: readonly Cell[] = [], style: Partial<Style> = INDENT_STYLE): number => {
     const row = g.next;
-    return g.put([textCell(label, wrapped(style)), ...values.map((v) => g.money(v)), g.formula(`SUM(${col(0)}${row}:${col(n - 1)}${row})`, sum(values)), ...extra], wrappedLines(label, LABEL_WIDTH) * LINE_PT);
+    return g.put([textCell(label, style), ...values.map((v) => g.money(v)), g.formula(`SUM(${col(0)}${row}:${col(n - 1)}${row})`, sum(values)), ...extra]);
   };
 
   // --- title -------------------------------------------------------------------------------
@@ -79,7 +80,7 @@ export async function writeCryptoAssetsSheet(workbook: StreamingWorkbook, note: 
   // --- holdings ----------------------------------------------------------------------------
   section(`Holdings at ${dayWords(note.lastDay)}`);
   header('', [...note.assets.map((a) => a.ticker), `total (${books})`]);
-  const held = g.put([textCell('units held, in each asset’s own unit', INDENT_STYLE), ...note.assets.map((a) => units(a.units, a))]);
+  const held = g.put([textCell('units held (own unit)', INDENT_STYLE), ...note.assets.map((a) => units(a.units, a))]);
   g.put([textCell('lots held (sheet Lots)', INDENT_STYLE), ...note.assets.map((a) => ({ value: a.lots, style: COUNT }))]);
   const cost = perAsset(`cost basis (${books})`, note.assets.map((a) => a.costBasis));
   const fair = perAsset(`fair value (${books})`, note.assets.map((a) => a.fairValue));
@@ -102,13 +103,13 @@ export async function writeCryptoAssetsSheet(workbook: StreamingWorkbook, note: 
   const closingUnits = (c: string): string => `${c}${open}+${c}${add}-${c}${disp}+${c}${moved}`;
   const unitsClosed = (a: NoteAsset): bigint => a.unitFlows.opening + a.unitFlows.acquired - a.unitFlows.disposed + a.unitFlows.transferredIn - a.unitFlows.transferredOut;
   const closing = g.put([
-    textCell(`Closing fair value, ${dayWords(note.lastDay)}`, wrapped(BOLD_STYLE)),
+    textCell(`Closing fair value, ${dayWords(note.lastDay)}`, BOLD_STYLE),
     ...[...note.assets.map((a) => a.value.closing), sum(note.assets.map((a) => a.value.closing))].map((v, k) => g.formula(closingValue(col(k)), v)),
     ...note.assets.map((a, k) => g.formula(closingUnits(col(unitsAt(k))), unitsClosed(a), a.unitScale)),
   ]);
   const differs = (x: Figure, y: Figure): Figure => (x === null || y === null ? null : x - y);
   g.put([
-    textCell('difference from holdings (0 = ties)', INDENT_STYLE),
+    textCell('difference from holdings (0: ties)', INDENT_STYLE),
     ...[...note.assets.map((a) => differs(a.value.closing, a.fairValue)), differs(sum(note.assets.map((a) => a.value.closing)), sum(note.assets.map((a) => a.fairValue)))].map((v, k) => g.formula(`${col(k)}${closing}-${col(k)}${fair}`, v)),
     ...note.assets.map((a, k) => g.formula(`${col(unitsAt(k))}${closing}-${col(k)}${held}`, unitsClosed(a) - a.units, a.unitScale)),
   ]);
@@ -123,7 +124,7 @@ export async function writeCryptoAssetsSheet(workbook: StreamingWorkbook, note: 
 
   // --- per wallet --------------------------------------------------------------------------
   section(`Cost-basis method and holdings per wallet at ${dayWords(note.lastDay)} (the subtotals of sheet Lots)`);
-  header('wallet', ['asset', 'method, since', 'lots', 'units', `cost basis (${books})`, `fair value (${books})`, `unrealized gain (${books})`]);
+  header('wallet', ['asset', 'method, since', 'lots', 'units', `cost basis (${books})`, `fair value (${books})`, `unrealized gain (${books})`], 2);
   for (const w of note.wallets) {
     const asset = note.assets.find((a) => a.currency === w.currency);
     const row = g.next;
@@ -155,8 +156,15 @@ class Grid {
     private readonly minorUnits: number,
   ) {}
 
-  put(cells: readonly (Cell | null)[], height?: number, merges: readonly (readonly [number, number])[] = []): number {
-    const n = putRow(this.sheet, cells, height, merges);
+  put(cells: readonly (Cell | null)[], rowHeight?: number, merges: readonly (readonly [number, number])[] = []): number {
+    // a label longer than its column wraps, and its row grows to hold it
+    const label = cells[0];
+    const lines = rowHeight === undefined && merges.length === 0 && typeof label?.value === 'string' ? wrappedLines(label.value, LABEL_WIDTH) : 1;
+    const height = lines > 1 ? lines * LINE_PT : rowHeight;
+    const first = lines > 1 && label !== null && label !== undefined ? [{ value: label.value, style: wrapped(label.style) }, ...cells.slice(1)] : cells;
+    // a row taller than a line: its figures line up with the label's first line
+    const tall = height !== undefined && height > LINE_PT;
+    const n = putRow(this.sheet, tall ? first.map((c) => (c === null ? null : { value: c.value, style: topAligned(c.style) })) : first, height, merges);
     this.next = n + 1;
     return n;
   }
@@ -191,7 +199,8 @@ function boldNumber(scale: number): Partial<Style> {
 function dataWidth(note: CryptoAssetsNote): number {
   const shown = note.assets.flatMap((a) => [formatBase(a.units, a.unitScale), ...[a.costBasis, a.fairValue, a.value.opening, a.value.additions, a.value.dispositions, a.cumulativeRealizedGain].map((v) => (v === null ? '' : formatBase(v, note.minorUnits)))]);
   const longest = Math.max(0, ...shown.map((t) => groupThousands(t).length));
-  return Math.min(Math.max(MIN_DATA_WIDTH, longest + 1), Math.floor(widthUnitsPerPage('landscape', NARROW_MARGINS) / 4));
+  // two more than the longest figure: a bold closing line is wider than the plain figures above it
+  return Math.min(Math.max(MIN_DATA_WIDTH, longest + 2), Math.floor(widthUnitsPerPage('landscape', NARROW_MARGINS) / 4));
 }
 
 /** The Overview's block (sinks/overview-crypto.ts) from the note. */
