@@ -169,6 +169,9 @@ describe.skipIf(skip !== null)(`the crypto sheets read, recalculated and printed
     mkdirSync(join(root, 'letter'), { recursive: true });
     execFileSync(pythonForXlsx()!, ['-c', `import openpyxl, sys\nwb = openpyxl.load_workbook(sys.argv[1])\nfor ws in wb.worksheets:\n    ws.page_setup.paperSize = ws.PAPERSIZE_LETTER\nwb.save(sys.argv[2])`, book, letterBook]);
     const letter = convertWithLibreOffice(letterBook, 'pdf', join(root, 'letter-pdf'), join(root, 'lo-pdf'));
+    // the cover and the note each print one page across
+    const sheets = readXlsxWithOpenpyxl(book);
+    for (const name of ['Overview', 'Crypto assets']) expect({ name, across: sheetNamed(sheets, name).fit_to_width }).toEqual({ name, across: 1 });
     for (const [paper, file] of [['A4', pdf], ['Letter', letter]] as const) {
       const pages = pdfPages(file);
       expect(pages.length).toBeGreaterThan(20);
@@ -177,7 +180,7 @@ describe.skipIf(skip !== null)(`the crypto sheets read, recalculated and printed
     }
     const words = pdfText(pdf);
     const btc = assets.find((a) => a['currency'] === 'btc')!;
-    for (const expected of ['Crypto assets — Demo Company, Inc.', 'As of the end of 31 October 2026', 'BTC units', 'total (USD)', 'Closing fair value, 31 October 2026', btcUnits(btc), money(assets.reduce((s, a) => s + cents(a['closing_fair_value']), 0n)), money(assets.reduce((s, a) => s + cents(a['cost_basis']), 0n))]) {
+    for (const expected of ['Crypto assets — Demo Company, Inc.', 'As of the end of 31 October 2026', 'BTC units', 'total (USD)', 'Closing fair value', btcUnits(btc), money(assets.reduce((s, a) => s + cents(a['closing_fair_value']), 0n)), money(assets.reduce((s, a) => s + cents(a['cost_basis']), 0n))]) {
       expect(words, expected).toContain(expected);
     }
     // the Overview's crypto block: the units in BTC beside the figures, and whether the lots tie

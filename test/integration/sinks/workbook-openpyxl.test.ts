@@ -39,8 +39,10 @@ describe.skipIf(missing !== null)(`report.xlsx read by openpyxl${missing === nul
       expect({ name: s.name, fit_to_page: s.fit_to_page, fit_to_height: s.fit_to_height, orientation: s.orientation }).toEqual({ name: s.name, fit_to_page: true, fit_to_height: 0, orientation: 'landscape' });
       for (const paper of ['A4', 'Letter'] as const) expect({ name: s.name, paper, pt: BODY_PT * printScale(s, paper) >= 8 }).toEqual({ name: s.name, paper, pt: true });
     }
-    // the cover: one page across, its title and verdict on every page
-    expect(sheet('Overview')).toMatchObject({ fit_to_width: 1, print_title_rows: '$1:$2' });
+    // the cover: its title and verdict on every page; one page across unless amounts as long as this
+    // fixture's 21,000,000.00150000000 BTC widen its columns (the demo's is one page: crypto-sheets.test.ts)
+    expect(sheet('Overview')).toMatchObject({ print_title_rows: '$1:$2' });
+    expect(sheet('Overview').fit_to_width).toBeLessThanOrEqual(2);
   });
 
   it('freezes the header row and the first column of every table sheet', () => {

@@ -100,3 +100,27 @@ export function eightPointHeight(dir: string, profile: string): number {
   if (height === undefined) throw new Error('the 8 pt reference did not print');
   return height;
 }
+
+/**
+ * A copy of the workbook whose Overview (sheet1.xml, the first tab) prints on one page, for a
+ * picture of all of it: LibreOffice's PNG export draws a sheet's first printed page only, and the
+ * Overview prints on as many pages as it needs. Rewritten with Python's zipfile (the page setup's
+ * fitToHeight and the manual page breaks; nothing else changes).
+ */
+export function overviewOnOnePage(source: string, target: string): void {
+  const script = [
+    'import re, sys, zipfile',
+    'src = zipfile.ZipFile(sys.argv[1])',
+    'dst = zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED)',
+    'for item in src.infolist():',
+    '    data = src.read(item.filename)',
+    '    if item.filename == "xl/worksheets/sheet1.xml":',
+    '        text = data.decode("utf-8")',
+    '        text = re.sub(r\'fitToHeight="\\d+"\', \'fitToHeight="1"\', text)',
+    '        text = re.sub(r"<rowBreaks.*?</rowBreaks>", "", text, flags=re.S)',
+    '        data = text.encode("utf-8")',
+    '    dst.writestr(item, data)',
+    'dst.close()',
+  ].join('\n');
+  execFileSync(python(), ['-c', script, source, target]);
+}
