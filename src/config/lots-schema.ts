@@ -50,6 +50,8 @@ const movementRule = <T extends readonly [string, ...string[]]>(entryType: strin
 
 export const lotsSchema = z
   .strictObject({
+    /** the reporting entity's name, for the title of the Crypto assets note (default: the organization id) */
+    entity: z.string().trim().min(1).max(200).optional(),
     /** wallet id → its methods by effective date; a tracked wallet not listed is fifo */
     wallets: z.record(uuid, z.strictObject({ methods: z.array(methodPeriod).min(1) })).default({}),
     /** CSV `wallet_id,currency,acquired_at,units_base,cost[,ref]`: the basis of balances held before the snapshot's first event, and of deposits */

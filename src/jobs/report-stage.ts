@@ -218,7 +218,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       checks: result.checks,
       counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length, ...(journal ? { journal_entries: journal.entries, journal_needs_price: journal.needsPrice } : {}), ...(lots ? { lots_held: lots.lotsHeld, lot_reliefs: lots.reliefLines } : {}), ...(journal?.discipline ? { journal_unchanged: journal.discipline.unchanged, journal_corrected: journal.discipline.corrected, journal_late: journal.discipline.late, journal_deferred: journal.discipline.deferred } : {}) },
       close,
-      ...(lots ? { notes: [lots.overview] } : {}),
+      ...(lots ? { crypto: lots.crypto } : {}),
     });
     input.log.info({ dir: publish.dir, unchanged: publish.unchanged, findings: result.findings.length }, 'report published');
     return { publish, assets, wallets, result, journal, lots, exceptions: hasErrors(result.findings), close };

@@ -20,6 +20,9 @@ import { lotsRun, type LotsRun } from './lots-run.js';
 import { figureKey } from './period-run.js';
 import { shareByUnits } from './relief.js';
 import { CRYPTO_ASSETS_TABLE } from './tables/crypto-assets.js';
+import { cryptoOverview, writeCryptoAssetsSheet } from './tables/crypto-assets-sheet.js';
+import { cryptoAssetsNote, TIE_CHECKS } from './crypto-assets-note.js';
+import type { CryptoOverview } from '../sinks/overview-crypto.js';
 import { FORM_8949_TABLE } from './tables/form-8949.js';
 import { LOT_RELIEFS_TABLE } from './tables/lot-reliefs.js';
 import { LOTS_TABLE, type HeldLotRow } from './tables/lots.js';
@@ -29,8 +32,10 @@ export interface LotsStageResult {
   evaluated: Record<string, number>;
   lotsHeld: number;
   reliefLines: number;
-  /** the Overview's line */
+  /** the run summary's line (the terminal) */
   overview: string;
+  /** the Overview's crypto block */
+  crypto: CryptoOverview;
   /** where the lots came from: the period's record, an earlier period's closing lots, or the whole history */
   basis: LotsRun['basis'];
 }
@@ -63,7 +68,8 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   for (const line of run.reliefs) await reliefs.write({ line, minorUnits: scale });
   await reliefs.close();
   const lotsTable = await input.folder.table(LOTS_TABLE);
-  for (const lot of run.closing) await lotsTable.write({ lot, fairValue: lotFair.get(lot.lotId) ?? null, minorUnits: scale } satisfies HeldLotRow);
+  // each holder's lots of one currency together: the sheet's subtotal rows follow each group (lots.ts)
+  for (const lot of byWalletAndCurrency(run.closing)) await lotsTable.write({ lot, fairValue: lotFair.get(lot.lotId) ?? null, minorUnits: scale } satisfies HeldLotRow);
   await lotsTable.close();
   const form = input.folder.extraCsv(FORM_8949_TABLE);
   for (const row of form8949Rows(ctx, run.reliefs, input.wallets)) await form.write(row);
@@ -71,10 +77,6 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
 
   // ASU 2023-08 per currency
   const { rows: assetRows, journalFair } = cryptoAssetRows({ ctx, run, window, balances: input.balances, wallets: input.wallets, custody, methods, tracked, held });
-  const assets = await input.folder.table(CRYPTO_ASSETS_TABLE);
-  for (const row of assetRows) await assets.write(row);
-  await assets.close();
-
   const fairValues = new Map(assetRows.map((r) => [r.currency, { lots: r.closingFairValue, journal: journalFair.get(r.currency) ?? null }]));
   const checks = lotsChecks({ figures: run.figures, closing: run.closing, reliefs: run.reliefs, notes: run.notes, balances: input.balances, tracked, fairValues });
   const cumulative = cumulativeTieout(periods, { period: input.record?.period ?? 'the window', figures: run.figures });
@@ -82,10 +84,16 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   checks.findings.push(...cumulative.findings, ...unclassified.findings);
   checks.evaluated['lots.cumulative_tieout'] = cumulative.evaluated;
   checks.evaluated['lots.withdrawal_unclassified'] = unclassified.evaluated;
+
+  const note = cryptoAssetsNote({ rows: assetRows, run, held, custody, ctx, window, methods, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, findings: checks.findings });
+  const assets = await input.folder.table(CRYPTO_ASSETS_TABLE, (book) => writeCryptoAssetsSheet(book, note));
+  for (const row of assetRows) await assets.write(row);
+  await assets.close();
+
   const plus = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a + b);
   const realized = assetRows.reduce<bigint | null>((a, r) => plus(a, r.realizedGain), 0n);
   const unrealized = assetRows.reduce<bigint | null>((a, r) => plus(a, r.closingFairValue === null || r.costBasis === null ? null : r.closingFairValue - r.costBasis), 0n);
-  const tie = checks.findings.some((f) => f.check_id === 'lots.units_tieout' || f.check_id === 'lots.cost_tieout' || f.check_id === 'lots.fair_value_tieout' || f.check_id === 'lots.gain_identity' || f.check_id === 'lots.cumulative_tieout') ? 'do not tie (see exceptions)' : 'tie';
+  const tie = checks.findings.some((f) => TIE_CHECKS.has(f.check_id)) ? 'do not tie (see exceptions)' : 'tie';
   const money = (v: bigint | null): string => (v === null ? 'unknown' : `${groupThousands(formatBase(v, scale))} ${journal.booksCurrency}`);
   return {
     findings: checks.findings,
@@ -94,5 +102,17 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     reliefLines: run.reliefs.length,
     basis,
     overview: `Lots: realized gain ${money(realized)} in the period, unrealized gain ${money(unrealized)} at its end; the lots ${tie}.${unclassified.overview}`,
+    // the Overview's crypto block says how the window's withdrawals were treated (docs/lots.md "Withdrawals and own custody")
+    crypto: withWithdrawals(cryptoOverview(note), unclassified.overview.trim()),
   };
+}
+
+/** The lots grouped by wallet and currency, each group in the order it was held (a stable sort). */
+function byWalletAndCurrency(lots: readonly Lot[]): Lot[] {
+  const key = (l: Lot): string => `${l.walletId}|${l.currency}`;
+  return [...lots].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+function withWithdrawals(block: CryptoOverview, sentence: string): CryptoOverview {
+  return sentence === '' ? block : { ...block, notes: [...block.notes, sentence] };
 }

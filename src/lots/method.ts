@@ -18,11 +18,16 @@ export interface MethodPeriod {
 }
 
 export function methodAt(periods: readonly MethodPeriod[] | undefined, at: string): LotMethod {
+  return methodPeriodAt(periods, at)?.method ?? 'fifo';
+}
+
+/** The configured method period in force at an instant; null when none has begun (fifo, the default). */
+export function methodPeriodAt(periods: readonly MethodPeriod[] | undefined, at: string): MethodPeriod | null {
   let chosen: MethodPeriod | null = null;
   for (const p of periods ?? []) {
     if (startOf(p.from) <= at && (chosen === null || startOf(p.from) >= startOf(chosen.from))) chosen = p;
   }
-  return chosen?.method ?? 'fifo';
+  return chosen;
 }
 
 /** A date alone is its UTC midnight; instants compare as the snapshot's fixed-width UTC text. */

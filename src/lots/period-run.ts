@@ -23,6 +23,19 @@ export interface PeriodRun {
   figures: Map<string, WalletFigures>;
   /** per figureKey, gains realized by the run's events before the window (an export from the 10th: the 1st to the 9th) */
   realizedBefore?: Map<string, bigint>;
+  /** the window's units per wallet and currency (the Crypto assets sheet's units roll-forward) */
+  units: Map<string, UnitFlows>;
+}
+
+/** Base units that came in and went out of a wallet in the window. */
+export interface UnitFlows {
+  /** lots acquired: receives, deposits, swaps */
+  acquired: bigint;
+  /** relieved by disposals (their relief lines: sends and their fees, withdrawals, transfer fees) */
+  disposed: bigint;
+  /** lots received from another tracked wallet, and sent to one */
+  transferredIn: bigint;
+  transferredOut: bigint;
 }
 
 export const figureKey = (walletId: string, currency: string): string => `${walletId}|${currency}`;
@@ -49,6 +62,13 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
   const reliefs: ReliefLine[] = [];
   const notes: LotNote[] = [];
   const realizedBefore = new Map<string, bigint>();
+  const units = new Map<string, UnitFlows>();
+  const flows = (walletId: string, currency: string): UnitFlows => {
+    const key = figureKey(walletId, currency);
+    const u = units.get(key) ?? { acquired: 0n, disposed: 0n, transferredIn: 0n, transferredOut: 0n };
+    units.set(key, u);
+    return u;
+  };
   let opened = false;
   const open = (): void => {
     if (opened) return;
@@ -70,9 +90,18 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
       continue;
     }
     notes.push(...applied.notes);
-    for (const a of applied.added) fig(a.walletId, a.currency).addedCost += a.cost ?? 0n;
-    for (const m of applied.movedOut) fig(m.walletId, m.currency).movedOutCost += m.cost ?? 0n;
+    for (const a of applied.added) {
+      fig(a.walletId, a.currency).addedCost += a.cost ?? 0n;
+      // a transfer's lots arrive as transfer_in (or unknown, without a basis): its added lots are all transferred in
+      if (event.type === 'transfer') flows(a.walletId, a.currency).transferredIn += a.units;
+      else flows(a.walletId, a.currency).acquired += a.units;
+    }
+    for (const m of applied.movedOut) {
+      fig(m.walletId, m.currency).movedOutCost += m.cost ?? 0n;
+      flows(m.walletId, m.currency).transferredOut += m.units;
+    }
     for (const r of applied.reliefs) {
+      flows(r.walletId, r.currency).disposed += r.units;
       const f = fig(r.walletId, r.currency);
       f.relievedCost += r.cost ?? 0n;
       f.realizedGain += r.gain ?? 0n;
@@ -100,7 +129,7 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
   const closing = ledger.held();
   for (const lot of closing) fig(lot.walletId, lot.currency);
   notes.push(...unknownHeldNotes(closing, window));
-  return { reliefs, notes, closing, figures, realizedBefore };
+  return { reliefs, notes, closing, figures, realizedBefore, units };
 }
 
 /** A lot of unknown basis from before the window, still held, is reported every period until the user gives its basis. */

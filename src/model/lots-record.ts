@@ -53,6 +53,8 @@ export interface RecordedFigures {
   transfersNet: bigint | null;
   realizedGain: bigint;
   cumulativeRealizedGain: bigint;
+  /** the window's unit flows in base units (migration 012); absent for a period recorded before them */
+  unitFlows?: { acquired: bigint; disposed: bigint; transferredIn: bigint; transferredOut: bigint };
 }
 
 export interface LotPeriodRecord {

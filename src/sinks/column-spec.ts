@@ -89,6 +89,32 @@ export interface TableSpec<Row> {
    * columns are the ones a person reads (the sheet and the CSV keep every column); default: all.
    */
   readonly printThrough?: string;
+  /** subtotal rows in the sheet after each group of rows, and totals at its end (never in the CSV) */
+  readonly subtotals?: SubtotalSpec<Row>;
+  /**
+   * The sheet is laid out by its own writer (a disclosure note read top to bottom), not one row per
+   * record: the CSV is the table, the sheet is not listed among the workbook's table sheets.
+   */
+  readonly laidOut?: true;
+}
+
+/**
+ * Subtotal rows of a table's sheet (docs/reports.md "Subtotals"): after each group of rows (the
+ * rows of a group are written together), one row summing its amount columns with a SUBTOTAL
+ * formula; after the last group, one total per value of `totalsBy.column` over the subtotal rows
+ * (SUMIFS on the `mark` column). Formulas carry their exact result, so a reader that does not
+ * recalculate shows the same figure. The CSV never has these rows.
+ */
+export interface SubtotalSpec<Row> {
+  readonly groupOf: (row: Row, ctx: SpecContext) => string;
+  /** the amount columns summed: base, display or decimal columns */
+  readonly sums: readonly string[];
+  /** the text cells of a group's subtotal row, by column name, from its first row and its number of rows */
+  readonly label: (first: Row, rows: number, ctx: SpecContext) => Readonly<Record<string, string>>;
+  /** the column and text that mark a subtotal row (the label must put that text there) */
+  readonly mark: { readonly column: string; readonly text: string };
+  /** totals across groups, one per value the subtotal rows have in `column`, in order of appearance */
+  readonly totalsBy?: { readonly column: string; readonly label: (key: string, groups: number, ctx: SpecContext) => Readonly<Record<string, string>> };
 }
 
 /**

@@ -5,7 +5,9 @@
  */
 import { COLUMN_TYPE_INFO, tableColumns, type AnyTableSpec } from './column-spec.js';
 import { FORMULA_TRIGGER_CHARS } from './cells.js';
-import { HEADER_STYLE, putRow, textCell, BOLD_STYLE, SECTION_STYLE } from './xlsx-cells.js';
+import type { Style } from 'exceljs';
+import { HEADER_STYLE, PLAIN_STYLE, putRow, putWrapped, textCell, BOLD_STYLE, SECTION_STYLE, wrapped } from './xlsx-cells.js';
+import { LINE_PT, wrappedLines } from './print-fit.js';
 import { tableSheetOptions } from './xlsx-table-sheets.js';
 import { columnLetter } from './xlsx-row-xml.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
@@ -24,24 +26,32 @@ export function readingRules(tz: string): string[] {
     'Characters that an XLSX file cannot hold (NUL and other control characters) are shown as the symbols ␀ ␁ … (Unicode Control Pictures); the CSV files keep the original text.',
     'Text longer than 32,767 characters is cut in the workbook, and CR / CRLF line breaks become LF; the CSV files keep the text as received.',
     'Sheets longer than 1,048,576 rows continue on a sheet with the same name and " (2)", " (3)", ...',
-    'Printing: every sheet prints fitted to the page width (tables landscape, the Overview on one portrait page), the header row repeated on every page. Payments prints its reading columns (created_at through route); the ids, UTC times and base units after them stay on screen and in the CSV.',
+    'Printing: every sheet prints landscape on A4 (or Letter), fitted to as many pages across as keeps its text at 8 pt or more and as many pages down as it needs, pages numbered across then down, the header row repeated on every page. Payments prints its reading columns (created_at through route); the ids, UTC times and base units after them stay on screen and in the CSV.',
   ];
 }
 
+/** sheet, column, type, CSV, XLSX, description: the widths fit one landscape page across (print-fit.ts) */
+const WIDTHS = [13, 27, 17, 21, 21, 39];
+const TOP_STYLE: Partial<Style> = { alignment: { vertical: 'top' } };
+
 export async function writeDefinitionsSheet(workbook: StreamingWorkbook, tables: readonly AnyTableSpec[], tz: string, extraNotes: readonly string[]): Promise<void> {
-  const sheet = workbook.addSheet(DEFINITIONS_SHEET, { ...tableSheetOptions(), pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '1:1', paperSize: 9 } });
-  sheet.columns = [{ width: 16 }, { width: 30 }, { width: 26 }, { width: 50 }, { width: 66 }, { width: 110 }];
+  const sheet = workbook.addSheet(DEFINITIONS_SHEET, tableSheetOptions(WIDTHS));
+  sheet.columns = WIDTHS.map((width) => ({ width }));
   putRow(sheet, ['sheet', 'column', 'type', 'CSV', 'XLSX', 'description'].map((h) => textCell(h, HEADER_STYLE)));
   let last = 1;
   for (const table of tables) {
     for (const col of tableColumns(table)) {
       const info = COLUMN_TYPE_INFO[col.type];
-      last = putRow(sheet, [textCell(table.sheet), textCell(col.name, BOLD_STYLE), textCell(info.label), textCell(info.csv), textCell(info.xlsx), textCell(col.description)]);
+      // a laid-out sheet (a note) does not show these columns: they are its CSV's
+      const texts = [table.laidOut === true ? table.file : table.sheet, col.name, info.label, info.csv, info.xlsx, col.description];
+      // the long texts wrap within their columns; the row is as tall as the longest of them
+      const lines = Math.max(...texts.map((t, i) => wrappedLines(t, WIDTHS[i] as number)));
+      last = putRow(sheet, texts.map((t, i) => textCell(t, i === 1 ? { ...BOLD_STYLE, ...TOP_STYLE } : i >= 3 ? wrapped(PLAIN_STYLE) : TOP_STYLE)), lines * LINE_PT);
     }
   }
-  sheet.autoFilter = `A1:${columnLetter(6)}${last}`;
+  sheet.autoFilter = `A1:${columnLetter(WIDTHS.length)}${last}`;
   putRow(sheet, []);
   putRow(sheet, [textCell('How to read these files', SECTION_STYLE)]);
-  for (const rule of [...readingRules(tz), ...extraNotes]) putRow(sheet, [textCell(rule)]);
+  for (const rule of [...readingRules(tz), ...extraNotes]) putWrapped(sheet, rule, WIDTHS);
   await workbook.commitSheet(sheet);
 }

@@ -19,7 +19,9 @@ import { displayCurrency, displayScale } from '../money/units.js';
 import type { SpecContext } from './column-spec.js';
 import { totalFees, type FeeBar, type FeePicture } from './fees-picture.js';
 import { barChartXml, rangeRef, type BarChartSpec, type ChartAnchor } from './xlsx-chart-xml.js';
-import { amountCell, BOLD_STYLE, HEADER_RIGHT_STYLE, HEADER_STYLE, INDENT_STYLE, putRow, SUBTITLE_STYLE, textCell, TITLE_STYLE } from './xlsx-cells.js';
+import { amountCell, BOLD_STYLE, HEADER_RIGHT_STYLE, HEADER_STYLE, INDENT_STYLE, putRow, putWrapped, SUBTITLE_STYLE, textCell, TITLE_STYLE } from './xlsx-cells.js';
+import { printSetup } from './print-fit.js';
+import { columnLetter } from './xlsx-row-xml.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
 import type { ZonedClock } from './zoned-time.js';
 
@@ -129,11 +131,11 @@ export async function writeFeeChartsSheet(workbook: StreamingWorkbook, picture: 
   const sheet = workbook.addSheet(FEE_CHARTS_SHEET, {
     views: [{ showGridLines: false }],
     properties: { tabColor: { argb: 'FF2563EB' } },
-    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, paperSize: 9 },
+    pageSetup: printSetup(WIDTHS, { orientation: 'landscape', printArea: `A:${columnLetter(WIDTHS.length)}` }),
   });
-  sheet.columns = [34, 20, 20, 20, 40].map((width) => ({ width }));
+  sheet.columns = WIDTHS.map((width) => ({ width }));
   putRow(sheet, [textCell('Fee charts: the cells the Overview charts read', TITLE_STYLE)], 22);
-  putRow(sheet, [textCell(`Completed payments created in the window, fees in display units; days in ${ctx.tz}. A chart by wallet shows the ${TOP_WALLETS} largest bars and the rest as one "other" bar (the Overview and fees.csv list every wallet).`, SUBTITLE_STYLE)]);
+  putWrapped(sheet, `Completed payments created in the window, fees in display units; days in ${ctx.tz}. A chart by wallet shows the ${TOP_WALLETS} largest bars and the rest as one "other" bar (the Overview and fees.csv list every wallet).`, WIDTHS, SUBTITLE_STYLE);
 
   const groups = new Map(picture.groups().map((g) => [g.currency, g.bars]));
   const currencies = [...new Set([...groups.keys(), ...data.currencies()])].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
@@ -176,6 +178,9 @@ export async function writeFeeChartsSheet(workbook: StreamingWorkbook, picture: 
   await workbook.commitSheet(sheet);
   return panels;
 }
+
+/** label, two amounts, the wallet id (which runs into the last column) */
+const WIDTHS = [34, 20, 20, 20, 40];
 
 const rank = (c: string): string => (c === 'btc' ? '0' : c === 'usd' ? '1' : `2${c}`);
 

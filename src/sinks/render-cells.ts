@@ -43,6 +43,8 @@ export interface CompiledTable<Row> {
   /** the columns written: the spec's, with `wallet_name` beside `wallet_id` (column-spec.ts tableColumns) */
   readonly columns: readonly ColumnSpec<Row>[];
   readonly headers: readonly string[];
+  /** what the getters were compiled with (subtotal rows read the same values) */
+  readonly ctx: RenderContext;
   csvRow(row: Row): string[];
   /** fills and returns a reused buffer: copy before keeping it */
   xlsxRow(row: Row): XlsxCellOut;
@@ -289,6 +291,7 @@ export function compileTable<Row>(spec: TableSpec<Row>, ctx: RenderContext): Com
     spec,
     columns,
     headers: columns.map((c) => c.name),
+    ctx,
     xlsxStats,
     csvRow(row: Row): string[] {
       const out = new Array<string>(width);

@@ -41,6 +41,7 @@ import { publishPeriod } from './period-publication.js';
 import { controlTotalsJson, csvManifest, MANIFEST_FILE, MANIFEST_SCHEMA_VERSION, redactParameters, type Manifest, type ManifestFile } from './manifest.js';
 import { FILE_MODE, outputError } from './output-file.js';
 import { writeOverviewSheet } from './overview-sheet.js';
+import type { CryptoOverview } from './overview-crypto.js';
 import { compileTable, type RenderContext, type XlsxRenderStats } from './render-cells.js';
 import { ALL_TABLES, BALANCES_TABLE, BILLS_TABLE, FEES_TABLE, OPEN_ITEMS_TABLE, PAYMENTS_TABLE } from './tables/index.js';
 import { toolInfo } from './tool-info.js';
@@ -113,7 +114,12 @@ export interface PublishInput {
   notes?: readonly string[];
   /** whether the period is closed (Overview, manifest); default: not a closing run */
   close?: CloseStatus;
+  /** the crypto subledger's block on the Overview (overview-crypto.ts) */
+  crypto?: CryptoOverview;
 }
+
+/** Writes a laid-out sheet into the workbook (ReportFolder.table). */
+export type SheetLayout = (workbook: StreamingWorkbook) => Promise<void>;
 
 export interface PublishResult {
   dir: string;
@@ -127,7 +133,12 @@ export interface ReportFolder {
   readonly tempDir: string;
   /** the folder name foreseen at open: the period or `<period>.amended-N` (publish() reads the disk again: period-publication.ts) */
   readonly folderName: string;
-  table<Row>(spec: TableSpec<Row>): Promise<TableHandle<Row>>;
+  /**
+   * A table: its CSV and its sheet(s), one row per record. With `layout` (a spec marked `laidOut`),
+   * the sheet is instead laid out by `layout` once the rows are written — a note read top to
+   * bottom — and is not one of the workbook's table sheets.
+   */
+  table<Row>(spec: TableSpec<Row>, layout?: SheetLayout): Promise<TableHandle<Row>>;
   /** A file that is not a table (no sheet), open alongside tables; listed in the manifest after them. */
   extraFile(name: string): ExtraFileHandle;
   /** A CSV-only table (an import file for another system: no sheet, no Definitions entry). */
@@ -266,9 +277,10 @@ class ReportFolderImpl implements ReportFolder {
     return handle;
   }
 
-  async table<Row>(spec: TableSpec<Row>): Promise<TableHandle<Row>> {
+  async table<Row>(spec: TableSpec<Row>, layout?: SheetLayout): Promise<TableHandle<Row>> {
     if (this.state !== 'open') throw new Error('the report folder is already published or aborted');
-    return this.openTable(spec);
+    if ((spec.laidOut === true) !== (layout !== undefined)) throw new Error(`table ${spec.id}: a laid-out sheet needs its layout, and only such a table takes one`);
+    return this.openTable(spec, layout);
   }
 
   extraFile(name: string): ExtraFileHandle {
@@ -313,7 +325,7 @@ class ReportFolderImpl implements ReportFolder {
     return extra;
   }
 
-  private openTable<Row>(spec: TableSpec<Row>): TableHandle<Row> {
+  private openTable<Row>(spec: TableSpec<Row>, layout?: SheetLayout): TableHandle<Row> {
     if (this.current !== null) throw new Error(`a table is still open: close it before opening ${spec.id} (tables are written one after another)`);
     if (this.outcomes.some((o) => o.spec.id === spec.id)) throw new Error(`table ${spec.id} was already written`);
     assertSafeName('table file', spec.file);
@@ -323,7 +335,7 @@ class ReportFolderImpl implements ReportFolder {
     const ahead = this.ahead.get(spec.id);
     if (ahead !== undefined && ahead.closed === null) throw new Error(`table ${spec.id}'s CSV written ahead is still open`);
     const csv = this.formats.has('csv') && ahead === undefined ? CsvTableWriter.open(compiled, csvPath, this.csvOptions) : null;
-    const sheets = this.workbook === null ? null : new XlsxTableSheets(this.workbook, compiled, this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
+    const sheets = this.workbook === null || layout !== undefined ? null : new XlsxTableSheets(this.workbook, compiled, this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
     // fees.csv rows also feed the picture (Overview data bars, fees.html); payments (fees by day) and
     // bills (billed vs computed) feed the Overview's charts
     const charts = this.workbook !== null && this.options.charts !== false;
@@ -367,6 +379,7 @@ class ReportFolderImpl implements ReportFolder {
         try {
           const csvResult = ahead?.closed ? ahead.closed.csv : csv === null ? null : await csv.close();
           const xlsxResult = sheets === null ? null : await sheets.close();
+          if (layout !== undefined && this.workbook !== null) await layout(this.workbook);
           // the sheet repeats the rows of the CSV written ahead: the same count, or it is a bug
           if (ahead?.closed && sheets !== null && rows !== ahead.closed.rows) throw new Error(`table ${spec.id}: ${rows} row(s) in the sheet, ${ahead.closed.rows} in the CSV written ahead`);
           const total = ahead?.closed && sheets === null ? ahead.closed.rows : rows;
@@ -429,13 +442,15 @@ class ReportFolderImpl implements ReportFolder {
             balances: this.balances,
             close,
             notes,
+            ...(input.crypto === undefined ? {} : { crypto: input.crypto }),
           },
           this.ctx,
         );
         const book = await this.workbook.commit();
         // the workbook's tab order: the order the tables were written (the journal's sheet sits before Exceptions)
         const sheets = this.outcomes.flatMap((o) => o.sheets);
-        files.push({ path: WORKBOOK_FILE, rows: ordered.reduce((n, o) => n + o.rows, 0), bytes: book.bytes, sha256: book.sha256, sheets });
+        // its rows: the data rows of its table sheets (subtotal rows included; a laid-out sheet is not a table sheet)
+        files.push({ path: WORKBOOK_FILE, rows: sheets.reduce((n, s) => n + s.rows - 1, 0), bytes: book.bytes, sha256: book.sha256, sheets });
       }
       const html = renderFeesHtml(this.fees, { title: `Fees by wallet and rail · ${this.options.job} ${this.options.period}`, subtitle: `Window ${this.ctx.clock.iso(this.options.window.from) ?? ''} to ${this.ctx.clock.iso(this.options.window.to) ?? ''} (${this.options.window.tz}), completed payments.` }, this.ctx);
       files.push(await this.writeSmallFile(FEES_HTML_FILE, html, this.fees.groups().reduce((n, g) => n + g.bars.length, 0)));

@@ -9,8 +9,11 @@ import { fitsExcelNumber, neutralizeFormula, xlsxText } from './cells.js';
 import type { SpecContext } from './column-spec.js';
 import { decimalStyle } from './render-cells.js';
 import { HEADER_STYLE } from './xlsx-table-sheets.js';
+import { LINE_PT, wrappedLines } from './print-fit.js';
 
-export type Cell = { value: string | number | boolean | null; style: Partial<Style> };
+/** A formula over the sheet's own cells with its result cached (a reader that does not recalculate shows it). */
+export type Formula = { formula: string; result: number };
+export type Cell = { value: string | number | boolean | null | Formula; style: Partial<Style> };
 
 export const TITLE_STYLE: Partial<Style> = { font: { name: 'Calibri', family: 2, bold: true, size: 16, color: { argb: 'FF111827' } } };
 export const SUBTITLE_STYLE: Partial<Style> = { font: { name: 'Calibri', family: 2, size: 11, color: { argb: 'FF6B7280' } } };
@@ -59,13 +62,53 @@ export function amountCell(base: bigint, currency: string, ctx: SpecContext): Ce
   return { value: Number(formatBase(base, scale)), style: decimalStyle(scale) };
 }
 
-/** Appends one row of cells and commits it; returns its row number. */
-export function putRow(sheet: Worksheet, cells: readonly (Cell | null)[], height?: number): number {
+/**
+ * Appends one row of cells and commits it; returns its row number. `merges`: column spans
+ * (1-based, inclusive) merged into one cell each, before the row is committed (exceljs's stream
+ * writer cannot merge cells of a committed row).
+ */
+export function putRow(sheet: Worksheet, cells: readonly (Cell | null)[], height?: number, merges: readonly (readonly [number, number])[] = []): number {
   const row: Row = sheet.addRow(cells.map((c) => (c === null ? null : c.value)));
   cells.forEach((c, i) => {
     if (c !== null) row.getCell(i + 1).style = c.style;
   });
   if (height !== undefined) row.height = height;
+  for (const [from, to] of merges) sheet.mergeCells(row.number, from, row.number, to);
   row.commit();
   return row.number;
+}
+
+const wrapStyles = new WeakMap<Partial<Style>, Partial<Style>>();
+const topStyles = new WeakMap<Partial<Style>, Partial<Style>>();
+
+/** The style set at the top of its cell (one shared object per style): the cells of a row taller than a line line up with its wrapped text. */
+export function topAligned(style: Partial<Style>): Partial<Style> {
+  let out = topStyles.get(style);
+  if (out === undefined) {
+    out = { ...style, alignment: { ...style.alignment, vertical: 'top' } };
+    topStyles.set(style, out);
+  }
+  return out;
+}
+
+/** The style with its text wrapped and set at the top of the cell (one shared object per style). */
+export function wrapped(style: Partial<Style>): Partial<Style> {
+  let out = wrapStyles.get(style);
+  if (out === undefined) {
+    out = { ...style, alignment: { ...style.alignment, wrapText: true, vertical: 'top' } };
+    wrapStyles.set(style, out);
+  }
+  return out;
+}
+
+/**
+ * A text in one cell merged across the columns from `fromColumn` to the last of `widths`, wrapped,
+ * its row as tall as the text needs (print-fit.ts): a long line neither runs past the printed
+ * columns nor widens the printout.
+ */
+export function putWrapped(sheet: Worksheet, text: string, widths: readonly number[], style: Partial<Style> = PLAIN_STYLE, fromColumn = 1, linePt = LINE_PT): number {
+  const width = widths.slice(fromColumn - 1).reduce((a, b) => a + b, 0);
+  const cells: (Cell | null)[] = Array.from({ length: fromColumn - 1 }, () => null);
+  cells.push(textCell(text, wrapped(style)));
+  return putRow(sheet, cells, wrappedLines(text, width) * linePt, [[fromColumn, widths.length]]);
 }

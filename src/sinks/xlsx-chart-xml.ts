@@ -90,6 +90,11 @@ function numRef(cells: CellRef<string>, format: string): string {
 const TEXT_PROPS = (size: number, bold: boolean): string =>
   `<c:txPr><a:bodyPr/><a:lstStyle/><a:p><a:pPr><a:defRPr sz="${size}" b="${bold ? 1 : 0}"><a:solidFill><a:srgbClr val="374151"/></a:solidFill></a:defRPr></a:pPr><a:endParaRPr lang="en-US"/></a:p></c:txPr>`;
 const LINE = (color: string): string => `<c:spPr><a:ln w="6350"><a:solidFill><a:srgbClr val="${color}"/></a:solidFill></a:ln></c:spPr>`;
+/**
+ * Axis labels and legend at 11 pt (hundredths of a point): a chart is printed at its sheet's scale,
+ * which may be as small as 8/11 (print-fit.ts), and its text must stay at 8 pt or more.
+ */
+const CHART_TEXT_SIZE = 1100;
 const CAT_AX_ID = 500100;
 const VAL_AX_ID = 500200;
 
@@ -117,14 +122,14 @@ export function barChartXml(spec: BarChartSpec): string {
     `<c:axId val="${CAT_AX_ID}"/><c:axId val="${VAL_AX_ID}"/></c:barChart>`,
     // horizontal bars list the first category at the top, as the data block does
     `<c:catAx><c:axId val="${CAT_AX_ID}"/><c:scaling><c:orientation val="${horizontal ? 'maxMin' : 'minMax'}"/></c:scaling><c:delete val="0"/><c:axPos val="${horizontal ? 'l' : 'b'}"/>`,
-    `<c:numFmt formatCode="General" sourceLinked="0"/><c:majorTickMark val="none"/><c:minorTickMark val="none"/><c:tickLblPos val="nextTo"/>${LINE('9CA3AF')}${TEXT_PROPS(800, false)}`,
+    `<c:numFmt formatCode="General" sourceLinked="0"/><c:majorTickMark val="none"/><c:minorTickMark val="none"/><c:tickLblPos val="nextTo"/>${LINE('9CA3AF')}${TEXT_PROPS(CHART_TEXT_SIZE, false)}`,
     `<c:crossAx val="${VAL_AX_ID}"/><c:crosses val="autoZero"/><c:auto val="1"/><c:lblAlgn val="ctr"/><c:lblOffset val="100"/><c:noMultiLvlLbl val="0"/></c:catAx>`,
     `<c:valAx><c:axId val="${VAL_AX_ID}"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="${horizontal ? 'b' : 'l'}"/>`,
-    `<c:majorGridlines>${LINE('E5E7EB')}</c:majorGridlines><c:numFmt formatCode="${escapeXml(spec.numberFormat)}" sourceLinked="0"/><c:majorTickMark val="none"/><c:minorTickMark val="none"/><c:tickLblPos val="nextTo"/>${LINE('9CA3AF')}${TEXT_PROPS(800, false)}`,
+    `<c:majorGridlines>${LINE('E5E7EB')}</c:majorGridlines><c:numFmt formatCode="${escapeXml(spec.numberFormat)}" sourceLinked="0"/><c:majorTickMark val="none"/><c:minorTickMark val="none"/><c:tickLblPos val="nextTo"/>${LINE('9CA3AF')}${TEXT_PROPS(CHART_TEXT_SIZE, false)}`,
     // with the categories top-down, the value axis crosses at their far end: its labels sit below the bars
     `<c:crossAx val="${CAT_AX_ID}"/><c:crosses val="${horizontal ? 'max' : 'autoZero'}"/><c:crossBetween val="between"/></c:valAx>`,
     '</c:plotArea>',
-    `<c:legend><c:legendPos val="b"/><c:overlay val="0"/>${TEXT_PROPS(900, false)}</c:legend>`,
+    `<c:legend><c:legendPos val="b"/><c:overlay val="0"/>${TEXT_PROPS(CHART_TEXT_SIZE, false)}</c:legend>`,
     '<c:plotVisOnly val="1"/><c:dispBlanksAs val="gap"/>',
     '</c:chart>',
     '<c:spPr><a:solidFill><a:srgbClr val="FFFFFF"/></a:solidFill><a:ln w="6350"><a:solidFill><a:srgbClr val="D1D5DB"/></a:solidFill></a:ln></c:spPr>',

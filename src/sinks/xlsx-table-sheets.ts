@@ -11,6 +11,8 @@ import type { ColumnType } from './column-spec.js';
 import type { CompiledTable } from './render-cells.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
 import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
+import { printSetup } from './print-fit.js';
+import { SubtotalRows, type ExtraRow } from './xlsx-subtotals.js';
 
 export interface SheetResult {
   name: string;
@@ -48,13 +50,15 @@ const TEXT_AMOUNT_NOTE = 'Exact amount kept as text: Excel holds only 15 signifi
 
 /**
  * Sheet options shared by every table sheet: the header row and the first column frozen (the row's
- * anchor stays in view while scrolling right); printed landscape on A4, every column fitted to the
- * page width and as many pages down as needed (fitToHeight 0), the header repeated on every page.
+ * anchor stays in view while scrolling right); printed landscape on A4, as many pages across as
+ * 8 pt text needs for the printed columns' widths (print-fit.ts) and as many down as the rows need,
+ * the header repeated on every page. The print area ends at the last printed column, so a long text
+ * in it is cut at the page's edge instead of widening the printout.
  */
-export function tableSheetOptions(): Parameters<StreamingWorkbook['addSheet']>[1] {
+export function tableSheetOptions(printedWidths: readonly number[]): Parameters<StreamingWorkbook['addSheet']>[1] {
   return {
     views: [{ state: 'frozen', xSplit: 1, ySplit: 1, topLeftCell: 'B2', activeCell: 'B2' }],
-    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '1:1', paperSize: 9 },
+    pageSetup: printSetup(printedWidths, { orientation: 'landscape', titleRows: '1:1', printArea: `A:${columnLetter(printedWidths.length)}` }),
   };
 }
 
@@ -74,6 +78,7 @@ export class XlsxTableSheets<Row> {
   private readonly results: SheetResult[] = [];
   private dataRows = 0;
   private rowXml: RowXmlWriter | null = null;
+  private readonly subtotals: SubtotalRows<Row> | null;
 
   constructor(
     private readonly workbook: StreamingWorkbook,
@@ -85,15 +90,16 @@ export class XlsxTableSheets<Row> {
     if (!Number.isInteger(maxRowsPerSheet) || maxRowsPerSheet < 2 || maxRowsPerSheet > EXCEL_MAX_ROWS) {
       throw new RangeError(`maxRowsPerSheet must be an integer in [2, ${EXCEL_MAX_ROWS}]`);
     }
+    const spec = table.spec.subtotals;
+    this.subtotals = spec === undefined ? null : new SubtotalRows(spec, table.columns, table.ctx);
   }
 
   private openSheet(): Worksheet {
     const n = this.results.length + 1;
     const name = n === 1 ? this.table.spec.sheet : `${this.table.spec.sheet} (${n})`;
     const widths = this.table.columns.map((c) => Math.max(c.width ?? DEFAULT_WIDTH[c.type], c.name.length + 3));
-    const options = tableSheetOptions();
     const printed = printedColumns(this.table.headers, this.table.spec.printThrough);
-    const sheet = this.workbook.addSheet(name, printed === widths.length ? options : { ...options, pageSetup: { ...options.pageSetup, printArea: `A:${columnLetter(printed)}` } });
+    const sheet = this.workbook.addSheet(name, tableSheetOptions(widths.slice(0, printed)));
     sheet.columns = this.table.columns.map((c, i) => ({ key: c.name, width: widths[i] as number }));
     const header = sheet.addRow([...this.table.headers]);
     header.eachCell((cell) => {
@@ -101,6 +107,7 @@ export class XlsxTableSheets<Row> {
     });
     header.commit();
     this.rowXml = new RowXmlWriter(sheet, this.table.headers.length);
+    this.subtotals?.continued();
     this.sheet = sheet;
     this.rowsInSheet = 1;
     this.notesInSheet = 0;
@@ -119,10 +126,16 @@ export class XlsxTableSheets<Row> {
   }
 
   write(row: Row): Promise<void> | undefined {
+    // a row of another group: the finished group's subtotal row comes first
+    if (this.subtotals?.closes(row) === true) {
+      const pending = this.putSubtotal();
+      if (pending !== undefined) return pending.then(() => this.write(row));
+    }
     if (this.sheet !== null && this.rowsInSheet >= this.maxRowsPerSheet) {
       return this.closeSheet().then(() => this.write(row));
     }
     const sheet = this.sheet ?? this.openSheet();
+    this.subtotals?.add(row, this.rowsInSheet + 1);
     const out = this.table.xlsxRow(row);
     const needsNote = out.textAmountColumns.length > 0 && this.notesInSheet < MAX_NOTES_PER_SHEET;
     if (!needsNote && this.directRows) {
@@ -146,9 +159,33 @@ export class XlsxTableSheets<Row> {
     return this.workbook.pace(sheet);
   }
 
-  /** Ends the table (an empty table still gets its header sheet). */
+  /** The current group's subtotal row (xlsx-subtotals.ts), on a new sheet when this one is full. */
+  private putSubtotal(): Promise<void> | undefined {
+    if (this.sheet !== null && this.rowsInSheet >= this.maxRowsPerSheet) return this.closeSheet().then(() => this.putSubtotal());
+    const sheet = this.sheet ?? this.openSheet();
+    const row = this.subtotals?.subtotal(this.rowsInSheet + 1) ?? null;
+    return row === null ? undefined : this.putExtra(sheet, row);
+  }
+
+  private putExtra(sheet: Worksheet, row: ExtraRow): Promise<void> | undefined {
+    const r = sheet.addRow(row.values);
+    for (let i = 0; i < row.styles.length; i++) r.getCell(i + 1).style = row.styles[i] as Partial<Style>;
+    r.commit();
+    this.rowsInSheet += 1;
+    return this.workbook.pace(sheet);
+  }
+
+  /** Ends the table (an empty table still gets its header sheet), after the last subtotal and the totals. */
   async close(): Promise<{ rows: number; sheets: SheetResult[] }> {
     if (this.sheet === null && this.results.length === 0) this.openSheet();
+    if (this.subtotals !== null) {
+      await this.putSubtotal();
+      // the totals sum the marked subtotal rows of this sheet; a table spread over sheets gets values only
+      for (const row of this.subtotals.totalRows(this.results.length === 1 ? this.rowsInSheet : null)) {
+        if (this.rowsInSheet >= this.maxRowsPerSheet) await this.closeSheet();
+        await this.putExtra(this.sheet ?? this.openSheet(), row);
+      }
+    }
     await this.closeSheet();
     return { rows: this.dataRows, sheets: this.results.map((s) => ({ ...s })) };
   }

@@ -37,6 +37,8 @@ export const CRYPTO_ASSETS_TABLE: TableSpec<CryptoAssetRow> = {
   file: 'crypto-assets.csv',
   sheet: 'Crypto assets',
   rowIs: 'crypto currency held in the tracked wallets: the ASU 2023-08 disclosures for the period',
+  // the sheet is the disclosure note laid out for a controller (crypto-assets-sheet.ts); this CSV keeps the machine names
+  laidOut: true,
   columns: [
     code('currency', 'btc or asset:<hex>', (r) => r.currency),
     text('cost_basis_method', 'the methods in force at the window end, per wallet (fifo unless configured)', (r) => r.methods),

@@ -1,13 +1,17 @@
 /**
  * lots.csv / sheet "Lots": the lots each wallet holds at the window's end, with their cost, their
- * fair value at the period-end price and the unrealized gain. Σ units per wallet = the wallet's
- * closing balance (lots.units_tieout). Lots withdrawn to the company's own custody wallet are listed
- * under it (location own_custody), as they left the service.
+ * fair value at the period-end price, the unrealized gain and the holding period. Σ units per
+ * wallet = the wallet's closing balance (lots.units_tieout). The sheet adds a subtotal row per
+ * wallet and currency (the figures of the Crypto assets sheet's wallet rows) and a total per
+ * currency (its holdings); the CSV has the lots only. Lots withdrawn to the company's own custody
+ * wallet are listed under it (location own_custody), as they left the service.
  */
 import { formatBase } from '../../money/format.js';
-import { baseAmount, code, decimal, id, instant, type TableSpec } from '../../sinks/column-spec.js';
+import { displayCurrency } from '../../money/units.js';
+import { baseAmount, code, count, decimal, id, instant, type TableSpec } from '../../sinks/column-spec.js';
 import { isCustody } from '../custody.js';
 import type { Lot } from '../model.js';
+import { holdingTerm } from '../term.js';
 
 export interface HeldLotRow {
   lot: Lot;
@@ -17,6 +21,10 @@ export interface HeldLotRow {
 }
 
 const money = (v: bigint | null, scale: number): string | null => (v === null ? null : formatBase(v, scale));
+const DAY_MS = 86_400_000;
+/** whole days from the acquisition date to the date of `at`, both UTC calendar dates (term.ts counts the same way) */
+const daysHeld = (acquiredAt: string, at: string): number => Math.round((Date.parse(at.slice(0, 10)) - Date.parse(acquiredAt.slice(0, 10))) / DAY_MS);
+const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 export const LOTS_TABLE: TableSpec<HeldLotRow> = {
   id: 'lots',
@@ -30,10 +38,26 @@ export const LOTS_TABLE: TableSpec<HeldLotRow> = {
     ...instant<HeldLotRow>('acquired_at', 'when the units were acquired (kept across treasury transfers)', (r) => r.lot.acquiredAt),
     code('origin', 'receive, swap, transfer_in, deposit, opening or unknown', (r) => r.lot.origin),
     baseAmount<HeldLotRow>('units', 'units still held', (r) => r.lot.units, (r) => r.lot.currency),
+    { name: 'units', type: 'display', description: 'units still held in whole units of the currency: BTC with 11 decimals, an asset with its decimal_display (the asset list) — a number that sums; units_base is exact', get: (r) => r.lot.units, currency: (r) => r.lot.currency },
     decimal('cost_basis', "cost of the units still held, in the books' currency; empty = unknown basis", (r) => money(r.lot.cost, r.minorUnits)),
     decimal('fair_value', "the units at the period-end price (the wallet's fair value shared over its lots by units); empty = no price", (r) => money(r.fairValue, r.minorUnits)),
     decimal('unrealized_gain', 'fair_value − cost_basis; empty when either is unknown', (r) => (r.fairValue === null || r.lot.cost === null ? null : formatBase(r.fairValue - r.lot.cost, r.minorUnits))),
+    count('held_days', "days held: from the acquisition date to the window's end (UTC dates)", (r, ctx) => daysHeld(r.lot.acquiredAt, ctx.asOf)),
+    code('term', "short or long: the holding period if the lot were disposed of at the window's end (long: held more than one year)", (r, ctx) => holdingTerm(r.lot.acquiredAt, ctx.asOf)),
     // appended last so the earlier columns keep their places (docs/lots.md "Withdrawals and own custody")
     code('location', "where the lot is held: service (a wallet of the service) or own_custody (the company's own wallet it was withdrawn to, wallet_id custody:<id>; as it left the service)", (r) => (isCustody(r.lot.walletId) ? 'own_custody' : 'service')),
   ],
+  subtotals: {
+    groupOf: (r) => `${r.lot.walletId}|${r.lot.currency}`,
+    sums: ['units_base', 'units', 'cost_basis', 'fair_value', 'unrealized_gain'],
+    mark: { column: 'origin', text: 'subtotal' },
+    label: (first, rows, ctx) => ({
+      wallet_id: first.lot.walletId,
+      wallet_name: ctx.walletNames?.get(first.lot.walletId) ?? '',
+      currency: first.lot.currency,
+      lot_id: `subtotal: ${plural(rows, 'lot')}`,
+      origin: 'subtotal',
+    }),
+    totalsBy: { column: 'currency', label: (currency, wallets, ctx) => ({ currency, lot_id: `total ${displayCurrency(currency, ctx.assetNames)}: ${plural(wallets, 'wallet')}`, origin: 'total' }) },
+  },
 };

@@ -16,7 +16,9 @@ const txt = (v: string): string => escapeText(v);
 const figureColumns = (t: string): string =>
   `${t}.wallet_id, ${t}.currency, ${t}.opening_units::text AS opening_units, ${t}.opening_cost::text AS opening_cost, ${t}.added_cost::text AS added_cost,
    ${t}.relieved_cost::text AS relieved_cost, ${t}.moved_out_cost::text AS moved_out_cost, ${t}.additions::text AS additions, ${t}.dispositions::text AS dispositions,
-   ${t}.transfers_net::text AS transfers_net, ${t}.realized_gain::text AS realized_gain, ${t}.cumulative_gain::text AS cumulative_gain`;
+   ${t}.transfers_net::text AS transfers_net, ${t}.realized_gain::text AS realized_gain, ${t}.cumulative_gain::text AS cumulative_gain,
+   ${t}.acquired_units::text AS acquired_units, ${t}.disposed_units::text AS disposed_units, ${t}.transferred_in_units::text AS transferred_in_units,
+   ${t}.transferred_out_units::text AS transferred_out_units`;
 
 function figuresOf(x: Record<string, Text>): RecordedFigures {
   return {
@@ -32,7 +34,15 @@ function figuresOf(x: Record<string, Text>): RecordedFigures {
     transfersNet: big(x['transfers_net'] ?? null),
     realizedGain: BigInt(x['realized_gain'] ?? '0'),
     cumulativeRealizedGain: BigInt(x['cumulative_gain'] ?? '0'),
+    ...unitFlowsOf(x),
   };
+}
+
+/** The unit flows of a period recorded since migration 012 (all four columns or none). */
+function unitFlowsOf(x: Record<string, Text>): Pick<RecordedFigures, 'unitFlows'> {
+  const [acquired, disposed, transferredIn, transferredOut] = ['acquired_units', 'disposed_units', 'transferred_in_units', 'transferred_out_units'].map((c) => big(x[c] ?? null));
+  if (acquired == null || disposed == null || transferredIn == null || transferredOut == null) return {};
+  return { unitFlows: { acquired, disposed, transferredIn, transferredOut } };
 }
 
 export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
@@ -99,11 +109,14 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
         await tx.query(`INSERT INTO ${periods} (organization_id, period, status, run_id, window_from, window_to) VALUES ($1, $2, 'pending', $3, $4, $5)`, [org, period, escapeText(runId), rec.windowFrom, rec.windowTo]);
         const f = rec.figures;
         await tx.query(
-          `INSERT INTO ${figures} (organization_id, period, status, wallet_id, currency, opening_units, opening_cost, added_cost, relieved_cost, moved_out_cost, additions, dispositions, transfers_net, realized_gain, cumulative_gain)
-           SELECT $1, $2, 'pending', u.w, u.c, u.ou::numeric, u.oc::numeric, u.ac::numeric, u.rc::numeric, u.mc::numeric, u.ad::numeric, u.di::numeric, u.tn::numeric, u.rg::numeric, u.cg::numeric
-           FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
-             AS u(w, c, ou, oc, ac, rc, mc, ad, di, tn, rg, cg)`,
-          [org, period, f.map((x) => txt(x.walletId)), f.map((x) => txt(x.currency)), f.map((x) => num(x.openingUnits)), f.map((x) => num(x.openingCost)), f.map((x) => num(x.addedCost)), f.map((x) => num(x.relievedCost)), f.map((x) => num(x.movedOutCost)), f.map((x) => num(x.additions)), f.map((x) => num(x.dispositions)), f.map((x) => num(x.transfersNet)), f.map((x) => num(x.realizedGain)), f.map((x) => num(x.cumulativeRealizedGain))],
+          `INSERT INTO ${figures} (organization_id, period, status, wallet_id, currency, opening_units, opening_cost, added_cost, relieved_cost, moved_out_cost, additions, dispositions, transfers_net, realized_gain, cumulative_gain,
+             acquired_units, disposed_units, transferred_in_units, transferred_out_units)
+           SELECT $1, $2, 'pending', u.w, u.c, u.ou::numeric, u.oc::numeric, u.ac::numeric, u.rc::numeric, u.mc::numeric, u.ad::numeric, u.di::numeric, u.tn::numeric, u.rg::numeric, u.cg::numeric,
+             u.ua::numeric, u.ud::numeric, u.ui::numeric, u.uo::numeric
+           FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
+             AS u(w, c, ou, oc, ac, rc, mc, ad, di, tn, rg, cg, ua, ud, ui, uo)`,
+          [org, period, f.map((x) => txt(x.walletId)), f.map((x) => txt(x.currency)), f.map((x) => num(x.openingUnits)), f.map((x) => num(x.openingCost)), f.map((x) => num(x.addedCost)), f.map((x) => num(x.relievedCost)), f.map((x) => num(x.movedOutCost)), f.map((x) => num(x.additions)), f.map((x) => num(x.dispositions)), f.map((x) => num(x.transfersNet)), f.map((x) => num(x.realizedGain)), f.map((x) => num(x.cumulativeRealizedGain)),
+            f.map((x) => num(x.unitFlows?.acquired ?? null)), f.map((x) => num(x.unitFlows?.disposed ?? null)), f.map((x) => num(x.unitFlows?.transferredIn ?? null)), f.map((x) => num(x.unitFlows?.transferredOut ?? null))],
         );
         const l = rec.lots;
         await tx.query(

@@ -6,8 +6,8 @@
  *   header of its table spec, every record as wide as the header, and no field that begins with a
  *   formula trigger (amounts, counts and exact decimals may begin with `-`: they are numbers);
  * - the workbook, read by openpyxl: the manifest's table sheets present, in order, with its row
- *   counts; each with a frozen header row and an autofilter; the spec's header; and every cell of
- *   the type the column docs promise (numbers for amounts that fit 15 digits, exact text otherwise;
+ *   counts (subtotal rows included); each with a frozen header row and an autofilter; the spec's
+ *   header; and every cell of the type the column docs promise (a subtotal's sum is a formula) (numbers for amounts that fit 15 digits, exact text otherwise;
  *   text for text; dates for instants; booleans for yes/no), no text cell beginning with a trigger.
  *
  * Problems are returned as lines (file, record, column), so a failing test shows what a user's
@@ -48,10 +48,10 @@ function specByFile(file: string): AnyTableSpec | undefined {
   return TABLES.find((t) => t.file === file);
 }
 
-/** The table spec of a sheet name, continuation sheets (`Payments (2)`) included. */
+/** The table spec of a table sheet's name, continuation sheets (`Payments (2)`) included; a laid-out sheet (a note) is none. */
 function specBySheet(sheet: string): AnyTableSpec | undefined {
   const base = sheet.replace(/ \(\d+\)$/, '');
-  return TABLES.find((t) => t.sheet === base);
+  return TABLES.find((t) => t.sheet === base && t.laidOut !== true);
 }
 
 function startsWithTrigger(value: string): boolean {
@@ -102,7 +102,8 @@ function checkCsv(dir: string, file: ManifestFile, problems: Problems): void {
 function cellProblem(type: ColumnType, cell: OpenpyxlCell): string | null {
   if (cell.t === null) return null;
   if (NUMERIC_TYPES.has(type)) {
-    if (cell.t === 'n') return null;
+    // a subtotal row's sums are formulas over the column (xlsx-subtotals.ts; their results are checked where they are written)
+    if (cell.t === 'n' || cell.t === 'f') return null;
     // an amount beyond Excel's 15 digits is kept as exact text; a decimal column may hold words
     if (cell.t === 's' && (type === 'decimal' || (typeof cell.v === 'string' && PLAIN_DECIMAL.test(cell.v)))) return null;
     return `a ${type} cell of type ${cell.t}: ${show(cell.v)}`;

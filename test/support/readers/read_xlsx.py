@@ -3,14 +3,18 @@
 and prints what a test needs to know as JSON:
 
 {"sheets": [{"name", "max_row", "max_column", "freeze_panes", "auto_filter",
-             "orientation", "fit_to_width", "fit_to_height", "fit_to_page", "images", "charts",
+             "orientation", "fit_to_width", "fit_to_height", "fit_to_page", "scale", "paper_size",
+             "margins": {"left", "right", "top", "bottom"} (inches), "print_area", "print_title_rows",
+             "column_widths" (one per column up to max_column; null = the default), "row_breaks",
+             "images", "charts",
              "chart_details": [{"type", "title", "anchor": {"col", "row"}, "grouping", "direction",
                                 "series": [{"name", "categories", "values"}]}],
              "rows": [[{"v": value, "t": "n"|"s"|"b"|"d"|"f"|null, "fmt": number_format}, ...]]}]}
 
 Cells are included only with --cells (a 100k-row sheet would be large), and then at most
 --max-rows rows per sheet (default: all). Values: numbers as JSON numbers, text as strings, dates
-as ISO strings, formulas as their text with t = "f".
+as ISO strings, formulas as their text with t = "f" — or, with --values, the result cached with
+the formula.
 """
 import argparse
 import datetime
@@ -60,14 +64,26 @@ def chart_json(chart):
     }
 
 
+def column_widths(sheet):
+    """Each column's width up to max_column, as the file sets it (a <col> range covers several)."""
+    widths = [None] * sheet.max_column
+    for dim in sheet.column_dimensions.values():
+        if dim.width is None or dim.min is None:
+            continue
+        for index in range(dim.min, min(dim.max, sheet.max_column) + 1):
+            widths[index - 1] = dim.width
+    return widths
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("path")
     parser.add_argument("--cells", action="store_true")
     parser.add_argument("--max-rows", type=int, default=0)
+    parser.add_argument("--values", action="store_true", help="a formula cell's cached result instead of its formula")
     args = parser.parse_args()
     # not read_only: page setup, freeze panes and the autofilter are only loaded in full mode
-    workbook = openpyxl.load_workbook(args.path, read_only=False, data_only=False)
+    workbook = openpyxl.load_workbook(args.path, read_only=False, data_only=args.values)
     sheets = []
     for sheet in workbook.worksheets:
         props = sheet.sheet_properties
@@ -82,6 +98,13 @@ def main() -> int:
             "fit_to_width": sheet.page_setup.fitToWidth,
             "fit_to_height": sheet.page_setup.fitToHeight,
             "fit_to_page": fit_to_page,
+            "scale": sheet.page_setup.scale,
+            "paper_size": sheet.page_setup.paperSize,
+            "margins": {side: getattr(sheet.page_margins, side) for side in ("left", "right", "top", "bottom")},
+            "print_area": sheet.print_area,
+            "print_title_rows": sheet.print_title_rows,
+            "column_widths": column_widths(sheet),
+            "row_breaks": [b.id for b in sheet.row_breaks.brk],
             "images": len(getattr(sheet, "_images", [])),
             "charts": len(getattr(sheet, "_charts", [])),
             "chart_details": [chart_json(chart) for chart in getattr(sheet, "_charts", [])],

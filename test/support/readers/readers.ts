@@ -92,6 +92,18 @@ export interface OpenpyxlSheet {
   fit_to_width: number | null;
   fit_to_height: number | null;
   fit_to_page: boolean;
+  scale: number | null;
+  /** OOXML paperSize: 9 = A4, 1 = Letter */
+  paper_size: number | null;
+  /** inches */
+  margins: { left: number; right: number; top: number; bottom: number };
+  /** e.g. `'Payments'!$A:$M` or null */
+  print_area: string | string[] | null;
+  print_title_rows: string | null;
+  /** per column up to max_column; null = the default width */
+  column_widths: (number | null)[];
+  /** rows after which a manual page break stands */
+  row_breaks: number[];
   images: number;
   charts: number;
   /** the charts openpyxl found on the sheet, with the cell ranges each series reads */
@@ -112,12 +124,13 @@ export interface OpenpyxlChart {
   series: { name: string | null; categories: string | null; values: string | null }[];
 }
 
-/** Reads `path` with openpyxl; cells only when asked (at most `maxRows` rows per sheet when given). */
-export function readXlsxWithOpenpyxl(path: string, options: { cells?: boolean; maxRows?: number } = {}): OpenpyxlSheet[] {
+/** Reads `path` with openpyxl; cells only when asked (at most `maxRows` rows per sheet when given; `values`: formulas' cached results). */
+export function readXlsxWithOpenpyxl(path: string, options: { cells?: boolean; maxRows?: number; values?: boolean } = {}): OpenpyxlSheet[] {
   const python = pythonForXlsx();
   if (python === null) throw new Error('no python3 with openpyxl');
   const args = [READ_XLSX, path];
   if (options.cells === true) args.push('--cells');
+  if (options.values === true) args.push('--values');
   if (options.maxRows !== undefined) args.push('--max-rows', String(options.maxRows));
   const parsed = JSON.parse(execFileSync(python, args, { encoding: 'utf8', maxBuffer: MAX_BUFFER })) as { sheets: OpenpyxlSheet[] };
   return parsed.sheets;

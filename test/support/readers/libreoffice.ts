@@ -1,0 +1,126 @@
+/**
+ * LibreOffice headless and poppler as readers that did not write the workbook: print it to PDF
+ * with its own page setup (soffice), read the PDF's words with their boxes (pdftotext -bbox), and
+ * let LibreOffice recalculate a workbook's formulas (a private profile with "recalculate on load:
+ * always", so the values it saves are its own). Suites skip visibly where a tool is missing (CI
+ * installs LibreOffice but not poppler-utils, docs/reports.md).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pythonForXlsx } from './readers.js';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+/** Why the PDF tools cannot run here, or null. */
+export function pdfToolsMissing(): string | null {
+  const missing = ['soffice', 'pdftotext'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
+  return missing.length === 0 ? null : `no ${missing.join(', ')} (apt-get install libreoffice-calc-nogui poppler-utils)`;
+}
+
+const RECALCULATE_ALWAYS = `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+`;
+
+/**
+ * `soffice --convert-to <format>` of `file` into `outDir` with a profile of its own under `profile`;
+ * returns the converted file's path. `recalculate`: the profile recalculates every formula on load.
+ */
+export function convertWithLibreOffice(file: string, format: 'pdf' | 'xlsx', outDir: string, profile: string, recalculate = false): string {
+  if (recalculate) {
+    mkdirSync(join(profile, 'user'), { recursive: true });
+    writeFileSync(join(profile, 'user', 'registrymodifications.xcu'), RECALCULATE_ALWAYS);
+  }
+  mkdirSync(outDir, { recursive: true });
+  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', format, '--outdir', outDir, file], { stdio: 'ignore', timeout: 900_000 });
+  return join(outDir, basename(file).replace(/\.xlsx$/, `.${format}`));
+}
+
+export interface PdfWord {
+  text: string;
+  /** the word box's height in points: the font size times the font's ascent + descent */
+  height: number;
+}
+
+/** Every page's words with their boxes, as poppler reads them. */
+export function pdfPages(pdf: string): PdfWord[][] {
+  const xml = execFileSync('pdftotext', ['-bbox', pdf, '-'], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+  return xml
+    .split('<page ')
+    .slice(1)
+    .map((page) => [...page.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({ text: decode(m[3] as string), height: Number(m[2]) - Number(m[1]) })));
+}
+
+/** The PDF's text as pdftotext lays it out (physical layout: a row's cells on one line). */
+export function pdfText(pdf: string): string {
+  return execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+}
+
+function decode(text: string): string {
+  return text.replaceAll('&amp;', '&').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&apos;', "'");
+}
+
+/** A cell of a sheet read three ways: the value written with the file, its formula, the recalculated value. */
+export interface RecalculatedCell {
+  v: string | number | boolean | null;
+  f: string | null;
+  r: string | number | boolean | null;
+}
+
+function python(): string {
+  const p = pythonForXlsx();
+  if (p === null) throw new Error('no python3 with openpyxl');
+  return p;
+}
+
+/** A copy of `sheets` of the workbook with their formulas and no cached results (openpyxl writes none). */
+export function stripResults(source: string, target: string, sheets: readonly string[]): void {
+  execFileSync(python(), [join(HERE, 'recalculated.py'), '--strip', source, target, ...sheets], { stdio: 'ignore' });
+}
+
+/** The sheets of `source` cell by cell beside the same cells of `recalculated`. */
+export function sideBySide(source: string, recalculated: string, sheets: readonly string[]): Record<string, RecalculatedCell[][]> {
+  const out = execFileSync(python(), [join(HERE, 'recalculated.py'), source, recalculated, ...sheets], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+  return (JSON.parse(out) as { sheets: Record<string, RecalculatedCell[][]> }).sheets;
+}
+
+/**
+ * The box height of 8 pt text as this renderer prints it: a one-cell workbook at 8 pt and 100 %
+ * printed the same way (the box is the font's ascent + descent, so it depends on the font
+ * LibreOffice substitutes for Calibri).
+ */
+export function eightPointHeight(dir: string, profile: string): number {
+  const book = join(dir, 'eight-point.xlsx');
+  execFileSync(python(), ['-c', `import openpyxl\nfrom openpyxl.styles import Font\nwb = openpyxl.Workbook()\nws = wb.active\nws['A1'] = 'Eight point reference'\nws['A1'].font = Font(name='Calibri', size=8)\nws.page_setup.scale = 100\nwb.save(${JSON.stringify(book)})`]);
+  const words = pdfPages(convertWithLibreOffice(book, 'pdf', dir, profile)).flat();
+  const height = words.find((w) => w.text === 'Eight')?.height;
+  if (height === undefined) throw new Error('the 8 pt reference did not print');
+  return height;
+}
+
+/**
+ * A copy of the workbook whose Overview (sheet1.xml, the first tab) prints on one page, for a
+ * picture of all of it: LibreOffice's PNG export draws a sheet's first printed page only, and the
+ * Overview prints on as many pages as it needs. Rewritten with Python's zipfile (the page setup's
+ * fitToHeight and the manual page breaks; nothing else changes).
+ */
+export function overviewOnOnePage(source: string, target: string): void {
+  const script = [
+    'import re, sys, zipfile',
+    'src = zipfile.ZipFile(sys.argv[1])',
+    'dst = zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED)',
+    'for item in src.infolist():',
+    '    data = src.read(item.filename)',
+    '    if item.filename == "xl/worksheets/sheet1.xml":',
+    '        text = data.decode("utf-8")',
+    '        text = re.sub(r\'fitToHeight="\\d+"\', \'fitToHeight="1"\', text)',
+    '        text = re.sub(r"<rowBreaks.*?</rowBreaks>", "", text, flags=re.S)',
+    '        data = text.encode("utf-8")',
+    '    dst.writestr(item, data)',
+    'dst.close()',
+  ].join('\n');
+  execFileSync(python(), ['-c', script, source, target]);
+}

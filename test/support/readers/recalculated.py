@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Reads a workbook's sheets three ways with openpyxl and prints them side by side as JSON, to check
+that formulas recompute to the values written with them:
+
+  --strip IN OUT SHEET...   writes OUT: IN's named sheets only, formulas kept, no cached results
+                            (openpyxl writes none), for a spreadsheet to recalculate;
+  IN RECALCULATED SHEET...  prints {"sheets": {name: [[{"v", "f", "r"}, ...], ...]}}: per cell the
+                            value written with the file (v), its formula or null (f), and the
+                            value the recalculated copy holds (r).
+"""
+import json
+import sys
+
+import openpyxl
+
+
+def strip(source, target, names):
+    workbook = openpyxl.load_workbook(source)
+    for sheet in list(workbook.worksheets):
+        if sheet.title not in names:
+            workbook.remove(sheet)
+    workbook.save(target)
+
+
+def plain(value):
+    return value if value is None or isinstance(value, (int, float, str, bool)) else str(value)
+
+
+def side_by_side(source, recalculated, names):
+    cached = openpyxl.load_workbook(source, data_only=True)
+    formulas = openpyxl.load_workbook(source, data_only=False)
+    computed = openpyxl.load_workbook(recalculated, data_only=True)
+    out = {}
+    for name in names:
+        rows = []
+        for cells, texts, results in zip(cached[name].iter_rows(), formulas[name].iter_rows(), computed[name].iter_rows()):
+            rows.append([
+                {"v": plain(c.value), "f": t.value if t.data_type == "f" else None, "r": plain(r.value)}
+                for c, t, r in zip(cells, texts, results)
+            ])
+        out[name] = rows
+    json.dump({"sheets": out}, sys.stdout, ensure_ascii=False)
+
+
+def main():
+    if sys.argv[1] == "--strip":
+        strip(sys.argv[2], sys.argv[3], set(sys.argv[4:]))
+    else:
+        side_by_side(sys.argv[1], sys.argv[2], sys.argv[3:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
