@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // the default summary, then every skipped test with its reason (a skip is read, not counted)
+    reporters: ['default', './test/support/reporters/skipped-tests.ts'],
     // Two cores: more workers only thrash. Override with VITEST_MAX_WORKERS.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
   },
