@@ -16,6 +16,12 @@ command -v soffice >/dev/null 2>&1 || { echo "soffice (LibreOffice) not found" >
 command -v pdftoppm >/dev/null 2>&1 || { echo "pdftoppm (poppler-utils) not found" >&2; exit 69; }
 mkdir -p "$out"
 name=$(basename "$book" .xlsx)
-soffice -env:UserInstallation="file://$(cd "$out" && pwd)/.lo-profile" --headless --convert-to pdf --outdir "$out" "$book" >/dev/null
+# soffice's launcher says "failed to launch javaldx" on every start where Java is not installed
+# (the nogui packages do not pull it in, and no filter used here needs it): its words are kept
+# and shown only when the conversion fails, so a caller's log holds nothing on success.
+if ! soffice -env:UserInstallation="file://$(cd "$out" && pwd)/.lo-profile" --headless --convert-to pdf --outdir "$out" "$book" >"$out/.soffice.log" 2>&1; then
+  cat "$out/.soffice.log" >&2
+  exit 70
+fi
 pdftoppm -png -r "$dpi" "$out/$name.pdf" "$out/page"
 ls "$out"/page*.png

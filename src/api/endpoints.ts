@@ -11,25 +11,13 @@ import { ApiError, ApiProtocolError } from './errors.js';
 import type { LosslessJson } from './json.js';
 import { negotiatedRequest, PageSize, SERVICE_DEFAULT_PAGE_SIZE } from './page-size.js';
 import { cursorPages, offsetPages, readListPage, sweepPages, type Page, type PageGuards, type SweepPosition, type SweepRequest } from './paginate.js';
-import type {
-  WireBill,
-  WireBillSummary,
-  WireEnvironmentSummary,
-  WireLedgerEvent,
-  WireLedgerSortKey,
-  WireNetwork,
-  WirePayment,
-  WirePaymentCategory,
-  WirePaymentDirection,
-  WirePaymentKind,
-  WirePaymentStatus,
-  WireSortKey,
-  WireSortOrder,
-  WireSupportedAssets,
-  WireWallet,
-  WireWalletPolicies,
-  WireWalletSummary,
-} from './wire.js';
+import type { WireBill, WireBillSummary } from './wire/bills.js';
+import type { WireLedgerSortKey, WireNetwork, WirePaymentCategory, WirePaymentDirection, WirePaymentKind, WirePaymentStatus, WireSortKey, WireSortOrder } from './wire/enums.js';
+import type { WireLedgerEvent } from './wire/ledger.js';
+import type { WirePayment } from './wire/payments.js';
+import type { WireWalletPolicies } from './wire/policies.js';
+import type { WireEnvironmentSummary, WireWalletSummary } from './wire/summaries.js';
+import type { WireSupportedAssets, WireWallet } from './wire/wallets.js';
 
 /** What the endpoints need from the client (ApiClient implements it; tests may fake it). */
 export interface ApiReader {

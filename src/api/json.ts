@@ -1,6 +1,6 @@
 /**
  * Lossless JSON for API bodies (docs/reliability.md#api-misbehaviour-api, API-13/14): integers beyond 2^53 arrive as
- * `bigint`, safe integers as `number` (the `WireInt` contract of wire.ts), everything else as
+ * `bigint`, safe integers as `number` (the `WireInt` contract of wire/amounts.ts), everything else as
  * JSON.parse would give it. Floats stay numbers; normalize/ rejects them where money is expected.
  *
  * Cost: JSON.parse runs at ~200 MB/s, a lossless parser at 9–18 MB/s (docs/measurements.md#json-parsing),

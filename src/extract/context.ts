@@ -3,16 +3,11 @@
  */
 import type { ApiReader } from '../api/endpoints.js';
 import type { PageSize } from '../api/page-size.js';
-import type {
-  WireBill,
-  WireBillSummary,
-  WireEnvironmentSummary,
-  WireLedgerEvent,
-  WireNamedAsset,
-  WirePayment,
-  WireWallet,
-  WireWalletSummary,
-} from '../api/wire.js';
+import type { WireBill, WireBillSummary } from '../api/wire/bills.js';
+import type { WireLedgerEvent } from '../api/wire/ledger.js';
+import type { WirePayment } from '../api/wire/payments.js';
+import type { WireEnvironmentSummary, WireWalletSummary } from '../api/wire/summaries.js';
+import type { WireNamedAsset, WireWallet } from '../api/wire/wallets.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../model/rows.js';
 import type { SnapshotWriter } from '../model/ports.js';
 import type { Logger } from '../util/log.js';

@@ -12,7 +12,8 @@ import { eachOpenedAhead, startEarly } from '../util/read-ahead.js';
 import { Reconciler, hasErrors } from '../reconcile/reconciler.js';
 import type { ReconcileResult } from '../model/results.js';
 import { closeStatus, type CloseStatus } from '../sinks/close-status.js';
-import { openReportFolder, type PublishResult, type ReportFormat } from '../sinks/report-folder.js';
+import { openReportFolder } from '../sinks/report-folder.js';
+import type { PublishResult, ReportFormat } from '../sinks/report-folder-api.js';
 import { outputScope } from '../sinks/output-scope.js';
 import {
   BALANCES_TABLE,

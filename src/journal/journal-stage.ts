@@ -9,7 +9,7 @@ import type { JournalConfig } from '../config/journal-schema.js';
 import type { AssetRow, LedgerRow, PaymentRow, WalletRow } from '../model/rows.js';
 import { finding } from '../reconcile/findings.js';
 import type { BalanceRow, FeeRow, Finding } from '../model/results.js';
-import type { ReportFolder } from '../sinks/report-folder.js';
+import type { ReportFolder } from '../sinks/report-folder-api.js';
 import type { ReportSource } from '../model/ports.js';
 import type { Window } from '../model/window.js';
 import { windowContains } from '../model/window.js';

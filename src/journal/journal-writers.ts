@@ -3,7 +3,7 @@
  * (and the Journal sheet) gets every entry line, including entries that need a price; Beancount,
  * hledger, QuickBooks Online and Xero get the posted entries that are fully valued.
  */
-import type { ExtraFileHandle, ReportFolder, TableHandle } from '../sinks/report-folder.js';
+import type { ExtraFileHandle, ReportFolder, TableHandle } from '../sinks/report-folder-api.js';
 import { BEANCOUNT_FILE, beancountEntry, beancountHeader } from './formats/beancount.js';
 import { ledgerName, qboName, xeroCode, type FormatContext } from './formats/format-context.js';
 import { HLEDGER_FILE, hledgerEntry, hledgerHeader } from './formats/hledger.js';

@@ -3,7 +3,7 @@
  * in exceptions.csv, the Overview and the manifest like every other check (and exit 65 on an
  * error). Without a journal mapping the result is left as it is: no journal checks are listed.
  */
-import { JOURNAL_CHECKS } from '../reconcile/catalogue.js';
+import { JOURNAL_CHECKS } from '../reconcile/catalogue/journal.js';
 import { compareFindings } from '../reconcile/findings.js';
 import type { CheckResult, ReconcileResult } from '../model/results.js';
 import type { JournalStageResult } from './journal-stage.js';

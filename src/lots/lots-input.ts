@@ -10,7 +10,7 @@ import type { ReportSource } from '../model/ports.js';
 import type { BalanceRow } from '../model/results.js';
 import type { AssetRow, WalletRow } from '../model/rows.js';
 import type { Window } from '../model/window.js';
-import type { ReportFolder } from '../sinks/report-folder.js';
+import type { ReportFolder } from '../sinks/report-folder-api.js';
 import type { LotsSetup } from './lots-setup.js';
 
 export interface LotsStageInput {

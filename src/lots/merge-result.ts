@@ -2,7 +2,7 @@
  * The subledger's findings and check outcomes folded into the reconciliation result, so they land
  * in exceptions.csv, the Overview and the manifest like every other check (exit 65 on an error).
  */
-import { LOTS_CHECKS } from '../reconcile/catalogue.js';
+import { LOTS_CHECKS } from '../reconcile/catalogue/lots.js';
 import { compareFindings } from '../reconcile/findings.js';
 import type { CheckResult, ReconcileResult } from '../model/results.js';
 import type { LotsStageResult } from './lots-stage.js';

@@ -5,7 +5,7 @@ import { AppError } from '../util/errors.js';
  * (docs/reliability.md#api-misbehaviour-api, API-12..API-15):
  * - a JS number only when it is a safe integer (anything beyond 2^53 was already rounded by
  *   JSON.parse, so it is refused rather than trusted);
- * - a bigint (our lossless JSON parser's form for large integers, src/api/wire.ts `WireInt`);
+ * - a bigint (our lossless JSON parser's form for large integers, src/api/wire/amounts.ts `WireInt`);
  * - a canonical digit string `^-?(0|[1-9][0-9]*)$` (no sign `+`, no spaces, no separators,
  *   no exponent, no leading zeros, no fraction).
  * Everything else — `"1e3"`, `"1,000"`, `""`, `" 5"`, `"+5"`, `1.5`, NaN, Infinity, null,

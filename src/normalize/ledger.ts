@@ -2,7 +2,7 @@
  * Wire ledger event → LedgerRow. Both shapes (docs/service-facts.md#ledger-events): the modern `amount`
  * Amount object, and older records' `amount_msats` + `currency`.
  */
-import type { LEDGER_EVENT_TYPES } from '../api/wire.js';
+import type { LEDGER_EVENT_TYPES } from '../api/wire/ledger.js';
 import { unitOf } from '../money/units.js';
 import { preferModern, readAmount, readCurrency, type WireMoney } from './amount.js';
 import { Flags, token } from './flags.js';

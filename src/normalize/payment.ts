@@ -2,7 +2,7 @@
  * Wire Payment → PaymentRow. Pure and total: any input gives a row; every quirk met is a flag.
  * The money rules are in fees.ts and docs/reconciliation.md.
  */
-import { PAYMENT_CATEGORIES, PAYMENT_DIRECTIONS, PAYMENT_KINDS, PAYMENT_ROUTES, PAYMENT_STATUSES } from '../api/wire.js';
+import { PAYMENT_CATEGORIES, PAYMENT_DIRECTIONS, PAYMENT_KINDS, PAYMENT_ROUTES, PAYMENT_STATUSES } from '../api/wire/enums.js';
 import { msatsToQuoted } from '../money/rate.js';
 import { satsToMsats, unitOf } from '../money/units.js';
 import { preferModern, readAmount, readCurrency, type WireMoney } from './amount.js';

@@ -3,7 +3,7 @@
  * to the wallet ledger's hold_id / credit_id), on-chain tx ids, Lightning payment hashes, swap steps
  * in the order reported, short-circuit offsets — plus the BTC amounts the receipts carry.
  */
-import { SWAP_STEPS } from '../api/wire.js';
+import { SWAP_STEPS } from '../api/wire/enums.js';
 import { satsToMsats } from '../money/units.js';
 import { type Flags, token } from './flags.js';
 import {

@@ -6,7 +6,7 @@
  * `by_organization_id` and `by_environment_id` repeat the top-level total at a coarser grain and are
  * not turned into rows.
  */
-import { PAYMENT_DIRECTIONS, PAYMENT_KINDS, PAYMENT_STATUSES } from '../api/wire.js';
+import { PAYMENT_DIRECTIONS, PAYMENT_KINDS, PAYMENT_STATUSES } from '../api/wire/enums.js';
 import { readCurrency } from './amount.js';
 import { Flags, token } from './flags.js';
 import { BUCKET_FIELDS, ENVIRONMENT_SUMMARY_FIELDS, LINE_OF_CREDIT_SUMMARY_FIELDS, WALLET_SUMMARY_FIELDS } from './known-fields.js';

@@ -1,7 +1,7 @@
 /**
  * Wire Wallet → WalletRow.
  */
-import { NETWORKS } from '../api/wire.js';
+import { NETWORKS } from '../api/wire/enums.js';
 import { unitOf } from '../money/units.js';
 import { readAmount, readCurrency } from './amount.js';
 import { Flags, token } from './flags.js';

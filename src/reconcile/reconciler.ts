@@ -36,7 +36,8 @@ import { LedgerIndex } from './ledger-index.js';
 import { checkPayment } from './payment-checks.js';
 
 export { hasErrors } from './findings.js';
-export { CHECKS, type CheckDefinition, type CheckId } from './catalogue.js';
+export { CHECKS, type CheckId } from './catalogue.js';
+export type { CheckDefinition } from './catalogue/check-definition.js';
 import type { BalanceRow, CheckResult, Finding, OpenItemRow, ReconcileResult, SummaryCheckRow } from '../model/results.js';
 import { Rollforward } from './rollforward.js';
 import { SummaryComparison } from './summary-checks.js';

@@ -16,145 +16,43 @@
  * Overview (first tab), fees.html and manifest.json, then renames the
  * temporary folder into place (atomic-folder.ts). On any failure call abort(): nothing partial
  * is left. Errors: bad names → usage AppError (64); I/O → cantCreate AppError (74).
+ *
+ * This file holds the folder's bookkeeping (which table is open, written ahead or done, and the
+ * order of publishing); the public types are in report-folder-api.ts, the row handles in
+ * folder-table-handles.ts, the closing pages in folder-overview-pages.ts and the manifest in
+ * published-manifest.ts.
  */
 import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AssetRow, PaymentRow } from '../model/rows.js';
-import type { BalanceRow, BillCheckRow, CheckResult, ControlTotals, FeeRow } from '../model/results.js';
-import { tieOut } from '../reconcile/tie-out.js';
-import { BalanceSummary } from './balance-summary.js';
-import { closeStatus, type CloseStatus } from './close-status.js';
-import type { Window } from '../model/window.js';
-import { instantFromDate } from '../model/instant.js';
+import type { PaymentRow } from '../model/rows.js';
+import type { BalanceRow, BillCheckRow, FeeRow } from '../model/results.js';
 import { usageError } from '../util/errors.js';
 import { cleanStaleFolders, createTempFolder } from './atomic-folder.js';
+import { BalanceSummary } from './balance-summary.js';
+import { EXCEL_MAX_ROWS } from './cells.js';
+import { closeStatus } from './close-status.js';
 import type { AnyTableSpec, TableSpec } from './column-spec.js';
 import { CsvTableWriter, DEFAULT_CSV_OPTIONS, type CsvOptions, type FileResult } from './csv-table-writer.js';
-import { writeDefinitionsSheet } from './definitions-sheet.js';
+import { FeeChartData } from './fee-charts.js';
 import { FeePicture, renderFeesHtml } from './fees-picture.js';
-import { FeeChartData, writeFeeChartsSheet } from './fee-charts.js';
+import { publishedManifest } from './published-manifest.js';
+import { writeOverviewPages } from './folder-overview-pages.js';
 import { assertSafeName, insideRoot, tempName } from './folder-paths.js';
-import type { ManifestScope } from './output-scope.js';
+import { csvAheadHandle, extraCsvHandle, tableHandle, type AheadPart } from './folder-table-handles.js';
+import { MANIFEST_FILE, redactParameters, type ManifestFile } from './manifest.js';
+import { FILE_MODE, outputError } from './output-file.js';
 import { publishTarget, readPeriodOnDisk, type PublishTarget } from './period-on-disk.js';
 import { publishPeriod } from './period-publication.js';
-import { controlTotalsJson, csvManifest, MANIFEST_FILE, MANIFEST_SCHEMA_VERSION, redactParameters, type Manifest, type ManifestFile } from './manifest.js';
-import { FILE_MODE, outputError } from './output-file.js';
-import { writeOverviewSheet } from './overview-sheet.js';
-import type { CryptoOverview } from './overview-crypto.js';
 import { compileTable, type RenderContext, type XlsxRenderStats } from './render-cells.js';
+import { FEES_HTML_FILE, WORKBOOK_FILE, type ExtraFileHandle, type PublishInput, type PublishResult, type ReportFolder, type ReportFolderOptions, type ReportFormat, type SheetLayout, type TableHandle } from './report-folder-api.js';
 import { ALL_TABLES, BALANCES_TABLE, BILLS_TABLE, FEES_TABLE, OPEN_ITEMS_TABLE, PAYMENTS_TABLE } from './tables/index.js';
-import { toolInfo } from './tool-info.js';
-import { EXCEL_MAX_ROWS } from './cells.js';
-import { StreamingWorkbook } from './xlsx-workbook.js';
 import { TextFileWriter } from './text-file-writer.js';
+import { toolInfo } from './tool-info.js';
 import { XlsxTableSheets, type SheetResult } from './xlsx-table-sheets.js';
+import { StreamingWorkbook } from './xlsx-workbook.js';
+import { sumXlsxStats, xlsxNotes } from './xlsx-render-notes.js';
 import { ZonedClock } from './zoned-time.js';
-
-export const WORKBOOK_FILE = 'report.xlsx';
-export const FEES_HTML_FILE = 'fees.html';
-
-export type ReportFormat = 'csv' | 'xlsx';
-
-export interface ReportFolderOptions {
-  /** output root (`--out`, default `reports/`) */
-  outRoot: string;
-  /** `month-end` | `nightly` | `export` | ... — the first folder level */
-  job: string;
-  /** `2026-10`, `2026-11-21`, `2026-10-01_2026-10-31` — the second folder level */
-  period: string;
-  /** the command line's command, for the manifest */
-  command: string;
-  /** the report window, half-open [from, to) in UTC, and the reporting time zone */
-  window: Window;
-  runId: string;
-  formats?: readonly ReportFormat[];
-  csv?: Partial<CsvOptions>;
-  /** the snapshot records the period as closed: never overwrite it, write `<period>.amended-N` instead (a folder on disk that says closed does the same) */
-  closed?: boolean;
-  /** the organization, environments and wallets these files cover (manifest `scope`); a version of the period with another is refused */
-  scope: ManifestScope;
-  /** asset decimals and names for display amounts */
-  assets?: readonly AssetRow[];
-  /** wallet names for the `wallet_name` column beside every `wallet_id` */
-  wallets?: readonly { wallet_id: string; name: string }[];
-  /** wall clock for the manifest's started/finished times (injected in tests) */
-  clock?: () => Date;
-  /** the workbook's created/modified date and zip entry dates; default: the window's end */
-  documentDate?: Date;
-  /** rows per sheet, header included (default Excel's 1,048,576; tests use a small one) */
-  maxRowsPerSheet?: number;
-  /** bound on XLSX bytes waiting for the compressor (xlsx-workbook.ts) */
-  maxBytesInFlight?: number;
-  /** the fee charts on the Overview and their "Fee charts" sheet (default on; off for a chart-less comparison) */
-  charts?: boolean;
-}
-
-export interface TableHandle<Row> {
-  /** Writes a row; await it — it resolves at once unless a buffer is full. */
-  write(row: Row): Promise<void> | undefined;
-  writeAll(rows: Iterable<Row>): Promise<void>;
-  close(): Promise<{ rows: number }>;
-}
-
-export interface ExtraFileHandle {
-  write(text: string): Promise<void> | undefined;
-  /** `rows`: what the manifest records for the file */
-  close(rows: number): Promise<void>;
-}
-
-export interface PublishInput {
-  /** run parameters without secrets (redacted again defensively); shown on the Overview and in the manifest */
-  parameters: Record<string, unknown>;
-  controlTotals: ControlTotals;
-  checks: readonly CheckResult[];
-  /** extra counts for the manifest (requests, retries, duplicates seen, ...) */
-  counts?: Record<string, number>;
-  /** extra lines for the Overview's notes */
-  notes?: readonly string[];
-  /** whether the period is closed (Overview, manifest); default: not a closing run */
-  close?: CloseStatus;
-  /** the crypto subledger's block on the Overview (overview-crypto.ts) */
-  crypto?: CryptoOverview;
-}
-
-/** Writes a laid-out sheet into the workbook (ReportFolder.table). */
-export type SheetLayout = (workbook: StreamingWorkbook) => Promise<void>;
-
-export interface PublishResult {
-  dir: string;
-  manifest: Manifest;
-  /** a closed period whose files are identical to its latest version: nothing was written */
-  unchanged: boolean;
-}
-
-export interface ReportFolder {
-  /** the temporary folder being written (for logs) */
-  readonly tempDir: string;
-  /** the folder name foreseen at open: the period or `<period>.amended-N` (publish() reads the disk again: period-publication.ts) */
-  readonly folderName: string;
-  /**
-   * A table: its CSV and its sheet(s), one row per record. With `layout` (a spec marked `laidOut`),
-   * the sheet is instead laid out by `layout` once the rows are written — a note read top to
-   * bottom — and is not one of the workbook's table sheets.
-   */
-  table<Row>(spec: TableSpec<Row>, layout?: SheetLayout): Promise<TableHandle<Row>>;
-  /** A file that is not a table (no sheet), open alongside tables; listed in the manifest after them. */
-  extraFile(name: string): ExtraFileHandle;
-  /** A CSV-only table (an import file for another system: no sheet, no Definitions entry). */
-  extraCsv<Row>(spec: TableSpec<Row>): TableHandle<Row>;
-  /**
-   * A table's CSV file written ahead, beside the table being written (the report behind the pull
-   * renders a wallet's ledger rows into ledger.csv while Payments is open). Its sheet comes later:
-   * `table(spec)` then writes the same rows to the workbook only — nothing when the folder writes no
-   * workbook (`writesWorkbook`) — and the table is listed where that call puts it.
-   */
-  csvAhead<Row>(spec: TableSpec<Row>): TableHandle<Row>;
-  /** whether tables get sheets (the xlsx format) */
-  readonly writesWorkbook: boolean;
-  publish(input: PublishInput): Promise<PublishResult>;
-  abort(): Promise<void>;
-}
 
 interface TableOutcome {
   spec: AnyTableSpec;
@@ -198,7 +96,7 @@ class ReportFolderImpl implements ReportFolder {
   private current: { abort(): Promise<void> } | null = null;
   private readonly extras = new Map<string, { abort(): Promise<void>; result: ManifestFile | null }>();
   /** CSV files written ahead of their tables' sheets (csvAhead), by table id */
-  private readonly ahead = new Map<string, { abort(): Promise<void>; closed: { rows: number; csv: FileResult | null } | null }>();
+  private readonly ahead = new Map<string, AheadPart>();
   private state: 'open' | 'publishing' | 'done' = 'open';
 
   constructor(
@@ -246,35 +144,9 @@ class ReportFolderImpl implements ReportFolder {
     assertSafeName('table file', spec.file);
     const csvPath = join(this.tempDir, spec.file);
     const writer = this.formats.has('csv') ? CsvTableWriter.open(compileTable(spec, this.ctx), csvPath, this.csvOptions) : null;
-    const part = { abort: async (): Promise<void> => writer?.abort(), closed: null as { rows: number; csv: FileResult | null } | null };
+    const part: AheadPart = { abort: async (): Promise<void> => writer?.abort(), closed: null };
     this.ahead.set(spec.id, part);
-    let rows = 0;
-    const fail = (error: unknown): never => {
-      throw outputError(error, csvPath);
-    };
-    const handle: TableHandle<Row> = {
-      write: (row) => {
-        if (part.closed !== null) throw new Error(`table ${spec.id}'s CSV is closed`);
-        rows += 1;
-        try {
-          return writer?.write(row)?.then(() => undefined, fail);
-        } catch (error) {
-          return fail(error);
-        }
-      },
-      writeAll: async (all) => {
-        for (const row of all) await handle.write(row);
-      },
-      close: async () => {
-        try {
-          part.closed = { rows, csv: writer === null ? null : await writer.close() };
-        } catch (error) {
-          fail(error);
-        }
-        return { rows };
-      },
-    };
-    return handle;
+    return csvAheadHandle(spec.id, writer, part, csvPath);
   }
 
   async table<Row>(spec: TableSpec<Row>, layout?: SheetLayout): Promise<TableHandle<Row>> {
@@ -299,21 +171,9 @@ class ReportFolderImpl implements ReportFolder {
     const extra = this.openExtra(spec.file);
     const writer = CsvTableWriter.open(compileTable(spec, this.ctx), join(this.tempDir, spec.file), this.csvOptions);
     extra.abort = () => writer.abort();
-    let rows = 0;
-    const handle: TableHandle<Row> = {
-      write: (row) => {
-        rows += 1;
-        return writer.write(row);
-      },
-      writeAll: async (all) => {
-        for (const row of all) await handle.write(row);
-      },
-      close: async () => {
-        extra.result = { path: spec.file, ...(await writer.close()) };
-        return { rows };
-      },
-    };
-    return handle;
+    return extraCsvHandle(writer, (result) => {
+      extra.result = { path: spec.file, ...result };
+    });
   }
 
   private openExtra(name: string): { abort(): Promise<void>; result: ManifestFile | null } {
@@ -349,54 +209,21 @@ class ReportFolderImpl implements ReportFolder {
             : charts && (spec as AnyTableSpec) === (BILLS_TABLE as AnyTableSpec)
               ? (row: Row) => this.chartData.addBill(row as unknown as BillCheckRow)
               : null;
-    let rows = 0;
-    let closed = false;
-    const fail = (error: unknown): never => {
-      throw outputError(error, csvPath);
-    };
-    const handle: TableHandle<Row> = {
-      write: (row) => {
-        if (closed) throw new Error(`table ${spec.id} is closed`);
-        rows += 1;
-        observe?.(row);
-        let a: Promise<void> | undefined;
-        let b: Promise<void> | undefined;
-        try {
-          a = csv?.write(row);
-          b = sheets?.write(row);
-        } catch (error) {
-          fail(error);
-        }
-        if (a === undefined && b === undefined) return undefined;
-        return Promise.all([a, b]).then(() => undefined, fail);
+    const workbook = this.workbook;
+    const { handle, abort } = tableHandle<Row>({
+      id: spec.id,
+      csvPath,
+      csv,
+      sheets,
+      ahead,
+      observe,
+      layout: layout !== undefined && workbook !== null ? () => layout(workbook) : null,
+      done: (outcome) => {
+        this.outcomes.push({ spec: spec as AnyTableSpec, ...outcome });
+        this.current = null;
       },
-      writeAll: async (all) => {
-        for (const row of all) await handle.write(row);
-      },
-      close: async () => {
-        if (closed) throw new Error(`table ${spec.id} is already closed`);
-        closed = true;
-        try {
-          const csvResult = ahead?.closed ? ahead.closed.csv : csv === null ? null : await csv.close();
-          const xlsxResult = sheets === null ? null : await sheets.close();
-          if (layout !== undefined && this.workbook !== null) await layout(this.workbook);
-          // the sheet repeats the rows of the CSV written ahead: the same count, or it is a bug
-          if (ahead?.closed && sheets !== null && rows !== ahead.closed.rows) throw new Error(`table ${spec.id}: ${rows} row(s) in the sheet, ${ahead.closed.rows} in the CSV written ahead`);
-          const total = ahead?.closed && sheets === null ? ahead.closed.rows : rows;
-          this.outcomes.push({ spec: spec as AnyTableSpec, rows: total, csv: csvResult, sheets: xlsxResult?.sheets ?? [] });
-          this.current = null;
-          return { rows: total };
-        } catch (error) {
-          return fail(error);
-        }
-      },
-    };
-    this.current = {
-      abort: async () => {
-        closed = true;
-        await csv?.abort();
-      },
-    };
+    });
+    this.current = { abort };
     return handle;
   }
 
@@ -421,31 +248,25 @@ class ReportFolderImpl implements ReportFolder {
         if (o.csv !== null) files.push({ path: o.spec.file, rows: o.csv.rows, bytes: o.csv.bytes, sha256: o.csv.sha256 });
       }
       for (const extra of this.extras.values()) if (extra.result !== null) files.push(extra.result);
-      const stats = this.totalXlsxStats();
+      const stats = sumXlsxStats(this.xlsxStats, this.workbook !== null);
       const close = input.close ?? closeStatus({ closing: false, allowOpen: false, closedBefore: false, openItems: this.outcomes.find((o) => o.spec.id === OPEN_ITEMS_TABLE.id)?.rows ?? 0, period: this.options.period });
-      const verdict = tieOut(input.checks);
       const notes = [...(input.notes ?? []), ...xlsxNotes(stats)];
       if (this.workbook !== null) {
-        const chartPanels = this.options.charts === false ? [] : await writeFeeChartsSheet(this.workbook, this.fees, this.chartData, { ...this.ctx, tz: this.options.window.tz });
-        await writeDefinitionsSheet(this.workbook, this.outcomes.map((o) => o.spec), this.options.window.tz, []);
-        await writeOverviewSheet(
-          this.workbook,
-          {
-            title: `${this.options.job} report · ${this.options.period}`,
-            subtitle: `Window ${this.ctx.clock.iso(this.options.window.from) ?? ''} to ${this.ctx.clock.iso(this.options.window.to) ?? ''} (${this.options.window.tz}), end excluded. Run id, run times and file hashes: manifest.json.`,
-            parameters: overviewParameters(this.options, parameters),
-            checks: input.checks,
-            controlTotals: input.controlTotals,
-            tables: ordered.map((o) => ({ sheet: o.spec.sheet, file: o.csv === null ? null : o.spec.file, rows: o.rows })),
-            fees: this.fees,
-            chartPanels,
-            balances: this.balances,
-            close,
-            notes,
-            ...(input.crypto === undefined ? {} : { crypto: input.crypto }),
-          },
-          this.ctx,
-        );
+        await writeOverviewPages(this.workbook, {
+          options: this.options,
+          ctx: this.ctx,
+          parameters,
+          checks: input.checks,
+          controlTotals: input.controlTotals,
+          specs: this.outcomes.map((o) => o.spec),
+          tables: ordered.map((o) => ({ sheet: o.spec.sheet, file: o.csv === null ? null : o.spec.file, rows: o.rows })),
+          fees: this.fees,
+          chartData: this.chartData,
+          balances: this.balances,
+          close,
+          notes,
+          ...(input.crypto === undefined ? {} : { crypto: input.crypto }),
+        });
         const book = await this.workbook.commit();
         // the workbook's tab order: the order the tables were written (the journal's sheet sits before Exceptions)
         const sheets = this.outcomes.flatMap((o) => o.sheets);
@@ -457,32 +278,23 @@ class ReportFolderImpl implements ReportFolder {
 
       const counts: Record<string, number> = { ...(input.counts ?? {}) };
       for (const o of ordered) counts[o.spec.id] = o.rows;
-      const manifestFor = (target: PublishTarget): Manifest => ({
-        schema_version: MANIFEST_SCHEMA_VERSION,
-        run_id: this.options.runId,
-        command: this.options.command,
-        tool: toolInfo(),
-        job: this.options.job,
-        period: this.options.period,
-        folder: target.name,
-        amendment: target.amendment,
-        window: { from: this.options.window.from, to: this.options.window.to, tz: this.options.window.tz },
-        scope: this.options.scope,
-        started_at: instantFromDate(this.startedAt),
-        finished_at: instantFromDate(this.wallClock()),
-        parameters,
-        csv: this.formats.has('csv') ? csvManifest(this.csvOptions) : null,
-        xlsx:
-          this.workbook === null
-            ? null
-            : { max_rows_per_sheet: this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS, control_chars_replaced: stats.replacedControlChars, texts_truncated: stats.truncatedTexts, amounts_as_text: stats.amountsAsText, display_amounts_rounded: stats.displayAmountsRounded },
-        counts,
-        tie_out: { ties: verdict.ties, errors: verdict.errors, warnings: verdict.warnings, info: verdict.info, headline: verdict.headline },
-        close,
-        control_totals: controlTotalsJson(input.controlTotals),
-        checks: [...input.checks],
-        files,
-      });
+      const manifestFor = (target: PublishTarget) =>
+        publishedManifest(
+          {
+            options: this.options,
+            startedAt: this.startedAt,
+            wallClock: this.wallClock,
+            parameters,
+            csv: this.formats.has('csv') ? this.csvOptions : null,
+            xlsx: this.workbook === null ? null : stats,
+            counts,
+            close,
+            controlTotals: input.controlTotals,
+            checks: input.checks,
+            files,
+          },
+          target,
+        );
       const published = await publishPeriod({
         tempDir: this.tempDir,
         jobDir: this.jobDir,
@@ -518,18 +330,6 @@ class ReportFolderImpl implements ReportFolder {
     await rm(this.tempDir, { recursive: true, force: true }).catch(() => undefined);
   }
 
-  private totalXlsxStats(): XlsxRenderStats {
-    const total: XlsxRenderStats = { replacedControlChars: 0, truncatedTexts: 0, amountsAsText: 0, displayAmountsRounded: 0 };
-    if (this.workbook === null) return total;
-    for (const s of this.xlsxStats) {
-      total.replacedControlChars += s.replacedControlChars;
-      total.truncatedTexts += s.truncatedTexts;
-      total.amountsAsText += s.amountsAsText;
-      total.displayAmountsRounded += s.displayAmountsRounded;
-    }
-    return total;
-  }
-
   private async writeSmallFile(name: string, content: string, rows: number): Promise<ManifestFile> {
     const bytes = Buffer.from(content, 'utf8');
     await writeFile(join(this.tempDir, name), bytes, { mode: FILE_MODE, flag: 'wx', flush: true });
@@ -538,27 +338,3 @@ class ReportFolderImpl implements ReportFolder {
 
 }
 
-function xlsxNotes(stats: XlsxRenderStats): string[] {
-  const notes: string[] = [];
-  if (stats.replacedControlChars > 0) notes.push(`${stats.replacedControlChars} text cell(s) held control characters (e.g. NUL) that XLSX cannot store; they are shown as ␀-style symbols. The CSV files keep the original text.`);
-  if (stats.truncatedTexts > 0) notes.push(`${stats.truncatedTexts} text cell(s) exceeded Excel's 32,767 characters and were cut; the CSV files have the full text.`);
-  if (stats.amountsAsText > 0) notes.push(`${stats.amountsAsText} *_base cell(s) have more than 15 digits and are exact text; the display amount beside each is a number (rounded by Excel to 15 significant digits) that sums.`);
-  return notes;
-}
-
-function overviewParameters(options: ReportFolderOptions, parameters: Record<string, unknown>): [string, string][] {
-  const tool = toolInfo();
-  const rows: [string, string][] = [
-    ['report', options.job],
-    ['period', options.period],
-    ['window start (UTC)', options.window.from],
-    ['window end, excluded (UTC)', options.window.to],
-    ['time zone', options.window.tz],
-    ['tool', `${tool.name} ${tool.version}`],
-  ];
-  for (const key of Object.keys(parameters).sort()) {
-    const value = parameters[key];
-    rows.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
-  }
-  return rows;
-}

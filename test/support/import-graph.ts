@@ -4,7 +4,7 @@
  * Pure functions over a list of edges, so the architecture test can also feed them a synthetic
  * graph and prove that they catch what they claim to catch.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 
 /** One relative import: `from` and `to` are paths under the scanned root, e.g. `src/model/rows.ts`. */
@@ -48,7 +48,7 @@ function listFiles(dir: string): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...listFiles(path));
-    else if (/\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
+    else if (/\.(ts|mts|mjs)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
   }
   return out;
 }
@@ -59,9 +59,11 @@ export function importEdges(root: string, folder: string): ImportEdge[] {
   for (const file of listFiles(join(root, folder)).sort()) {
     const from = relative(root, file).split(sep).join('/');
     for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
-      // NodeNext: the specifier names the emitted `.js`; the source is the `.ts` beside it.
-      const to = posix.normalize(posix.join(posix.dirname(from), spec)).replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts');
-      edges.push({ from, to });
+      // NodeNext: the specifier names the emitted `.js`; the source is the `.ts` beside it (a plain
+      // `.mjs` script, as in scripts/, is its own source).
+      const named = posix.normalize(posix.join(posix.dirname(from), spec));
+      const to = named.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts');
+      edges.push({ from, to: !existsSync(join(root, to)) && existsSync(join(root, named)) ? named : to });
     }
   }
   return edges;

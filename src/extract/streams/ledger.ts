@@ -14,7 +14,7 @@
  */
 import { ledgerEventKey, ledgerPages } from '../../api/endpoints.js';
 import { SweepDeduper } from '../../api/paginate.js';
-import type { WireLedgerEvent } from '../../api/wire.js';
+import type { WireLedgerEvent } from '../../api/wire/ledger.js';
 import type { WalletRow } from '../../model/rows.js';
 import { toUtcInstant } from '../../model/instant.js';
 import { LEDGER_ENTRIES_PER_PAYMENT } from '../chain-budget.js';

@@ -6,7 +6,7 @@ import { escapeText, hasEscapes, unescapeText } from './text-escape.js';
  * Writing: a `bigint` is emitted as a bare JSON number from its decimal digits (never through
  * Number), and every string and key goes through `escapeText` (jsonb refuses U+0000).
  * Reading: jsonb output is parsed with JSON.parse, except that integer literals outside the safe
- * range come back as `bigint` — the same shape the lossless API parser produces (src/api/wire.ts
+ * range come back as `bigint` — the same shape the lossless API parser produces (src/api/wire/amounts.ts
  * `WireInt`), so a raw object reads back deep-equal to the one written.
  */
 export function toJsonText(value: unknown): string {

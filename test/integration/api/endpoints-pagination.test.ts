@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { getPayment, ledgerEventKey, ledgerPages, listWallets, paymentKey, paymentPages, type PaymentFilters } from '../../../src/api/endpoints.js';
 import { ApiServerError } from '../../../src/api/errors.js';
 import { dedupePages, SweepDeduper, type SweepPosition } from '../../../src/api/paginate.js';
-import type { WirePayment } from '../../../src/api/wire.js';
+import type { WirePayment } from '../../../src/api/wire/payments.js';
 import { makeClient } from '../../support/api/client-harness.js';
 import { sendError, sendJson, type RecordedRequest } from '../../support/api/fake-api-server.js';
 import { serveFakeApi } from '../../support/api/serve-fake-api.js';

@@ -23,7 +23,7 @@ import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { formatBase, groupThousands } from '../../../src/money/format.js';
 import { demoJournal, demoLots, monthEnd, pythonRows, type Rows } from '../../support/lots/demo-month-ends.js';
 import { convertWithLibreOffice, eightPointHeight, pdfPages, pdfText, pdfToolsMissing, sideBySide, stripResults, type RecalculatedCell } from '../../support/readers/libreoffice.js';
-import { pythonForXlsx, readersMissing, readXlsxWithOpenpyxl, sheetNamed, type OpenpyxlCell } from '../../support/readers/readers.js';
+import { pythonForXlsx, QUIET_OPENPYXL, readersMissing, readXlsxWithOpenpyxl, sheetNamed, type OpenpyxlCell } from '../../support/readers/readers.js';
 import { scaled } from '../../support/journal/ledger-tools.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
 
@@ -169,7 +169,7 @@ describe.skipIf(skip !== null)(`the crypto sheets read, recalculated and printed
     const pdf = convertWithLibreOffice(book, 'pdf', join(root, 'a4'), join(root, 'lo-pdf'));
     const letterBook = join(root, 'letter', 'report.xlsx');
     mkdirSync(join(root, 'letter'), { recursive: true });
-    execFileSync(pythonForXlsx()!, ['-c', `import openpyxl, sys\nwb = openpyxl.load_workbook(sys.argv[1])\nfor ws in wb.worksheets:\n    ws.page_setup.paperSize = ws.PAPERSIZE_LETTER\nwb.save(sys.argv[2])`, book, letterBook]);
+    execFileSync(pythonForXlsx()!, ['-c', `import openpyxl, sys, warnings\n${QUIET_OPENPYXL}\nwb = openpyxl.load_workbook(sys.argv[1])\nfor ws in wb.worksheets:\n    ws.page_setup.paperSize = ws.PAPERSIZE_LETTER\nwb.save(sys.argv[2])`, book, letterBook]);
     const letter = convertWithLibreOffice(letterBook, 'pdf', join(root, 'letter-pdf'), join(root, 'lo-pdf'));
     // the cover and the note each print one page across
     const sheets = readXlsxWithOpenpyxl(book);

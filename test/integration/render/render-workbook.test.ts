@@ -11,6 +11,7 @@ import { writeSmallReport } from '../../support/sinks/write-report.js';
 
 const SCRIPT = join(import.meta.dirname, '../../../scripts/render-workbook.sh');
 const missing = ['soffice', 'pdftoppm'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
+if (missing.length > 0 && process.env['PAYEXPORT_REQUIRE_READERS'] === '1') throw new Error(`PAYEXPORT_REQUIRE_READERS=1 but no ${missing.join(', ')}`);
 let root = '';
 
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 /**
  * scripts/render-workbooks.mjs (docs/reports.md "Looking at the workbook"): LibreOffice headless
  * prints a report workbook to PDF with its own page setup and pdftoppm turns the pages into PNG.
- * Runs only where `soffice` and `pdftoppm` are installed (CI does not install LibreOffice); the
- * skip names what is missing.
+ * Runs where `soffice` and `pdftoppm` are installed (.ci/run installs both); elsewhere the skip
+ * names what is missing, and under PAYEXPORT_REQUIRE_READERS=1 their absence fails instead.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
@@ -15,6 +15,7 @@ import { writeSmallReport } from '../../support/sinks/write-report.js';
 const run = promisify(execFile);
 const absent = ['soffice', 'pdftoppm'].filter((tool) => spawnSync(tool, ['-v'], { stdio: 'ignore' }).error !== undefined);
 const reason = absent.length === 0 ? null : `${absent.join(' and ')} not installed (apt-get install libreoffice-calc-nogui poppler-utils)`;
+if (reason !== null && process.env['PAYEXPORT_REQUIRE_READERS'] === '1') throw new Error(`PAYEXPORT_REQUIRE_READERS=1 but ${reason}`);
 const SCRIPT = join(import.meta.dirname, '../../../scripts/render-workbooks.mjs');
 
 describe.skipIf(reason !== null)(`render-workbooks.mjs draws the workbook as PNG${reason === null ? '' : ` (skipped: ${reason})`}`, () => {

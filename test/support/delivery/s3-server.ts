@@ -88,6 +88,9 @@ export async function startS3Server(kind: 'moto' | 's3rver' = availableS3Kinds()
   // s3rver checks signatures against its one built-in key pair; moto takes any
   const accessKeyId = 'S3RVER';
   const secretAccessKey = 'S3RVER';
+  // the SDK warns once per process about Node versions it will drop; the product turns it off the
+  // same way before its own client (src/delivery/s3-delivery.ts), and so does this one
+  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
   const client = (): S3Client =>
     new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId, secretAccessKey }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
   const killChild = async (signal: NodeJS.Signals): Promise<void> => {

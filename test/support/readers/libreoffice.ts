@@ -2,8 +2,9 @@
  * LibreOffice headless and poppler as readers that did not write the workbook: print it to PDF
  * with its own page setup (soffice), read the PDF's words with their boxes (pdftotext -bbox), and
  * let LibreOffice recalculate a workbook's formulas (a private profile with "recalculate on load:
- * always", so the values it saves are its own). Suites skip visibly where a tool is missing (CI
- * installs LibreOffice but not poppler-utils, docs/reports.md).
+ * always", so the values it saves are its own). Suites skip visibly where a tool is missing, and
+ * fail instead under PAYEXPORT_REQUIRE_READERS=1, as for the other readers (.ci/run installs
+ * LibreOffice and poppler-utils).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,10 +14,13 @@ import { pythonForXlsx } from './readers.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
-/** Why the PDF tools cannot run here, or null. */
+/** Why the PDF tools cannot run here, or null; under PAYEXPORT_REQUIRE_READERS=1 their absence throws. */
 export function pdfToolsMissing(): string | null {
   const missing = ['soffice', 'pdftotext'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
-  return missing.length === 0 ? null : `no ${missing.join(', ')} (apt-get install libreoffice-calc-nogui poppler-utils)`;
+  if (missing.length === 0) return null;
+  const reason = `no ${missing.join(', ')} (apt-get install libreoffice-calc-nogui poppler-utils)`;
+  if (process.env['PAYEXPORT_REQUIRE_READERS'] === '1') throw new Error(`PAYEXPORT_REQUIRE_READERS=1 but ${reason}`);
+  return reason;
 }
 
 const RECALCULATE_ALWAYS = `<?xml version="1.0" encoding="UTF-8"?>

@@ -20,8 +20,14 @@ import argparse
 import datetime
 import json
 import sys
+import warnings
 
 import openpyxl
+
+# Our workbooks carry an Excel 2010 extension list (exceljs's x14 conditional formats) that openpyxl
+# reads past with a UserWarning per sheet; the warning says nothing about our files, and repeated
+# over every read it would drown a real one. Only that message is silenced.
+warnings.filterwarnings("ignore", message="Unknown extension is not supported", category=UserWarning)
 
 
 def cell_json(cell):

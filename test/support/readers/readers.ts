@@ -39,6 +39,13 @@ export function pythonForCsv(): string | null {
   return csvPython;
 }
 
+/**
+ * A line of Python for inline scripts that load our workbooks with openpyxl (after `import
+ * warnings`): it silences the one warning openpyxl gives on the x14 extension list exceljs writes,
+ * as read_xlsx.py does, so a real warning stands out in the test log.
+ */
+export const QUIET_OPENPYXL = `warnings.filterwarnings("ignore", message="Unknown extension is not supported", category=UserWarning)`;
+
 /** A python3 that can import openpyxl, or null. */
 export function pythonForXlsx(): string | null {
   xlsxPython ??= candidates().find((p) => runs(p, 'import openpyxl')) ?? null;

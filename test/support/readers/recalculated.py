@@ -10,8 +10,14 @@ that formulas recompute to the values written with them:
 """
 import json
 import sys
+import warnings
 
 import openpyxl
+
+# Our workbooks carry an Excel 2010 extension list (exceljs's x14 conditional formats) that openpyxl
+# reads past with a UserWarning per sheet; the warning says nothing about our files, and repeated
+# over every read it would drown a real one. Only that message is silenced.
+warnings.filterwarnings("ignore", message="Unknown extension is not supported", category=UserWarning)
 
 
 def strip(source, target, names):

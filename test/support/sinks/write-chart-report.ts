@@ -6,7 +6,8 @@
 import type { PaymentRow } from '../../../src/model/rows.js';
 import { FeeRollup } from '../../../src/reconcile/controls.js';
 import type { BillCheckRow } from '../../../src/model/results.js';
-import { openReportFolder, type PublishResult, type ReportFolderOptions } from '../../../src/sinks/report-folder.js';
+import { openReportFolder } from '../../../src/sinks/report-folder.js';
+import type { PublishResult, ReportFolderOptions } from '../../../src/sinks/report-folder-api.js';
 import { BILLS_TABLE, FEES_TABLE, PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
 import { paymentRow, smallFixture } from './rows.js';
 import { fixtureOptions } from './write-report.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dateParam, ledgerEventKey, ledgerFilterQuery, paymentFilterQuery, summaryFilterQuery, uuidParam } from '../../../src/api/endpoints.js';
-import type { WireLedgerEvent } from '../../../src/api/wire.js';
+import type { WireLedgerEvent } from '../../../src/api/wire/ledger.js';
 
 const W = '2d8e5c74-5130-4c79-9f77-3c4d5e6f7081';
 

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FLAG_KINDS } from '../../../src/normalize/flags.js';
-import { CHECKS, JOURNAL_CHECKS, LOTS_CHECKS } from '../../../src/reconcile/catalogue.js';
+import { CHECKS } from '../../../src/reconcile/catalogue.js';
+import { JOURNAL_CHECKS } from '../../../src/reconcile/catalogue/journal.js';
+import { LOTS_CHECKS } from '../../../src/reconcile/catalogue/lots.js';
 
 const doc = readFileSync(new URL('../../../docs/reconciliation.md', import.meta.url), 'utf8');
 

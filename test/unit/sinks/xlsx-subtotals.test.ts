@@ -15,7 +15,7 @@ import { openReportFolder } from '../../../src/sinks/report-folder.js';
 import { verify } from '../../../src/sinks/verify.js';
 import { readCsv } from '../../support/sinks/read-back.js';
 import { fixtureOptions } from '../../support/sinks/write-report.js';
-import { pythonForXlsx, readersMissing, readXlsxWithOpenpyxl, sheetNamed, type OpenpyxlCell } from '../../support/readers/readers.js';
+import { pythonForXlsx, QUIET_OPENPYXL, readersMissing, readXlsxWithOpenpyxl, sheetNamed, type OpenpyxlCell } from '../../support/readers/readers.js';
 
 interface Holding {
   wallet: string;
@@ -96,7 +96,7 @@ describe.skipIf(missing !== null)(`subtotal rows in a table sheet${missing === n
     const dir = await write();
     const python = pythonForXlsx() as string;
     const cached = JSON.parse(
-      execFileSync(python, ['-c', `import openpyxl, json, sys\nws = openpyxl.load_workbook(sys.argv[1], data_only=True)['Holdings']\nprint(json.dumps([[c.value for c in r] for r in ws.iter_rows()]))`, join(dir, 'report.xlsx')], { encoding: 'utf8' }),
+      execFileSync(python, ['-c', `import openpyxl, json, sys, warnings\n${QUIET_OPENPYXL}\nws = openpyxl.load_workbook(sys.argv[1], data_only=True)['Holdings']\nprint(json.dumps([[c.value for c in r] for r in ws.iter_rows()]))`, join(dir, 'report.xlsx')], { encoding: 'utf8' }),
     ) as unknown[][];
     expect(cached[4]?.slice(4, 7)).toEqual([102_500_000_001, 1.02500000001, 61500.61]);
     expect(cached[7]?.slice(4, 7)).toEqual([10, 1e-10, null]);
