@@ -30,7 +30,7 @@ import { encodeRow } from './row-codec.js';
 import { fileNameFor, hashOfFile, writeAtomically } from './spool-files.js';
 import { readSpoolState, readStreamState, type SpoolState, type StreamState } from './spool-state.js';
 import { encodeStreamLine, type LineHints, type LineFilter } from './stream-line.js';
-import { cmp, streamFileRows, streamRows } from './stream-reader.js';
+import { cmp, latestRows, streamFileRows, streamRows } from './stream-reader.js';
 import { ownCopy } from '../../util/own-copy.js';
 
 const BATCH = 1000;
@@ -116,7 +116,7 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   }
 
   async writePaymentsPage(rows: readonly PaymentRow[], checkpoint: Checkpoint): Promise<WriteStats> {
-    const stats = await this.appendPage(rows, checkpoint, (r) => ({ wallet: r.wallet_id, status: r.status_class }));
+    const stats = await this.appendPage(rows, checkpoint, (r) => ({ wallet: r.wallet_id, status: r.status_class, key: r.payment_id }));
     // Ids only grow while a run writes (truncation happens in beginRun, before any write), so the
     // set is kept up to date rather than rebuilt from every file for each wallet's orphan check.
     // Each id is copied: the row's id is a view of the page's body, which it would keep for the run.
@@ -191,13 +191,14 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
 
   /** `raw` is always null, as for the ledger. */
   async *payments(query: PaymentQuery): AsyncIterable<PaymentRow[]> {
-    // the status hint is not used here: a later copy of a payment (settled since) must replace an
-    // open one before the filter, so the filter comes after the de-duplication, on decoded rows
-    const filter: LineFilter = { wallet: query.wallet_id };
+    const select = (s: StreamState): boolean => s.checkpoint.stream.startsWith('payments') && s.wallets.includes(query.wallet_id);
+    // open items: a later copy of a payment (settled since) must replace an open one before the
+    // status filter, so the last copy of each is found on the lines' hints, then only open ones decode
+    const found = query.openOnly
+      ? latestRows<PaymentRow>(join(this.dir, 'streams'), Object.values(this.state.streams).filter(select), query.wallet_id, (status) => OPEN_STATUSES.has(status))
+      : this.streamRows<PaymentRow>(select, { wallet: query.wallet_id });
     const byId = new Map<string, PaymentRow>();
-    for (const row of this.streamRows<PaymentRow>((s) => s.checkpoint.stream.startsWith('payments') && s.wallets.includes(query.wallet_id), filter)) {
-      if (row.wallet_id === query.wallet_id) byId.set(row.payment_id, row);
-    }
+    for (const row of found) if (row.wallet_id === query.wallet_id) byId.set(row.payment_id, row);
     const rows = [...byId.values()]
       .filter((p) => windowContains(query.window, p.created_at) && (!query.openOnly || OPEN_STATUSES.has(p.status_class)))
       .sort((a, b) => cmp(a.created_at, b.created_at) || cmp(a.payment_id, b.payment_id));

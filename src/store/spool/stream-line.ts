@@ -1,11 +1,12 @@
 /**
- * One row of a spool stream file: `wallet TAB status TAB row TAB raw`, so that a reader can pass
+ * One row of a spool stream file: `wallet TAB status TAB key TAB row TAB raw`, so that a reader can pass
  * over what it does not want without parsing JSON (issue 41: the spool decoded each row several
  * times, `raw` included, although every report asks `withoutRaw`).
  *
- * - `wallet` and `status` are hints for skipping: the row's wallet and its status class (payments),
- *   or empty when unknown; a hint that could be mistaken for a separator is left empty, and a row
- *   kept by the hints is still checked on its decoded fields.
+ * - `wallet`, `status` and `key` are hints for skipping: the row's wallet, its status class
+ *   (payments) and its natural key (the payment id), or empty when unknown; a hint that could be
+ *   mistaken for a separator is left empty, and a row kept by the hints is still checked on its
+ *   decoded fields. The key lets a reader keep the last copy of each payment before decoding any.
  * - `row` is the row without its `raw` field (row-codec.ts). The spool keeps no `raw` payload: every
  *   reader of a spool asks `withoutRaw` (reports, journals, lots, the pull's own checks), `report
  *   --no-db` is refused, and a finished run's spool is removed — so a row that had the field is
@@ -19,6 +20,7 @@ import { decodeRow, encodeRow } from './row-codec.js';
 export interface LineHints {
   wallet: string;
   status: string;
+  key?: string;
 }
 
 const SAFE = /^[A-Za-z0-9_.:-]*$/;
@@ -27,9 +29,11 @@ const TAB = '\t';
 export function encodeStreamLine(row: object, hints: LineHints): string {
   const wallet = SAFE.test(hints.wallet) ? hints.wallet : '';
   const status = SAFE.test(hints.status) ? hints.status : '';
-  if (!Object.prototype.hasOwnProperty.call(row, 'raw')) return `${wallet}${TAB}${status}${TAB}${encodeRow(row)}${TAB}\n`;
+  const key = hints.key !== undefined && SAFE.test(hints.key) ? hints.key : '';
+  const head = `${wallet}${TAB}${status}${TAB}${key}${TAB}`;
+  if (!Object.prototype.hasOwnProperty.call(row, 'raw')) return `${head}${encodeRow(row)}${TAB}\n`;
   const { raw: _dropped, ...rest } = row as { raw: unknown };
-  return `${wallet}${TAB}${status}${TAB}${encodeRow(rest)}${TAB}-\n`;
+  return `${head}${encodeRow(rest)}${TAB}-\n`;
 }
 
 export interface LineFilter {
@@ -39,16 +43,38 @@ export interface LineFilter {
   statuses?: ReadonlySet<string>;
 }
 
-/** The row of one line, or undefined when the hints alone show the filter does not want it. */
-export function decodeStreamLine<T>(line: string, filter: LineFilter): T | undefined {
-  if (line.charCodeAt(0) === 123 /* { */) return decodeRow<T>(line);
+/** A line's hints, read without parsing its JSON (null for a line of the format before, which has none). */
+export interface SplitLine {
+  wallet: string;
+  status: string;
+  key: string;
+  decode<T>(): T;
+}
+
+export function splitStreamLine(line: string): SplitLine | null {
+  if (line.charCodeAt(0) === 123 /* { */) return null;
   const walletEnd = line.indexOf(TAB);
   const statusEnd = line.indexOf(TAB, walletEnd + 1);
-  const rowEnd = line.indexOf(TAB, statusEnd + 1);
-  if (walletEnd < 0 || statusEnd < 0 || rowEnd < 0) throw new Error('corrupt spool line: missing a separator');
-  if (filter.wallet !== undefined && walletEnd > 0 && line.slice(0, walletEnd) !== filter.wallet) return undefined;
-  if (filter.statuses !== undefined && statusEnd > walletEnd + 1 && !filter.statuses.has(line.slice(walletEnd + 1, statusEnd))) return undefined;
-  const row = decodeRow<Record<string, unknown>>(line.slice(statusEnd + 1, rowEnd));
-  if (rowEnd + 1 < line.length) row.raw = null;
-  return row as T;
+  const keyEnd = line.indexOf(TAB, statusEnd + 1);
+  const rowEnd = line.indexOf(TAB, keyEnd + 1);
+  if (walletEnd < 0 || statusEnd < 0 || keyEnd < 0 || rowEnd < 0) throw new Error('corrupt spool line: missing a separator');
+  return {
+    wallet: line.slice(0, walletEnd),
+    status: line.slice(walletEnd + 1, statusEnd),
+    key: line.slice(statusEnd + 1, keyEnd),
+    decode<T>(): T {
+      const row = decodeRow<Record<string, unknown>>(line.slice(keyEnd + 1, rowEnd));
+      if (rowEnd + 1 < line.length) row.raw = null;
+      return row as T;
+    },
+  };
+}
+
+/** The row of one line, or undefined when the hints alone show the filter does not want it. */
+export function decodeStreamLine<T>(line: string, filter: LineFilter): T | undefined {
+  const split = splitStreamLine(line);
+  if (split === null) return decodeRow<T>(line);
+  if (filter.wallet !== undefined && split.wallet !== '' && split.wallet !== filter.wallet) return undefined;
+  if (filter.statuses !== undefined && split.status !== '' && !filter.statuses.has(split.status)) return undefined;
+  return split.decode<T>();
 }

@@ -80,6 +80,6 @@ describe('a spool stream line', () => {
   });
 
   it('refuses a line cut before its separators', () => {
-    expect(() => decodeStreamLine('w-1\topen', {})).toThrow(/corrupt spool line/);
+    expect(() => decodeStreamLine('w-1\topen\tp1', {})).toThrow(/corrupt spool line/);
   });
 });
