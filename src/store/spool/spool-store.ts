@@ -7,11 +7,10 @@
  * asynchronous, so other streams keep pulling meanwhile). A run killed between the two leaves rows
  * past the checkpoint; `beginRun` truncates every stream file back to its checkpointed length, so a
  * resumed run re-fetches that page and nothing is doubled. `state.json` holds the run itself.
- * Reads de-duplicate by natural key (last write wins), which is what the database's upsert does.
+ * The reads are the base class's (spool-reader.ts).
  *
- * Memory: reads hold one wallet's rows at a time (they are sorted per wallet, like the database).
- * CPU: a line carries its wallet and status as hints and its `raw` apart (stream-line.ts), so a
- * read skips other wallets' rows and settled payments unparsed, and parses `raw` only when asked.
+ * CPU: a line carries its wallet, status and key as hints and no raw payload (stream-line.ts), so
+ * a read skips other wallets' rows unparsed, and Open items decode only open payments.
  */
 import { readdirSync, readFileSync, rmSync, truncateSync, existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -21,23 +20,17 @@ import { ensureFolderSync } from '../../util/ensure-folder.js';
 import { APPEND_NO_FOLLOW, assertNotLink } from '../../util/no-follow.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../model/rows.js';
 import type { Finding } from '../../model/results.js';
-import type { Checkpoint, LedgerQuery, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../../model/ports.js';
-import type { Window } from '../../model/window.js';
-import { windowContains } from '../../model/window.js';
+import type { Checkpoint, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../../model/ports.js';
 import { CheckpointJournal } from './checkpoint-journal.js';
-import { readKeyed, replaceKeyed } from './keyed-files.js';
+import { replaceKeyed } from './keyed-files.js';
 import { encodeRow } from './row-codec.js';
 import { fileNameFor, hashOfFile, writeAtomically } from './spool-files.js';
-import { readSpoolState, readStreamState, type SpoolState, type StreamState } from './spool-state.js';
-import { encodeStreamLine, type LineHints, type LineFilter } from './stream-line.js';
-import { cmp, latestRows, streamFileRows, streamRows } from './stream-reader.js';
+import { readSpoolState, readStreamState, type StreamState } from './spool-state.js';
+import { encodeStreamLine, type LineHints } from './stream-line.js';
+import { SpoolReader } from './spool-reader.js';
 import { ownCopy } from '../../util/own-copy.js';
 
-const BATCH = 1000;
-
-export class SpoolStore implements SnapshotWriter, ReportSource {
-  private state: SpoolState = { run_key: null, run_id: null, status: null, window: null, streams: {}, summaries_window: null };
-  private knownIds: Set<string> | undefined;
+export class SpoolStore extends SpoolReader implements SnapshotWriter {
   private readonly journal: CheckpointJournal;
   /**
    * What was found unusable and set aside (PROC-04): a state file or journal line that is not
@@ -48,7 +41,8 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   /** each stream's running sha256 over its file's bytes (a chain's pages come one at a time) */
   private readonly hashes = new Map<string, Hash>();
 
-  constructor(private readonly dir: string) {
+  constructor(dir: string) {
+    super(dir);
     // the spool's own folders are never links: a planted one would carry every page elsewhere (SEC-09)
     assertNotLink(dir, 'the spool folder');
     ensureFolderSync(join(dir, 'streams'));
@@ -153,93 +147,6 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     if (status !== 'failed') this.reset();
   }
 
-  // --- ReportSource -----------------------------------------------------------------------
-
-  async wallets(_organization_id: string, wallet_ids?: readonly string[]): Promise<WalletRow[]> {
-    const all = readKeyed<WalletRow>(join(this.dir, 'wallets.jsonl'), (r) => r.wallet_id);
-    const wanted = wallet_ids && wallet_ids.length > 0 ? new Set(wallet_ids) : undefined;
-    return [...all.values()].filter((w) => !wanted || wanted.has(w.wallet_id)).sort((a, b) => cmp(a.wallet_id, b.wallet_id));
-  }
-
-  async assets(): Promise<AssetRow[]> {
-    return [...readKeyed<AssetRow>(join(this.dir, 'assets.jsonl'), (r) => r.currency).values()].sort((a, b) => cmp(a.currency, b.currency));
-  }
-
-  async summaries(_organization_id: string, window: Window): Promise<SummaryBucketRow[]> {
-    const w = this.state.summaries_window;
-    if (!w || w.from !== window.from || w.to !== window.to) return [];
-    const rows = this.streamRows<SummaryBucketRow>((s) => s.checkpoint.stream.startsWith('summary:'));
-    return rows;
-  }
-
-  async bills(_organization_id: string, window: Window): Promise<BillRecord[]> {
-    const byId = new Map<string, BillRecord>();
-    for (const record of this.streamRows<BillRecord>((s) => s.checkpoint.stream.startsWith('bills:'))) byId.set(record.bill.bill_id, record);
-    return [...byId.values()]
-      .filter((r) => r.bill.start_time < window.to && r.bill.end_time > window.from)
-      .sort((a, b) => cmp(a.bill.line_of_credit_id, b.bill.line_of_credit_id) || cmp(a.bill.start_time, b.bill.start_time) || cmp(a.bill.bill_id, b.bill.bill_id));
-  }
-
-  /** The spool holds one run: its summaries are this window's when the run's window is. */
-  async billSummaries(_organization_id: string, window: Window): Promise<BillSummaryRow[]> {
-    const w = this.state.window;
-    if (!w || w.from !== window.from || w.to !== window.to) return [];
-    const byLoc = new Map<string, BillSummaryRow>();
-    for (const row of this.streamRows<BillSummaryRow>((s) => s.checkpoint.stream.startsWith('bills-summary:'))) byLoc.set(row.line_of_credit_id, row);
-    return [...byLoc.values()].sort((a, b) => cmp(a.line_of_credit_id, b.line_of_credit_id));
-  }
-
-  /** `raw` is always null, as for the ledger. */
-  async *payments(query: PaymentQuery): AsyncIterable<PaymentRow[]> {
-    const select = (s: StreamState): boolean => s.checkpoint.stream.startsWith('payments') && s.wallets.includes(query.wallet_id);
-    // open items: a later copy of a payment (settled since) must replace an open one before the
-    // status filter, so the last copy of each is found on the lines' hints, then only open ones decode
-    const found = query.openOnly
-      ? latestRows<PaymentRow>(join(this.dir, 'streams'), Object.values(this.state.streams).filter(select), query.wallet_id, (status) => OPEN_STATUSES.has(status))
-      : this.streamRows<PaymentRow>(select, { wallet: query.wallet_id });
-    const byId = new Map<string, PaymentRow>();
-    for (const row of found) if (row.wallet_id === query.wallet_id) byId.set(row.payment_id, row);
-    const rows = [...byId.values()]
-      .filter((p) => windowContains(query.window, p.created_at) && (!query.openOnly || OPEN_STATUSES.has(p.status_class)))
-      .sort((a, b) => cmp(a.created_at, b.created_at) || cmp(a.payment_id, b.payment_id));
-    yield* batches(rows);
-  }
-
-  /** `raw` is always null: the spool keeps no raw payload (stream-line.ts), as every reader asks `withoutRaw`. */
-  async *ledger(_organization_id: string, wallet_id: string, _options?: LedgerQuery): AsyncIterable<LedgerRow[]> {
-    const byKey = new Map<string, LedgerRow>();
-    for (const row of this.streamRows<LedgerRow>((s) => s.checkpoint.stream.startsWith('ledger') && s.wallets.includes(wallet_id), { wallet: wallet_id })) {
-      if (row.wallet_id === wallet_id) byKey.set(`${row.entry_type}\u0000${row.entry_id}`, row);
-    }
-    const rows = [...byKey.values()].sort(
-      (a, b) => cmp(a.effective_time, b.effective_time) || cmp(a.entry_type, b.entry_type) || cmp(a.entry_id, b.entry_id),
-    );
-    yield* batches(rows);
-  }
-
-  async knownPaymentIds(_organization_id: string, payment_ids: readonly string[]): Promise<Set<string>> {
-    if (!this.knownIds) {
-      // every payment of the spool passes through here: one stream file at a time, only its ids kept
-      this.knownIds = new Set();
-      for (const rows of this.eachStreamRows<PaymentRow>((s) => s.checkpoint.stream.startsWith('payments'))) for (const row of rows) this.knownIds.add(ownCopy(row.payment_id));
-    }
-    return new Set(payment_ids.filter((id) => this.knownIds!.has(id)));
-  }
-
-  // --- what the pull asks (see ../sql/ledger-queries.ts for the database versions) -------------------
-
-  /** In-window ledger entries of the wallet that name a payment the spool does not hold. */
-  async orphanPaymentIds(organization_id: string, wallet_id: string, window: Window): Promise<string[]> {
-    const named = new Set<string>();
-    for await (const batch of this.ledger(organization_id, wallet_id)) {
-      for (const row of batch) {
-        if (row.payment_id !== null && windowContains(window, row.effective_time)) named.add(row.payment_id);
-      }
-    }
-    const known = await this.knownPaymentIds(organization_id, [...named]);
-    return [...named].filter((id) => !known.has(id)).sort();
-  }
-
   // --- internals --------------------------------------------------------------------------
 
   /** One stream's pages come one at a time (a chain is sequential); different streams' overlap. */
@@ -283,14 +190,6 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     return { inserted: rows.length, updated: 0, unchanged: 0 };
   }
 
-  private streamRows<T>(select: (s: StreamState) => boolean, filter?: LineFilter): T[] {
-    return streamRows<T>(join(this.dir, 'streams'), Object.values(this.state.streams).filter(select), filter);
-  }
-
-  private eachStreamRows<T>(select: (s: StreamState) => boolean, filter?: LineFilter): Generator<T[]> {
-    return streamFileRows<T>(join(this.dir, 'streams'), Object.values(this.state.streams).filter(select), filter);
-  }
-
   /** The run itself; the streams' checkpoints live in the journal. */
   private saveState(): void {
     writeAtomically(join(this.dir, 'state.json'), JSON.stringify({ ...this.state, streams: {} }));
@@ -307,9 +206,3 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
 }
 
 const NO_HINTS = (): LineHints => ({ wallet: '', status: '' });
-/** the Open items sheet's payments: not yet settled */
-const OPEN_STATUSES: ReadonlySet<string> = new Set(['open', 'unknown']);
-
-function* batches<T>(rows: T[]): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += BATCH) yield rows.slice(i, i + BATCH);
-}

@@ -43,14 +43,25 @@ export interface LineFilter {
   statuses?: ReadonlySet<string>;
 }
 
-/** A line's hints, read without parsing its JSON (null for a line of the format before, which has none). */
-export interface SplitLine {
-  wallet: string;
-  status: string;
-  key: string;
-  decode<T>(): T;
+/** A line's hints, read without parsing its JSON; its row decoded on demand. */
+export class SplitLine {
+  constructor(
+    private readonly line: string,
+    readonly wallet: string,
+    readonly status: string,
+    readonly key: string,
+    private readonly rowStart: number,
+    private readonly rowEnd: number,
+  ) {}
+
+  decode<T>(): T {
+    const row = decodeRow<Record<string, unknown>>(this.line.slice(this.rowStart, this.rowEnd));
+    if (this.rowEnd + 1 < this.line.length) row.raw = null;
+    return row as T;
+  }
 }
 
+/** The hints of a line, or null for a line of the format before (a whole row, no hints). */
 export function splitStreamLine(line: string): SplitLine | null {
   if (line.charCodeAt(0) === 123 /* { */) return null;
   const walletEnd = line.indexOf(TAB);
@@ -58,23 +69,20 @@ export function splitStreamLine(line: string): SplitLine | null {
   const keyEnd = line.indexOf(TAB, statusEnd + 1);
   const rowEnd = line.indexOf(TAB, keyEnd + 1);
   if (walletEnd < 0 || statusEnd < 0 || keyEnd < 0 || rowEnd < 0) throw new Error('corrupt spool line: missing a separator');
-  return {
-    wallet: line.slice(0, walletEnd),
-    status: line.slice(walletEnd + 1, statusEnd),
-    key: line.slice(statusEnd + 1, keyEnd),
-    decode<T>(): T {
-      const row = decodeRow<Record<string, unknown>>(line.slice(keyEnd + 1, rowEnd));
-      if (rowEnd + 1 < line.length) row.raw = null;
-      return row as T;
-    },
-  };
+  return new SplitLine(line, line.slice(0, walletEnd), line.slice(walletEnd + 1, statusEnd), line.slice(statusEnd + 1, keyEnd), keyEnd + 1, rowEnd);
 }
 
-/** The row of one line, or undefined when the hints alone show the filter does not want it. */
+/** The row of one line, or undefined when the hints alone show the filter does not want it (no object but the row made). */
 export function decodeStreamLine<T>(line: string, filter: LineFilter): T | undefined {
-  const split = splitStreamLine(line);
-  if (split === null) return decodeRow<T>(line);
-  if (filter.wallet !== undefined && split.wallet !== '' && split.wallet !== filter.wallet) return undefined;
-  if (filter.statuses !== undefined && split.status !== '' && !filter.statuses.has(split.status)) return undefined;
-  return split.decode<T>();
+  if (line.charCodeAt(0) === 123 /* { */) return decodeRow<T>(line);
+  const walletEnd = line.indexOf(TAB);
+  const statusEnd = line.indexOf(TAB, walletEnd + 1);
+  const keyEnd = line.indexOf(TAB, statusEnd + 1);
+  const rowEnd = line.indexOf(TAB, keyEnd + 1);
+  if (walletEnd < 0 || statusEnd < 0 || keyEnd < 0 || rowEnd < 0) throw new Error('corrupt spool line: missing a separator');
+  if (filter.wallet !== undefined && walletEnd > 0 && (walletEnd !== filter.wallet.length || !line.startsWith(filter.wallet))) return undefined;
+  if (filter.statuses !== undefined && statusEnd > walletEnd + 1 && !filter.statuses.has(line.slice(walletEnd + 1, statusEnd))) return undefined;
+  const row = decodeRow<Record<string, unknown>>(line.slice(keyEnd + 1, rowEnd));
+  if (rowEnd + 1 < line.length) row.raw = null;
+  return row as T;
 }
