@@ -2,7 +2,8 @@
  * The targets of issue 8, and the verdict of one bench run against them. A target whose inputs
  * were not measured in this run (a section left out with --only, a size not run) is "—", never met.
  */
-import type { SizeResult } from './run.js';
+import { issue41Verdicts } from './issue41-report.js';
+import type { SizeResult, Verdict } from './types.js';
 
 export const TARGETS = {
   extractionRatioMax: 1.15,
@@ -32,13 +33,6 @@ export const TARGETS = {
   headroomRssMaxMb: 400,
   headroomGrowthMax: 1.2,
 } as const;
-
-export interface Verdict {
-  target: string;
-  measured: string;
-  /** null: not measured in this run */
-  met: boolean | null;
-}
 
 function issue29Verdicts(r: SizeResult): Verdict[] {
   const out: Verdict[] = [];
@@ -146,6 +140,7 @@ export function verdicts(results: readonly SizeResult[]): Verdict[] {
     }
   }
   for (const r of results) if (r.issue29) out.push(...issue29Verdicts(r));
+  for (const r of results) if (r.issue41) out.push(...issue41Verdicts(r.issue41));
   out.push(...headroomVerdicts(smallest, largest));
   if (largest?.e2e && smallest?.e2e && largest !== smallest) {
     const growth = largest.e2e.peakRssMb / smallest.e2e.peakRssMb;

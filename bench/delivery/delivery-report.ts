@@ -1,5 +1,5 @@
 /** The delivery section's table and its verdicts against issue 40's targets (bench/delivery/delivery-bench.ts). */
-import type { Verdict } from '../targets.js';
+import type { Verdict } from '../types.js';
 import { median, type DeliveryBenchResult } from './delivery-bench.js';
 
 export const DELIVERY_TARGETS = {

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { launcherEnv } from './launcher-env.js';
-import { busyCoreSeconds, processCpuSeconds } from './proc-stat.js';
+import { busyCoreSeconds, postgresCpuSeconds, processCpuSeconds } from './proc-stat.js';
 import { ROOT, startSimChild, stopChild } from './sim-child.js';
 
 export interface ExportRunOptions {
@@ -34,6 +34,8 @@ export interface ExportRunOptions {
   extraArgs?: readonly string[];
   /** the simulator's JSON-lines request log goes here */
   requestLog?: string;
+  /** called with the published report folder before the run's folder is removed (issue 41's writers' floor reads it) */
+  withReports?: (dir: string) => Promise<void>;
 }
 
 export interface ExportRunResult {
@@ -56,6 +58,10 @@ export interface ExportRunResult {
    * tenants) — with `machine` = cores × wall, how close the run came to using the whole box.
    */
   cpuSeconds: { job: number; simulator: number; rest: number; busy: number; machine: number };
+  /** CPU seconds of the job per stage (the `cpu_ms` of its phase log lines; the last stage ends with the process) */
+  cpuPhases: Record<string, number>;
+  /** CPU seconds of every `postgres` process on the machine during the run (the server's share of a server run) */
+  postgresCpuSeconds: number;
   /** sha256 of every CSV and XLSX file of the report folder, by file name */
   outputHashes: Record<string, string>;
 }
@@ -94,12 +100,14 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       ...(options.extraArgs ?? []),
     ];
     const busyBefore = busyCoreSeconds();
+    const postgresBefore = postgresCpuSeconds();
     const simBefore = processCpuSeconds(sim.pid as number);
     const env: NodeJS.ProcessEnv = { ...launcherEnv(process.env), PAYEXPORT_BEARER_TOKEN: info.bearerToken, PAYEXPORT_API_KEY: '', NO_COLOR: '1' };
     // the embedded run must not find a server through the environment
     if (options.databaseUrl === null) delete env.DATABASE_URL;
     const { code, stdout, stderr } = await run('/usr/bin/time', args, env, work);
     const busy = busyCoreSeconds() - busyBefore;
+    const postgres = postgresCpuSeconds() - postgresBefore;
     const simulator = processCpuSeconds(sim.pid as number) - simBefore;
     const timeLine = stderr.split('\n').reverse().find((line) => line.startsWith('TIME '));
     if (timeLine === undefined) throw new Error(`no /usr/bin/time line; stderr:\n${stderr.slice(-2000)}`);
@@ -118,6 +126,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       })
       .filter((entry): entry is Record<string, unknown> => entry !== null);
     const manifest = findManifest(path.join(work, 'reports'));
+    if (options.withReports) await options.withReports(manifest.dir);
     return {
       payments: options.payments,
       wallets: options.wallets,
@@ -125,6 +134,8 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       wallSeconds: Number(wall),
       peakRssMb: Math.round(Number(maxRssKb) / 1024),
       phases: phaseSeconds(logLines, Number(wall)),
+      cpuPhases: phaseCpuSeconds(logLines, job),
+      postgresCpuSeconds: round1(postgres),
       rowsWritten: manifest.rows,
       rowsPulled: (manifest.counts.pulled_payments ?? 0) + (manifest.counts.pulled_ledger ?? 0),
       apiRequests: manifest.counts.api_requests ?? 0,
@@ -158,7 +169,20 @@ function phaseSeconds(lines: Array<Record<string, unknown>>, wallSeconds: number
   return out;
 }
 
+/** CPU seconds between consecutive `phase` lines (their `cpu_ms`); the last stage ends at the process's total. */
+function phaseCpuSeconds(lines: Array<Record<string, unknown>>, jobSeconds: number): Record<string, number> {
+  const marks = lines.filter((l) => typeof l.phase === 'string' && typeof l.cpu_ms === 'number').map((l) => ({ phase: l.phase as string, ms: l.cpu_ms as number }));
+  const out: Record<string, number> = {};
+  if (marks[0] !== undefined) out.startup = round1(marks[0].ms / 1000);
+  for (let i = 0; i < marks.length; i++) {
+    const end = marks[i + 1]?.ms ?? jobSeconds * 1000;
+    out[marks[i]!.phase] = round1((end - marks[i]!.ms) / 1000);
+  }
+  return out;
+}
+
 interface ManifestFacts {
+  dir: string;
   rows: Record<string, number>;
   hashes: Record<string, string>;
   counts: Record<string, number>;
@@ -183,7 +207,7 @@ function findManifest(root: string): ManifestFacts {
           // hashed from the bytes on disk, not taken from the manifest: the comparison must not trust the writer
           if (/\.(csv|xlsx)$/.test(file.path)) hashes[file.path] = createHash('sha256').update(readFileSync(path.join(dir, file.path))).digest('hex');
         }
-        return { rows, hashes, counts: manifest.counts ?? {}, bytes };
+        return { dir, rows, hashes, counts: manifest.counts ?? {}, bytes };
       }
       if (statSync(full).isDirectory() && !name.startsWith('.')) stack.push(full);
     }

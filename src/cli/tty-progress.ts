@@ -186,7 +186,9 @@ export function logProgress(log: Logger, everyMs = 5000): Progress {
   let last = 0;
   return {
     phase(name) {
-      log.info({ phase: name }, `phase ${name}`);
+      // the process's CPU so far (every thread): the bench turns consecutive lines into CPU per stage
+      const cpu = process.cpuUsage();
+      log.info({ phase: name, cpu_ms: Math.round((cpu.user + cpu.system) / 1000) }, `phase ${name}`);
     },
     stream(p) {
       tally.update(p);

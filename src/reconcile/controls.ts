@@ -7,13 +7,11 @@
  * status `completed`, each column summing its non-null values; ledger sums over the entries
  * effective in the window; hash totals as below.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { LedgerRow, PaymentRow } from '../model/rows.js';
 import { unitOf } from '../money/units.js';
 import { compareText } from './findings.js';
 import type { ControlTotals, CurrencyControlTotals, FeeRow } from '../model/results.js';
-
-const MOD_256 = 2n ** 256n;
 
 /**
  * An order-independent hash total: Σ SHA-256(id) mod 2^256. Unlike a hash over sorted ids it needs
@@ -23,7 +21,8 @@ export class HashTotal {
   private total = 0n;
 
   add(id: string): void {
-    this.total = (this.total + BigInt(`0x${createHash('sha256').update(id, 'utf8').digest('hex')}`)) % MOD_256;
+    // one-shot hash: no Hash object per row (issue 41: a createHash per row was GC churn); asUintN is the mod 2^256
+    this.total = BigInt.asUintN(256, this.total + BigInt(`0x${hash('sha256', id, 'hex')}`));
   }
 
   hex(): string {

@@ -7,52 +7,30 @@
  * asynchronous, so other streams keep pulling meanwhile). A run killed between the two leaves rows
  * past the checkpoint; `beginRun` truncates every stream file back to its checkpointed length, so a
  * resumed run re-fetches that page and nothing is doubled. `state.json` holds the run itself.
- * Reads de-duplicate by natural key (last write wins), which is what the database's upsert does.
+ * The reads are the base class's (spool-reader.ts).
  *
- * Memory: reads hold one wallet's rows at a time (they are sorted per wallet, like the database).
+ * CPU: a line carries its wallet, status and key as hints and no raw payload (stream-line.ts), so
+ * a read skips other wallets' rows unparsed, and Open items decode only open payments.
  */
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeSync, existsSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, truncateSync, existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
 import { ensureFolderSync } from '../../util/ensure-folder.js';
-import { APPEND_NO_FOLLOW, assertNotLink, clearTemporary, CREATE_NEW } from '../../util/no-follow.js';
+import { APPEND_NO_FOLLOW, assertNotLink } from '../../util/no-follow.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, WalletRow } from '../../model/rows.js';
 import type { Finding } from '../../model/results.js';
-import type { Checkpoint, PaymentQuery, ReportSource, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../../model/ports.js';
-import type { Window } from '../../model/window.js';
-import { windowContains } from '../../model/window.js';
+import type { Checkpoint, RunInfo, RunStatus, SnapshotWriter, WriteStats } from '../../model/ports.js';
 import { CheckpointJournal } from './checkpoint-journal.js';
-import { decodeRow, encodeRow } from './row-codec.js';
+import { replaceKeyed } from './keyed-files.js';
+import { encodeRow } from './row-codec.js';
+import { fileNameFor, hashOfFile, writeAtomically } from './spool-files.js';
+import { readSpoolState, readStreamState, type StreamState } from './spool-state.js';
+import { encodeStreamLine, type LineHints } from './stream-line.js';
+import { SpoolReader } from './spool-reader.js';
 import { ownCopy } from '../../util/own-copy.js';
 
-interface StreamState {
-  /** the run the checkpoint belongs to: a journal line of another run is not this run's position */
-  run_key: string | null;
-  checkpoint: Checkpoint;
-  /** byte length of the stream's file at this checkpoint */
-  length: number;
-  /** sha256 of those bytes: a resume trusts a file only if it still holds exactly what was checkpointed */
-  sha256: string;
-  file: string;
-  /** wallets whose rows the file holds */
-  wallets: string[];
-}
-
-interface SpoolState {
-  run_key: string | null;
-  run_id: string | null;
-  status: RunStatus | null;
-  window: Window | null;
-  streams: Record<string, StreamState>;
-  summaries_window: Window | null;
-}
-
-const BATCH = 1000;
-
-export class SpoolStore implements SnapshotWriter, ReportSource {
-  private state: SpoolState = { run_key: null, run_id: null, status: null, window: null, streams: {}, summaries_window: null };
-  private knownIds: Set<string> | undefined;
+export class SpoolStore extends SpoolReader implements SnapshotWriter {
   private readonly journal: CheckpointJournal;
   /**
    * What was found unusable and set aside (PROC-04): a state file or journal line that is not
@@ -63,7 +41,8 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   /** each stream's running sha256 over its file's bytes (a chain's pages come one at a time) */
   private readonly hashes = new Map<string, Hash>();
 
-  constructor(private readonly dir: string) {
+  constructor(dir: string) {
+    super(dir);
     // the spool's own folders are never links: a planted one would carry every page elsewhere (SEC-09)
     assertNotLink(dir, 'the spool folder');
     ensureFolderSync(join(dir, 'streams'));
@@ -123,15 +102,15 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   }
 
   async upsertWallets(rows: readonly WalletRow[]): Promise<WriteStats> {
-    return this.replaceKeyed('wallets.jsonl', rows, (r) => r.wallet_id);
+    return replaceKeyed(join(this.dir, 'wallets.jsonl'), rows, (r) => r.wallet_id);
   }
 
   async upsertAssets(rows: readonly AssetRow[]): Promise<WriteStats> {
-    return this.replaceKeyed('assets.jsonl', rows, (r) => r.currency);
+    return replaceKeyed(join(this.dir, 'assets.jsonl'), rows, (r) => r.currency);
   }
 
   async writePaymentsPage(rows: readonly PaymentRow[], checkpoint: Checkpoint): Promise<WriteStats> {
-    const stats = await this.appendPage(rows, checkpoint, (r) => r.wallet_id);
+    const stats = await this.appendPage(rows, checkpoint, (r) => ({ wallet: r.wallet_id, status: r.status_class, key: r.payment_id }));
     // Ids only grow while a run writes (truncation happens in beginRun, before any write), so the
     // set is kept up to date rather than rebuilt from every file for each wallet's orphan check.
     // Each id is copied: the row's id is a view of the page's body, which it would keep for the run.
@@ -140,21 +119,21 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   }
 
   async writeLedgerPage(rows: readonly LedgerRow[], checkpoint: Checkpoint): Promise<WriteStats> {
-    return this.appendPage(rows, checkpoint, (r) => r.wallet_id);
+    return this.appendPage(rows, checkpoint, (r) => ({ wallet: r.wallet_id, status: '' }));
   }
 
   async writeSummaries(_run_id: string, rows: readonly SummaryBucketRow[], checkpoint: Checkpoint): Promise<void> {
     this.state.summaries_window = this.state.window;
-    await this.appendPage(rows, checkpoint, () => '');
+    await this.appendPage(rows, checkpoint, NO_HINTS);
   }
 
   /** Bills are few: they ride the same stream files and journal as every page (reads keep the last copy of each bill). */
   async writeBillsPage(records: readonly BillRecord[], checkpoint: Checkpoint): Promise<WriteStats> {
-    return this.appendPage(records, checkpoint, () => '');
+    return this.appendPage(records, checkpoint, NO_HINTS);
   }
 
   async writeBillSummary(_run_id: string, row: BillSummaryRow, checkpoint: Checkpoint): Promise<void> {
-    await this.appendPage([row], checkpoint, () => '');
+    await this.appendPage([row], checkpoint, NO_HINTS);
   }
 
   async writeFindings(_run_id: string, findings: readonly Finding[]): Promise<void> {
@@ -168,91 +147,10 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     if (status !== 'failed') this.reset();
   }
 
-  // --- ReportSource -----------------------------------------------------------------------
-
-  async wallets(_organization_id: string, wallet_ids?: readonly string[]): Promise<WalletRow[]> {
-    const all = this.readKeyed<WalletRow>('wallets.jsonl', (r) => r.wallet_id);
-    const wanted = wallet_ids && wallet_ids.length > 0 ? new Set(wallet_ids) : undefined;
-    return [...all.values()].filter((w) => !wanted || wanted.has(w.wallet_id)).sort((a, b) => cmp(a.wallet_id, b.wallet_id));
-  }
-
-  async assets(): Promise<AssetRow[]> {
-    return [...this.readKeyed<AssetRow>('assets.jsonl', (r) => r.currency).values()].sort((a, b) => cmp(a.currency, b.currency));
-  }
-
-  async summaries(_organization_id: string, window: Window): Promise<SummaryBucketRow[]> {
-    const w = this.state.summaries_window;
-    if (!w || w.from !== window.from || w.to !== window.to) return [];
-    const rows = this.streamRows<SummaryBucketRow>((s) => s.checkpoint.stream.startsWith('summary:'));
-    return rows;
-  }
-
-  async bills(_organization_id: string, window: Window): Promise<BillRecord[]> {
-    const byId = new Map<string, BillRecord>();
-    for (const record of this.streamRows<BillRecord>((s) => s.checkpoint.stream.startsWith('bills:'))) byId.set(record.bill.bill_id, record);
-    return [...byId.values()]
-      .filter((r) => r.bill.start_time < window.to && r.bill.end_time > window.from)
-      .sort((a, b) => cmp(a.bill.line_of_credit_id, b.bill.line_of_credit_id) || cmp(a.bill.start_time, b.bill.start_time) || cmp(a.bill.bill_id, b.bill.bill_id));
-  }
-
-  /** The spool holds one run: its summaries are this window's when the run's window is. */
-  async billSummaries(_organization_id: string, window: Window): Promise<BillSummaryRow[]> {
-    const w = this.state.window;
-    if (!w || w.from !== window.from || w.to !== window.to) return [];
-    const byLoc = new Map<string, BillSummaryRow>();
-    for (const row of this.streamRows<BillSummaryRow>((s) => s.checkpoint.stream.startsWith('bills-summary:'))) byLoc.set(row.line_of_credit_id, row);
-    return [...byLoc.values()].sort((a, b) => cmp(a.line_of_credit_id, b.line_of_credit_id));
-  }
-
-  async *payments(query: PaymentQuery): AsyncIterable<PaymentRow[]> {
-    const byId = new Map<string, PaymentRow>();
-    for (const row of this.streamRows<PaymentRow>((s) => s.checkpoint.stream.startsWith('payments') && s.wallets.includes(query.wallet_id))) {
-      if (row.wallet_id === query.wallet_id) byId.set(row.payment_id, row);
-    }
-    const rows = [...byId.values()]
-      .filter((p) => windowContains(query.window, p.created_at) && (!query.openOnly || p.status_class === 'open' || p.status_class === 'unknown'))
-      .sort((a, b) => cmp(a.created_at, b.created_at) || cmp(a.payment_id, b.payment_id));
-    yield* batches(rows);
-  }
-
-  async *ledger(_organization_id: string, wallet_id: string): AsyncIterable<LedgerRow[]> {
-    const byKey = new Map<string, LedgerRow>();
-    for (const row of this.streamRows<LedgerRow>((s) => s.checkpoint.stream.startsWith('ledger') && s.wallets.includes(wallet_id))) {
-      if (row.wallet_id === wallet_id) byKey.set(`${row.entry_type}\u0000${row.entry_id}`, row);
-    }
-    const rows = [...byKey.values()].sort(
-      (a, b) => cmp(a.effective_time, b.effective_time) || cmp(a.entry_type, b.entry_type) || cmp(a.entry_id, b.entry_id),
-    );
-    yield* batches(rows);
-  }
-
-  async knownPaymentIds(_organization_id: string, payment_ids: readonly string[]): Promise<Set<string>> {
-    if (!this.knownIds) {
-      // every payment of the spool passes through here: one stream file at a time, only its ids kept
-      this.knownIds = new Set();
-      for (const rows of this.eachStreamRows<PaymentRow>((s) => s.checkpoint.stream.startsWith('payments'))) for (const row of rows) this.knownIds.add(ownCopy(row.payment_id));
-    }
-    return new Set(payment_ids.filter((id) => this.knownIds!.has(id)));
-  }
-
-  // --- what the pull asks (see ../sql/ledger-queries.ts for the database versions) -------------------
-
-  /** In-window ledger entries of the wallet that name a payment the spool does not hold. */
-  async orphanPaymentIds(organization_id: string, wallet_id: string, window: Window): Promise<string[]> {
-    const named = new Set<string>();
-    for await (const batch of this.ledger(organization_id, wallet_id)) {
-      for (const row of batch) {
-        if (row.payment_id !== null && windowContains(window, row.effective_time)) named.add(row.payment_id);
-      }
-    }
-    const known = await this.knownPaymentIds(organization_id, [...named]);
-    return [...named].filter((id) => !known.has(id)).sort();
-  }
-
   // --- internals --------------------------------------------------------------------------
 
   /** One stream's pages come one at a time (a chain is sequential); different streams' overlap. */
-  private async appendPage<T>(rows: readonly T[], checkpoint: Checkpoint, walletOf: (row: T) => string): Promise<WriteStats> {
+  private async appendPage<T extends object>(rows: readonly T[], checkpoint: Checkpoint, hintsOf: (row: T) => LineHints): Promise<WriteStats> {
     const existing = this.state.streams[checkpoint.stream];
     const file = existing?.file ?? fileNameFor(checkpoint.stream);
     const path = join(this.dir, 'streams', file);
@@ -263,21 +161,26 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
       this.hashes.set(checkpoint.stream, hash);
     }
     if (rows.length > 0) {
-      const text = rows.map((r) => encodeRow(r) + '\n').join('');
-      hash.update(text);
+      let text = '';
+      for (const row of rows) text += encodeStreamLine(row, hintsOf(row));
+      const bytes = Buffer.from(text, 'utf8');
+      hash.update(bytes);
       const handle = await open(path, APPEND_NO_FOLLOW, 0o640);
       try {
-        await handle.write(text);
+        const { bytesWritten } = await handle.write(bytes);
+        if (bytesWritten !== bytes.length) throw new Error(`spool stream ${checkpoint.stream}: ${bytesWritten} of ${bytes.length} bytes written`);
         await handle.sync();
-        length = (await handle.stat()).size;
       } finally {
         await handle.close();
       }
+      // the file was `length` long (beginRun cut it to its checkpoint; a chain's pages come one at a
+      // time): no stat needed, and a short write throws above, so the run never checkpoints past it
+      length += bytes.length;
     }
     const wallets = new Set(existing?.wallets ?? []);
     // the state outlives the page: a wallet id kept as the row has it would keep the page's body for the run
     for (const row of rows) {
-      const wallet = walletOf(row);
+      const { wallet } = hintsOf(row);
       if (!wallets.has(wallet)) wallets.add(ownCopy(wallet));
     }
     const state: StreamState = { run_key: this.state.run_key, checkpoint, length, sha256: hash.copy().digest('hex'), file, wallets: [...wallets].sort() };
@@ -285,56 +188,6 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
     await this.journal.append(JSON.stringify(state));
     // The spool cannot tell an insert from an update without reading back; reads de-duplicate.
     return { inserted: rows.length, updated: 0, unchanged: 0 };
-  }
-
-  private streamRows<T>(select: (s: StreamState) => boolean): T[] {
-    const out: T[] = [];
-    for (const rows of this.eachStreamRows<T>(select)) for (const row of rows) out.push(row);
-    return out;
-  }
-
-  /** The selected streams' rows one stream file at a time, so a caller that keeps little holds one file, not all. */
-  private *eachStreamRows<T>(select: (s: StreamState) => boolean): Generator<T[]> {
-    const streams = Object.values(this.state.streams).filter(select).sort((a, b) => cmp(a.checkpoint.stream, b.checkpoint.stream));
-    for (const stream of streams) {
-      const path = join(this.dir, 'streams', stream.file);
-      if (!existsSync(path)) continue;
-      // `length` counts bytes, and pages of other streams may be landing meanwhile: cut the bytes, then decode
-      const text = readFileSync(path).subarray(0, stream.length).toString('utf8');
-      const rows: T[] = [];
-      for (const line of text.split('\n')) if (line) rows.push(decodeRow<T>(line));
-      yield rows;
-    }
-  }
-
-  private replaceKeyed<T>(name: string, rows: readonly T[], keyOf: (row: T) => string): WriteStats {
-    const all = this.readKeyed<T>(name, keyOf);
-    let inserted = 0;
-    let updated = 0;
-    let unchanged = 0;
-    for (const row of rows) {
-      const key = keyOf(row);
-      const before = all.get(key);
-      if (before === undefined) inserted++;
-      else if (encodeRow(before) === encodeRow(row)) unchanged++;
-      else updated++;
-      all.set(key, row);
-    }
-    const sorted = [...all.entries()].sort(([a], [b]) => cmp(a, b)).map(([, row]) => encodeRow(row));
-    writeAtomically(join(this.dir, name), sorted.join('\n'));
-    return { inserted, updated, unchanged };
-  }
-
-  private readKeyed<T>(name: string, keyOf: (row: T) => string): Map<string, T> {
-    const path = join(this.dir, name);
-    const map = new Map<string, T>();
-    if (!existsSync(path)) return map;
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
-      if (!line) continue;
-      const row = decodeRow<T>(line);
-      map.set(keyOf(row), row);
-    }
-    return map;
   }
 
   /** The run itself; the streams' checkpoints live in the journal. */
@@ -352,73 +205,4 @@ export class SpoolStore implements SnapshotWriter, ReportSource {
   }
 }
 
-const STATUSES: ReadonlySet<unknown> = new Set<RunStatus | null>(['running', 'succeeded', 'exceptions', 'failed', null]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isWindowOrNull(value: unknown): boolean {
-  return value === null || (isRecord(value) && typeof value.from === 'string' && typeof value.to === 'string');
-}
-
-/** state.json as written by saveState, or null for anything else (garbage, cut short, another shape). */
-function readSpoolState(bytes: Buffer): SpoolState | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    return null;
-  }
-  if (!isRecord(value)) return null;
-  const { run_key, run_id, status, window, summaries_window } = value;
-  if (!(run_key === null || typeof run_key === 'string') || !(run_id === null || typeof run_id === 'string')) return null;
-  if (!STATUSES.has(status) || !isWindowOrNull(window) || !isWindowOrNull(summaries_window ?? null)) return null;
-  return { run_key, run_id, status: status as RunStatus | null, window: window as Window | null, streams: {}, summaries_window: (summaries_window ?? null) as Window | null };
-}
-
-/** One journal line as appendPage writes it; its file name must be the one its stream maps to (no path of its own). */
-function readStreamState(value: unknown): StreamState | null {
-  if (!isRecord(value) || !isRecord(value.checkpoint)) return null;
-  const { run_key, checkpoint, length, sha256, file, wallets } = value;
-  if (typeof run_key !== 'string' || typeof checkpoint.stream !== 'string' || typeof sha256 !== 'string') return null;
-  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) return null;
-  if (file !== fileNameFor(checkpoint.stream) || !Array.isArray(wallets) || !wallets.every((w) => typeof w === 'string')) return null;
-  return value as unknown as StreamState;
-}
-
-/** The sha256 state over the file's first `length` bytes, or null when the file is shorter. */
-function hashOfFile(path: string, length: number): Hash | null {
-  const hash = createHash('sha256');
-  if (length === 0) return hash;
-  if (!existsSync(path) || statSync(path).size < length) return null;
-  return hash.update(readFileSync(path).subarray(0, length));
-}
-
-function writeAtomically(path: string, text: string): void {
-  const temp = `${path}.tmp`;
-  clearTemporary(temp);
-  const fd = openSync(temp, CREATE_NEW, 0o640);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-}
-
-/** Stream names hold colons and UUIDs; file names get a safe form plus a short hash against collisions. */
-function fileNameFor(stream: string): string {
-  const safe = stream.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 120);
-  const hash = createHash('sha256').update(stream).digest('hex').slice(0, 8);
-  return `${safe}.${hash}.jsonl`;
-}
-
-function* batches<T>(rows: T[]): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += BATCH) yield rows.slice(i, i + BATCH);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+const NO_HINTS = (): LineHints => ({ wallet: '', status: '' });

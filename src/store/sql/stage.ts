@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { copyLine } from '../encoding/copy-text.js';
 import { columnKinds, encodeRow, SQL_TYPE, type ColumnKind } from '../encoding/columns.js';
 import type { Queryable } from '../db/db.js';
@@ -34,7 +34,8 @@ export function storedColumns<R>(spec: TableSpec<R>): readonly (readonly [string
  * equal rows. One update per row: hashing field by field costs ~3× more.
  */
 export function lineHash(line: string): string {
-  return createHash('sha256').update(line).digest('base64url').slice(0, 32);
+  // one-shot: no Hash object per row (issue 41)
+  return hash('sha256', line, 'base64url').slice(0, 32);
 }
 
 /** A row as stored: its encoded columns, plus its hash on hashed tables. */

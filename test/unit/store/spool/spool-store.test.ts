@@ -39,8 +39,27 @@ describe('SpoolStore', () => {
     const rows = await collect(store.payments({ organization_id: ORG, wallet_id: w, window }));
     expect(rows.map((r) => r.payment_id)).toEqual([uuid(3, 'b'), uuid(2, 'b')]);
     expect(rows[1]!.status).toBe('failed');
-    expect(rows[0]).toEqual(early);
+    // the spool keeps no raw payload: every reader asks withoutRaw (src/store/spool/stream-line.ts)
+    expect(rows[0]).toEqual({ ...early, raw: null });
     expect(await store.knownPaymentIds(ORG, [uuid(4, 'b'), uuid(9, 'b')])).toEqual(new Set([uuid(4, 'b')]));
+  });
+
+  // "last" as every spool read: the streams in name order (payments:env… before payments:wallet…), then file order
+  it('open items: the last copy of each payment decides, open ones only (the hints read before any decoding)', async () => {
+    const store = new SpoolStore(mkdtempSync(join(tmpdir(), 'spool-')));
+    await store.beginRun(run('r1'));
+    const w = uuid(1, 'c');
+    const settledLater = makePaymentRow({ payment_id: uuid(2, 'b'), status: 'pending', status_class: 'open', created_at: '2026-10-03T00:00:00.000000Z' });
+    const stillOpen = makePaymentRow({ payment_id: uuid(3, 'b'), status: 'pending', status_class: 'open', created_at: '2026-10-04T00:00:00.000000Z' });
+    const openedLater = makePaymentRow({ payment_id: uuid(4, 'b'), status: 'completed', status_class: 'completed', created_at: '2026-10-05T00:00:00.000000Z' });
+    const other = makePaymentRow({ payment_id: uuid(5, 'b'), wallet_id: uuid(9, 'c'), status: 'pending', status_class: 'open' });
+    await store.writePaymentsPage([settledLater, stillOpen, openedLater, other], cp(`payments:env:e1`, 'c1', 1));
+    await store.writePaymentsPage([{ ...settledLater, status: 'completed', status_class: 'completed' }, { ...openedLater, status: 'pending', status_class: 'open' }], cp(`payments:wallet:${w}`, 'c1', 1));
+    const open = await collect(store.payments({ organization_id: ORG, wallet_id: w, window, openOnly: true }));
+    expect(open.map((r) => [r.payment_id, r.status])).toEqual([
+      [uuid(3, 'b'), 'pending'],
+      [uuid(4, 'b'), 'pending'],
+    ]);
   });
 
   it('resumes a killed run from its checkpoint and drops rows written after it', async () => {

@@ -1,0 +1,88 @@
+/**
+ * The writers' floor of issue 41: csv-stringify and exceljs streaming fed the very rows the export
+ * wrote. Every CSV of the run's report folder is read back (csv-parse, streamed), and written again
+ * by the bare libraries: csv-stringify to a file, and one exceljs streaming worksheet per CSV
+ * (no styles, no shared strings: the cheapest workbook exceljs writes). The workbook holds the same
+ * sheets as the CSVs, so these are the workbook's rows too.
+ *
+ * Each writer's CPU is the process's CPU of a pass that parses and writes, less a pass that only
+ * parses: the rows never have to be held whole (a 1M run's payments would not fit), and the
+ * difference is what the bare library adds for those rows.
+ */
+import { createReadStream, createWriteStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify';
+import ExcelJS from 'exceljs';
+
+export interface FileRowsFloor {
+  rows: number;
+  files: number;
+  csvStringifySeconds: number;
+  exceljsSeconds: number;
+}
+
+type Sink = { write(row: string[]): Promise<void> | void; end(): Promise<void> };
+
+const cpuSeconds = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+async function pass(dir: string, files: string[], open: (name: string) => Sink): Promise<{ seconds: number; rows: number }> {
+  const start = cpuSeconds();
+  let rows = 0;
+  for (const file of files) {
+    const sink = open(file);
+    const parser = createReadStream(path.join(dir, file)).pipe(parse({ bom: true, relax_column_count: true }));
+    for await (const row of parser as AsyncIterable<string[]>) {
+      rows++;
+      await sink.write(row);
+    }
+    await sink.end();
+  }
+  return { seconds: cpuSeconds() - start, rows };
+}
+
+export async function measureFileRows(reportDir: string): Promise<FileRowsFloor> {
+  const files = readdirSync(reportDir).filter((f) => f.endsWith('.csv')).sort();
+  const out = mkdtempSync(path.join(tmpdir(), 'payexport-floor-'));
+  try {
+    const parsing = await pass(reportDir, files, () => ({ write: () => undefined, end: async () => undefined }));
+    const csv = await pass(reportDir, files, (name) => {
+      const s = stringify({ bom: true, record_delimiter: 'windows' });
+      const file = createWriteStream(path.join(out, name));
+      s.pipe(file);
+      return {
+        write: async (row) => {
+          if (!s.write(row)) await once(s, 'drain');
+        },
+        end: async () => {
+          s.end();
+          await once(file, 'close');
+        },
+      };
+    });
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path.join(out, 'floor.xlsx'), useStyles: false, useSharedStrings: false });
+    const xlsx = await pass(reportDir, files, (name) => {
+      const ws = wb.addWorksheet(name.replace(/\.csv$/, '').slice(0, 31));
+      return {
+        write: (row) => ws.addRow(row).commit(),
+        end: async () => ws.commit(),
+      };
+    });
+    const start = cpuSeconds();
+    await wb.commit();
+    const commit = cpuSeconds() - start;
+    return {
+      rows: parsing.rows,
+      files: files.length,
+      csvStringifySeconds: Math.max(0, csv.seconds - parsing.seconds),
+      exceljsSeconds: Math.max(0, xlsx.seconds + commit - parsing.seconds),
+    };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}

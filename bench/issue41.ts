@@ -1,0 +1,115 @@
+/**
+ * The `issue41` section of `npm run bench` (docs/benchmarks.md "Issue 41"): the job's CPU per
+ * payment against the bare libraries' floor for the same data, in one run.
+ *
+ *   runs   `export` with no added latency (CPU-bound) on the spool (`--no-db`), the Postgres
+ *          server and the embedded engine, one after the other on the same seeded data: job CPU
+ *          (user + sys, every thread), CPU per stage, and the server's CPU (bench/e2e/proc-stat.ts)
+ *   floor  JSON.parse of the page bodies the pull reads (bench/floor/page-parse.ts), csv-stringify
+ *          and exceljs streaming of the rows the spool run wrote (bench/floor/file-rows.ts), and
+ *          plain COPY at the rate bench/store.ts measures, for the rows pulled (server path only)
+ *   gc     the spool run again under `--cpu-prof`: the garbage collector's share of the main thread
+ *
+ * Targets (bench/issue41-verdicts.ts): job CPU ≤ 1.5 × floor (spool, server); embedded CPU ≤ 1.2 ×
+ * (server job + server CPU); GC ≤ 8 %. Bytes: bench/output-digests.ts.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runExport, type ExportRunResult } from './e2e/export-run.js';
+import { measureCopyRowsPerSecond } from './floor/copy-rate.js';
+import { measureFileRows, type FileRowsFloor } from './floor/file-rows.js';
+import { gcShareOf, type GcShare } from './floor/gc-share.js';
+import { measurePageParse, type PageParseFloor } from './floor/page-parse.js';
+
+export interface Issue41Options {
+  payments: number;
+  wallets: number;
+  seed: number;
+  concurrency: number;
+  databaseUrl: string;
+  /** also the embedded run and the GC profile (default both) */
+  embedded: boolean;
+  gc: boolean;
+  log: (line: string) => void;
+}
+
+export interface Issue41Floor {
+  pages: PageParseFloor;
+  files: FileRowsFloor;
+  copy: { rows: number; rowsPerSecond: number; seconds: number };
+  /** µs per payment: JSON.parse + csv-stringify + exceljs, and that + COPY */
+  noDbUs: number;
+  serverUs: number;
+}
+
+export interface Issue41Result {
+  payments: number;
+  wallets: number;
+  spool: ExportRunResult;
+  server: ExportRunResult;
+  embedded?: ExportRunResult;
+  floor: Issue41Floor;
+  gc?: GcShare;
+  /** job CPU µs per payment, and per stage */
+  us: { spool: number; server: number; serverPostgres: number; embedded: number | null };
+  stagesUs: Record<'spool' | 'server' | 'embedded', Record<string, number>>;
+  ratios: { spoolOverFloor: number; serverOverFloor: number; embeddedOverServerTotal: number | null; embeddedWall: number | null };
+}
+
+const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+export async function runIssue41(options: Issue41Options): Promise<Issue41Result> {
+  const base = { payments: options.payments, wallets: options.wallets, seed: options.seed, concurrency: options.concurrency };
+  const perPayment = (seconds: number): number => round((seconds * 1e6) / options.payments, 1);
+  let files: FileRowsFloor | undefined;
+  options.log(`  spool (--no-db), then the writers' floor on its files`);
+  const spool = await runExport({ ...base, databaseUrl: null, extraArgs: ['--no-db'], withReports: async (dir) => void (files = await measureFileRows(dir)) });
+  options.log(`  spool: job CPU ${spool.cpuSeconds.job} s, stages ${JSON.stringify(spool.cpuPhases)}`);
+  const server = await runExport({ ...base, databaseUrl: options.databaseUrl });
+  options.log(`  server: job CPU ${server.cpuSeconds.job} s + Postgres ${server.postgresCpuSeconds} s, stages ${JSON.stringify(server.cpuPhases)}`);
+  const embedded = options.embedded ? await runExport({ ...base, databaseUrl: null }) : undefined;
+  if (embedded) options.log(`  embedded: job CPU ${embedded.cpuSeconds.job} s, wall ${embedded.wallSeconds} s, stages ${JSON.stringify(embedded.cpuPhases)}`);
+  let gc: GcShare | undefined;
+  if (options.gc) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'payexport-issue41-prof-'));
+    try {
+      await runExport({ ...base, databaseUrl: null, extraArgs: ['--no-db'], cpuProfDir: dir });
+      gc = gcShareOf(dir);
+      options.log(`  gc: ${gc.gcSeconds.toFixed(1)} s of ${gc.busySeconds.toFixed(1)} s busy on the main thread = ${(gc.share * 100).toFixed(1)} %`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const pages = await measurePageParse(base);
+  const rowsPerSecond = measureCopyRowsPerSecond(options.payments, options.databaseUrl);
+  if (files === undefined) throw new Error('the spool run published no report folder');
+  const copy = { rows: server.rowsPulled, rowsPerSecond, seconds: server.rowsPulled / rowsPerSecond };
+  const noDb = pages.seconds + files.csvStringifySeconds + files.exceljsSeconds;
+  const floor: Issue41Floor = { pages, files, copy, noDbUs: perPayment(noDb), serverUs: perPayment(noDb + copy.seconds) };
+  options.log(`  floor: JSON.parse ${pages.seconds.toFixed(2)} s (${pages.pages} pages), csv-stringify ${files.csvStringifySeconds.toFixed(2)} s, exceljs ${files.exceljsSeconds.toFixed(2)} s (${files.rows} rows), COPY ${copy.seconds.toFixed(2)} s`);
+  const stages = (r: ExportRunResult): Record<string, number> => Object.fromEntries(Object.entries(r.cpuPhases).map(([k, v]) => [k, perPayment(v)]));
+  const us = {
+    spool: perPayment(spool.cpuSeconds.job),
+    server: perPayment(server.cpuSeconds.job),
+    serverPostgres: perPayment(server.postgresCpuSeconds),
+    embedded: embedded ? perPayment(embedded.cpuSeconds.job) : null,
+  };
+  return {
+    payments: options.payments,
+    wallets: options.wallets,
+    spool,
+    server,
+    ...(embedded ? { embedded } : {}),
+    floor,
+    ...(gc ? { gc } : {}),
+    us,
+    stagesUs: { spool: stages(spool), server: stages(server), embedded: embedded ? stages(embedded) : {} },
+    ratios: {
+      spoolOverFloor: round(us.spool / floor.noDbUs),
+      serverOverFloor: round(us.server / floor.serverUs),
+      embeddedOverServerTotal: us.embedded === null ? null : round(us.embedded / (us.server + us.serverPostgres)),
+      embeddedWall: embedded ? round(embedded.wallSeconds / server.wallSeconds) : null,
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Reading the spool's stream files back (spool-store.ts): the selected streams one file at a time,
+ * each cut at its checkpointed length (pages of other streams may be landing meanwhile), each line
+ * decoded only when its hints do not already rule it out (stream-line.ts).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StreamState } from './spool-state.js';
+import { decodeStreamLine, splitStreamLine, type LineFilter, type SplitLine } from './stream-line.js';
+
+export const ALL_ROWS: LineFilter = {};
+
+/** The lines of each selected stream file, each file cut at its checkpointed length. */
+function* streamLines(streamsDir: string, streams: readonly StreamState[]): Generator<string> {
+  const sorted = [...streams].sort((a, b) => cmp(a.checkpoint.stream, b.checkpoint.stream));
+  for (const stream of sorted) {
+    const path = join(streamsDir, stream.file);
+    if (!existsSync(path)) continue;
+    // `length` counts bytes, and pages of other streams may be landing meanwhile: cut the bytes, then split
+    const text = readFileSync(path).subarray(0, stream.length).toString('utf8');
+    for (let start = 0; start < text.length; ) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      if (end > start) yield text.slice(start, end);
+      start = end + 1;
+    }
+  }
+}
+
+/**
+ * The last copy of each keyed row of `wallet` whose status hint passes `keep`, decoding only those
+ * (the Open items sheet reads ~1 % of the payments); rows without a key hint are decoded and
+ * returned first, in file order, for the caller's own de-duplication.
+ */
+export function latestRows<T>(streamsDir: string, streams: readonly StreamState[], wallet: string, keep: (status: string) => boolean): T[] {
+  const loose: T[] = [];
+  const latest = new Map<string, SplitLine>();
+  for (const line of streamLines(streamsDir, streams)) {
+    const split = splitStreamLine(line);
+    if (split === null) loose.push(decodeStreamLine<T>(line, {}) as T);
+    else if (split.wallet !== '' && split.wallet !== wallet) continue;
+    else if (split.key === '' || split.status === '') loose.push(split.decode<T>());
+    else latest.set(split.key, split);
+  }
+  for (const split of latest.values()) if (keep(split.status)) loose.push(split.decode<T>());
+  return loose;
+}
+
+/** The rows of each selected stream file, a file at a time, so a caller that keeps little holds one file, not all. */
+export function* streamFileRows<T>(streamsDir: string, streams: readonly StreamState[], filter: LineFilter = ALL_ROWS): Generator<T[]> {
+  const sorted = [...streams].sort((a, b) => cmp(a.checkpoint.stream, b.checkpoint.stream));
+  for (const stream of sorted) {
+    const path = join(streamsDir, stream.file);
+    if (!existsSync(path)) continue;
+    // `length` counts bytes: cut the bytes, then decode
+    const text = readFileSync(path).subarray(0, stream.length).toString('utf8');
+    const rows: T[] = [];
+    for (let start = 0; start < text.length; ) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      if (end > start) {
+        const row = decodeStreamLine<T>(text.slice(start, end), filter);
+        if (row !== undefined) rows.push(row);
+      }
+      start = end + 1;
+    }
+    yield rows;
+  }
+}
+
+export function streamRows<T>(streamsDir: string, streams: readonly StreamState[], filter: LineFilter = ALL_ROWS): T[] {
+  const out: T[] = [];
+  for (const rows of streamFileRows<T>(streamsDir, streams, filter)) for (const row of rows) out.push(row);
+  return out;
+}
+
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
