@@ -33,14 +33,21 @@ const pg = await probePostgres();
 const skip = readersMissing('csv');
 
 interface Dataset {
+  /**
+   * The embedded engine's variant: 'always' in npm test, or 'long' (npm run test:faults). The
+   * stress organization keeps it in npm test: its sends without a fee breakdown are the case a first
+   * close got wrong; the demo's organization runs it on Postgres there, and on the embedded engine
+   * with the long runs (36 s of single-threaded WASM for what Postgres proves in 9).
+   */
+  embedded: 'always' | 'long';
   name: string;
   sim: { seed: number; scale: number; wallets: number; profile: DatasetProfile };
   books: (sim: SimHandle, dir: string) => { journal: JournalConfig; lots: LotsConfig };
 }
 
 const DATASETS: Dataset[] = [
-  { name: "the demo's organization", sim: { seed: 7, scale: 5_000, wallets: 12, profile: 'business' }, books: () => ({ journal: demoJournal, lots: demoLots() }) },
-  { name: 'a stress organization', sim: { seed: 37, scale: 3_000, wallets: 8, profile: 'stress' }, books: stressBooks },
+  { name: "the demo's organization", embedded: 'long', sim: { seed: 7, scale: 5_000, wallets: 12, profile: 'business' }, books: () => ({ journal: demoJournal, lots: demoLots() }) },
+  { name: 'a stress organization', embedded: 'always', sim: { seed: 37, scale: 3_000, wallets: 8, profile: 'stress' }, books: stressBooks },
 ];
 
 async function expectCumulativeTieout(run: PipelineRun): Promise<void> {
@@ -92,8 +99,8 @@ for (const dataset of DATASETS) {
       expect(months[0]! < '2026-09').toBe(true);
     });
 
-    for (const engine of lotEngines(pg)) {
-      it.skipIf(engine.skip !== null)(`on ${engine.name}: October closed first on a fresh snapshot = October closed after every month before it`, async () => {
+    for (const engine of lotEngines(pg, { embedded: dataset.embedded })) {
+      it.skipIf(engine.skip !== null)(`on ${engine.name}: October closed first on a fresh snapshot = October closed after every month before it${engine.skip === null ? '' : ` (skipped: ${engine.skip})`}`, async () => {
         const [fresh, chain] = [uniqueSchemaName('first'), uniqueSchemaName('chain')];
         if (engine.name === 'Postgres') schemas.push(fresh, chain);
         const first = await run(OCTOBER, engine.flags(fresh, join(dir, `${fresh}-db`)), engine.env(), fresh);

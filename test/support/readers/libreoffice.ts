@@ -43,6 +43,16 @@ export function convertWithLibreOffice(file: string, format: 'pdf' | 'xlsx', out
   return join(outDir, basename(file).replace(/\.xlsx$/, `.${format}`));
 }
 
+/**
+ * Several workbooks to PDF in one LibreOffice start (each start costs seconds of CPU): their
+ * names must differ, since they land in one folder. Returns the PDFs in the order given.
+ */
+export function convertAllToPdf(files: readonly string[], outDir: string, profile: string): string[] {
+  mkdirSync(outDir, { recursive: true });
+  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', outDir, ...files], { stdio: 'ignore', timeout: 900_000 });
+  return files.map((file) => join(outDir, basename(file).replace(/\.xlsx$/, '.pdf')));
+}
+
 export interface PdfWord {
   text: string;
   /** the word box's height in points: the font size times the font's ascent + descent */
@@ -96,11 +106,15 @@ export function sideBySide(source: string, recalculated: string, sheets: readonl
  * printed the same way (the box is the font's ascent + descent, so it depends on the font
  * LibreOffice substitutes for Calibri).
  */
-export function eightPointHeight(dir: string, profile: string): number {
+export function eightPointReference(dir: string): string {
   const book = join(dir, 'eight-point.xlsx');
   execFileSync(python(), ['-c', `import openpyxl\nfrom openpyxl.styles import Font\nwb = openpyxl.Workbook()\nws = wb.active\nws['A1'] = 'Eight point reference'\nws['A1'].font = Font(name='Calibri', size=8)\nws.page_setup.scale = 100\nwb.save(${JSON.stringify(book)})`]);
-  const words = pdfPages(convertWithLibreOffice(book, 'pdf', dir, profile)).flat();
-  const height = words.find((w) => w.text === 'Eight')?.height;
+  return book;
+}
+
+/** The 8 pt box height read off the reference's PDF (`eightPointReference`, printed). */
+export function eightPointHeight(referencePdf: string): number {
+  const height = pdfPages(referencePdf).flat().find((w) => w.text === 'Eight')?.height;
   if (height === undefined) throw new Error('the 8 pt reference did not print');
   return height;
 }

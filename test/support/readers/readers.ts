@@ -131,14 +131,19 @@ export interface OpenpyxlChart {
   series: { name: string | null; categories: string | null; values: string | null }[];
 }
 
-/** Reads `path` with openpyxl; cells only when asked (at most `maxRows` rows per sheet when given; `values`: formulas' cached results). */
-export function readXlsxWithOpenpyxl(path: string, options: { cells?: boolean; maxRows?: number; values?: boolean } = {}): OpenpyxlSheet[] {
+/**
+ * Reads `path` with openpyxl; cells only when asked (at most `maxRows` rows per sheet when given;
+ * `values`: formulas' cached results; `sheets`: the cells of these sheets only, every sheet's
+ * properties still come back).
+ */
+export function readXlsxWithOpenpyxl(path: string, options: { cells?: boolean; maxRows?: number; values?: boolean; sheets?: readonly string[] } = {}): OpenpyxlSheet[] {
   const python = pythonForXlsx();
   if (python === null) throw new Error('no python3 with openpyxl');
   const args = [READ_XLSX, path];
   if (options.cells === true) args.push('--cells');
   if (options.values === true) args.push('--values');
   if (options.maxRows !== undefined) args.push('--max-rows', String(options.maxRows));
+  if (options.sheets !== undefined) args.push('--sheets', options.sheets.join(','));
   const parsed = JSON.parse(execFileSync(python, args, { encoding: 'utf8', maxBuffer: MAX_BUFFER })) as { sheets: OpenpyxlSheet[] };
   return parsed.sheets;
 }
