@@ -19,7 +19,8 @@ def main() -> int:
         records = list(reader)
     header = records[0] if records else []
     rows = records[1:]
-    json.dump({"records": len(rows), "header": header, "rows": rows}, sys.stdout, ensure_ascii=False)
+    # json.dumps: the C encoder (json.dump streams through the pure-Python one)
+    sys.stdout.write(json.dumps({"records": len(rows), "header": header, "rows": rows}, ensure_ascii=False))
     return 0
 
 
