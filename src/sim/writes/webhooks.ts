@@ -129,7 +129,7 @@ export class Webhooks {
     record.status = 'attempting';
     record.updatedAt = new Date().toISOString();
     const payload = JSON.parse(record.body) as { type: 'send' | 'receive'; detail: { event: string; data: { id?: string } } };
-    this.track(this.attempts(registration, record, payload.type, payload.detail.event, payload.detail.data.id ?? ''));
+    this.track(this.attempts(registration, record, payload.type, payload.detail.event, payload.detail.data.id ?? '', this.forging()));
   }
 
   /** Deliver `event` of `type` to every registration of the environment that selected it. */
@@ -149,11 +149,12 @@ export class Webhooks {
       }
       const twice = this.random() < (this.faults.dup ?? 0);
       const holdMs = this.random() < (this.faults.reorder ?? 0) ? (this.faults.reorderMs ?? 300) : 0;
+      const forging = this.forging();
       this.track(
         (async () => {
           if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs).unref());
-          await this.attempts(r, record, type, event, paymentId);
-          if (twice) await this.attempts(r, record, type, event, paymentId);
+          await this.attempts(r, record, type, event, paymentId, forging);
+          if (twice) await this.attempts(r, record, type, event, paymentId, forging);
         })(),
       );
     }
@@ -173,14 +174,24 @@ export class Webhooks {
     this.closed = true;
   }
 
-  private async attempts(r: WebhookRegistration, record: DeliveryRecord, type: 'send' | 'receive', event: string, paymentId: string): Promise<void> {
+  /**
+   * Whether each attempt of one delivery is mis-signed, drawn from a generator of the delivery's own,
+   * seeded from the shared one when the delivery is emitted. Attempts run concurrently: had they
+   * drawn from the shared generator, which delivery got which number would depend on timing, and a
+   * seeded fault run would not be the same run twice. Null when no attempt is to be mis-signed.
+   */
+  private forging(): (() => number) | null {
+    return (this.faults.badSignature ?? 0) > 0 ? seededRandom(Math.floor(this.random() * 4294967296)) : null;
+  }
+
+  private async attempts(r: WebhookRegistration, record: DeliveryRecord, type: 'send' | 'receive', event: string, paymentId: string, forging: (() => number) | null): Promise<void> {
     const maxAttempts = this.options.maxAttempts ?? 3;
     let delay = this.options.retryDelayMs ?? 200;
     const body = record.body;
     for (let attempt = 1; attempt <= maxAttempts && !this.closed; attempt++) {
       if (this.faults.delayMs) await new Promise((resolve) => setTimeout(resolve, this.faults.delayMs).unref());
       const timestamp = Math.floor(Date.now() / 1000);
-      const forged = this.random() < (this.faults.badSignature ?? 0);
+      const forged = forging !== null && forging() < (this.faults.badSignature ?? 0);
       const headers = {
         'content-type': 'application/json',
         'x-voltage-signature': signWebhook(forged ? `${r.sharedSecret}-wrong` : r.sharedSecret, body, timestamp),
