@@ -57,6 +57,6 @@ console.log(`page sizes: plain ${plain.length} B, with one big integer ${withBig
 measure('JSON.parse (lossy), plain page', plain, JSON.parse, 100);
 measure('parseJson, plain page (fast path)', plain, parseJson, 100);
 measure('parseJson, long digit runs only inside strings (scan)', digitHeavy, parseJson, 100);
-measure('parseJson, page with one integer > 2^53 (exact parser)', withBig, parseJson, 40);
+measure('parseJson, page with one integer > 2^53 (rewritten literals + JSON.parse)', withBig, parseJson, 40);
 measure('parseExact always (exact parser), plain page', plain, parseExact, 40);
 measure('lossless-json + parseNumberAndBigInt, page with big int', withBig, (t) => losslessParse(t, null, parseNumberAndBigInt), 20);

@@ -8,9 +8,14 @@
  *   1. no run of 16+ digits anywhere in the text → JSON.parse (the common page);
  *   2. otherwise scan the text outside string literals for an integer literal of 16+ digits
  *      (tx ids and invoices inside strings do not count) → still JSON.parse if there is none;
- *   3. otherwise parse the page with the small exact parser below.
+ *   3. otherwise rewrite those literals as marked strings, JSON.parse, and turn them back
+ *      (json-long-integers.ts); the small exact parser below is the fallback when a string of the
+ *      page reads as a marker, and the reporter of malformed text.
  * Node 20 has no reviver `context.source` (docs/measurements.md#json-parsing), hence our own parser.
  */
+
+import { parseWithLongIntegers } from './json-long-integers.js';
+import { endOfString } from './json-strings.js';
 
 /** A JSON value as this module returns it. */
 export type LosslessJson = null | boolean | number | bigint | string | LosslessJson[] | { [key: string]: LosslessJson };
@@ -36,7 +41,7 @@ export function parseJson(text: string): LosslessJson {
       throw new JsonSyntaxError((error as Error).message, -1);
     }
   }
-  return parseExact(text);
+  return (parseWithLongIntegers(text) as LosslessJson | null) ?? parseExact(text);
 }
 
 /**
@@ -64,19 +69,6 @@ export function hasLongIntegerLiteral(text: string): boolean {
 function structuralHasLongInteger(segment: string): boolean {
   const numbers = segment.match(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g) ?? [];
   return numbers.some((literal) => /^-?\d{16,}$/.test(literal));
-}
-
-/** Index just past the closing quote of the string starting at `open`, or -1. */
-function endOfString(text: string, open: number): number {
-  let index = open + 1;
-  for (;;) {
-    const close = text.indexOf('"', index);
-    if (close === -1) return -1;
-    let backslashes = 0;
-    for (let k = close - 1; k > open && text.charCodeAt(k) === 0x5c; k--) backslashes++;
-    if (backslashes % 2 === 0) return close + 1;
-    index = close + 1;
-  }
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
