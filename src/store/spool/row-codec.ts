@@ -4,13 +4,52 @@
  * The mapping is a bijection, so any row — including a metadata value of "#n5" — round-trips exactly.
  *
  * Neither direction hands JSON a replacer or a reviver: V8 calls those back for every key, which
- * made decoding a payment row four times dearer than parsing it (issue 41's profile). Encoding tags
- * a copy of the few values that need it, then stringifies plainly (the text is the replacer's);
- * decoding parses plainly, then untags in place.
+ * made decoding a payment row four times dearer than parsing it (issue 41's profile). Decoding
+ * parses plainly, then untags in place. Encoding has two paths with the same text (the replacer's):
+ * - a row with no string starting with `#` and no custom `toJSON` (nearly every row: amounts are
+ *   the only values to tag) is stringified as it is, with `BigInt.prototype.toJSON` answering the
+ *   tag for the length of that one synchronous call — JSON.stringify asks a bigint for `toJSON`
+ *   before it refuses it (ECMA-262 SerializeJSONProperty), so no copy of the row is made. Copying
+ *   each row to tag its amounts was half the encoder's time and much of its garbage (issue 41);
+ * - any other row gets a tagged copy of the values that need it, then a plain stringify.
  */
 
 export function encodeRow(row: unknown): string {
-  return JSON.stringify(tagged(row)) ?? 'null';
+  if (!onlyBigintsToTag(row)) return JSON.stringify(tagged(row)) ?? 'null';
+  const proto = BigInt.prototype as { toJSON?: unknown };
+  const before = Object.getOwnPropertyDescriptor(proto, 'toJSON');
+  Object.defineProperty(proto, 'toJSON', TAG_BIGINT);
+  try {
+    return JSON.stringify(row) ?? 'null';
+  } finally {
+    // whatever was there before (nothing, in this program) is put back before any other code runs
+    if (before === undefined) delete proto.toJSON;
+    else Object.defineProperty(proto, 'toJSON', before);
+  }
+}
+
+const TAG_BIGINT: PropertyDescriptor = {
+  value: function tagBigint(this: bigint): string {
+    return `#n${this.toString()}`;
+  },
+  writable: true,
+  configurable: true,
+  enumerable: false,
+};
+
+/** True when the bigints are the only values to tag: no `#` string and no custom `toJSON` anywhere (a walk without allocation). */
+function onlyBigintsToTag(value: unknown): boolean {
+  if (typeof value === 'string') return value.charCodeAt(0) !== 35;
+  if (typeof value !== 'object' || value === null) return true;
+  // a Date's toJSON gives ISO text (never `#`); any other toJSON could answer a `#` string
+  const toJson = (value as { toJSON?: unknown }).toJSON;
+  if (toJson !== undefined && !(value instanceof Date)) return false;
+  if (Array.isArray(value)) {
+    for (const v of value) if (!onlyBigintsToTag(v)) return false;
+    return true;
+  }
+  for (const key in value) if (!onlyBigintsToTag((value as Record<string, unknown>)[key])) return false;
+  return true;
 }
 
 /** The value with its bigints and `#` strings tagged; a part that holds neither is shared, not copied. */

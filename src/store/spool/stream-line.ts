@@ -32,8 +32,17 @@ export function encodeStreamLine(row: object, hints: LineHints): string {
   const key = hints.key !== undefined && SAFE.test(hints.key) ? hints.key : '';
   const head = `${wallet}${TAB}${status}${TAB}${key}${TAB}`;
   if (!Object.prototype.hasOwnProperty.call(row, 'raw')) return `${head}${encodeRow(row)}${TAB}\n`;
-  const { raw: _dropped, ...rest } = row as { raw: unknown };
-  return `${head}${encodeRow(rest)}${TAB}-\n`;
+  // JSON.stringify leaves out a key whose value is undefined: `raw` is hidden for this synchronous
+  // call instead of copying the row without it (a rest-spread copy of a 46-key row cost more than
+  // stringifying it), and put back before anything else can see the row
+  const holder = row as { raw: unknown };
+  const raw = holder.raw;
+  holder.raw = undefined;
+  try {
+    return `${head}${encodeRow(row)}${TAB}-\n`;
+  } finally {
+    holder.raw = raw;
+  }
 }
 
 export interface LineFilter {

@@ -44,6 +44,28 @@ describe('the spool row codec', () => {
     );
   });
 
+  it('leaves BigInt.prototype as it found it, also when stringify throws', () => {
+    encodeRow({ amount: 1n });
+    expect(Object.getOwnPropertyDescriptor(BigInt.prototype, 'toJSON')).toBeUndefined();
+    // a getter that answers the walk, then throws inside JSON.stringify
+    let reads = 0;
+    const failing = {
+      amount: 2n,
+      get later(): string {
+        reads += 1;
+        if (reads > 1) throw new Error('second read');
+        return 'plain';
+      },
+    };
+    expect(() => encodeRow(failing)).toThrow('second read');
+    expect(Object.getOwnPropertyDescriptor(BigInt.prototype, 'toJSON')).toBeUndefined();
+  });
+
+  it('takes the copying path for a custom toJSON, with the same text as the replacer', () => {
+    const odd = { when: new Date(0), tagged: { toJSON: () => '#looks like a tag' }, amount: 3n };
+    expect(encodeRow(odd)).toBe(replacerEncode(odd));
+  });
+
   it('refuses a tagged value it does not know', () => {
     expect(() => decodeRow('{"a":"#zz"}')).toThrow(/corrupt spool value/);
   });
@@ -59,6 +81,20 @@ describe('a spool stream line', () => {
     expect(body.includes('\n')).toBe(false);
     expect(body).not.toContain('"note"');
     expect(decodeStreamLine(body, {})).toEqual({ ...payment, raw: null });
+  });
+
+  it('writes a row with raw as the replacer writes it without raw, and gives the caller its row back untouched', () => {
+    fc.assert(
+      fc.property(row, value, (r, raw) => {
+        const withRaw = { ...r, raw };
+        const before = replacerEncode(withRaw);
+        const line = encodeStreamLine(withRaw, { wallet: '', status: '' });
+        const { raw: _dropped, ...rest } = withRaw;
+        expect(line).toBe(`\t\t\t${replacerEncode(rest)}\t-\n`);
+        expect(replacerEncode(withRaw)).toBe(before);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('a row without a raw field stays without one', () => {
