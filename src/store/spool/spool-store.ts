@@ -119,7 +119,8 @@ export class SpoolStore extends SpoolReader implements SnapshotWriter {
   }
 
   async writeLedgerPage(rows: readonly LedgerRow[], checkpoint: Checkpoint): Promise<WriteStats> {
-    return this.appendPage(rows, checkpoint, (r) => ({ wallet: r.wallet_id, status: '' }));
+    // the effective time and the payment named: the orphan check reads them without decoding a row
+    return this.appendPage(rows, checkpoint, (r) => ({ wallet: r.wallet_id, status: r.effective_time, key: r.payment_id ?? '' }));
   }
 
   async writeSummaries(_run_id: string, rows: readonly SummaryBucketRow[], checkpoint: Checkpoint): Promise<void> {

@@ -3,10 +3,12 @@
  * over what it does not want without parsing JSON (issue 41: the spool decoded each row several
  * times, `raw` included, although every report asks `withoutRaw`).
  *
- * - `wallet`, `status` and `key` are hints for skipping: the row's wallet, its status class
- *   (payments) and its natural key (the payment id), or empty when unknown; a hint that could be
- *   mistaken for a separator is left empty, and a row kept by the hints is still checked on its
- *   decoded fields. The key lets a reader keep the last copy of each payment before decoding any.
+ * - `wallet`, `status` and `key` are hints for skipping: the row's wallet, and for a payment its
+ *   status class and its natural key (the payment id), for a ledger entry its effective time and
+ *   the payment it names — or empty when unknown; a hint that could be mistaken for a separator is
+ *   left empty, and a row kept by the hints is still checked on its decoded fields. A payment's key
+ *   lets a reader keep the last copy of each payment before decoding any; a ledger entry's hints
+ *   let the pull's orphan check run without decoding the wallet's ledger (spool-reader.ts).
  * - `row` is the row without its `raw` field (row-codec.ts). The spool keeps no `raw` payload: every
  *   reader of a spool asks `withoutRaw` (reports, journals, lots, the pull's own checks), `report
  *   --no-db` is refused, and a finished run's spool is removed — so a row that had the field is

@@ -46,6 +46,33 @@ export function latestRows<T>(streamsDir: string, streams: readonly StreamState[
   return loose;
 }
 
+/**
+ * The payment ids that `wallet`'s ledger lines name at an effective time `within` accepts, read
+ * from the lines' hints (stream-line.ts); a line without both hints (no payment named, an id that
+ * could not be a hint, a line of the format before) is decoded. Copies of one entry name the same
+ * payment at the same time, so no de-duplication is needed.
+ */
+export function namedPaymentIds(streamsDir: string, streams: readonly StreamState[], wallet: string, within: (instant: string) => boolean): Set<string> {
+  const named = new Set<string>();
+  for (const line of streamLines(streamsDir, streams)) {
+    const split = splitStreamLine(line);
+    if (split !== null && split.wallet !== '' && split.wallet !== wallet) continue;
+    if (split !== null && split.wallet === wallet && split.key !== '' && split.status !== '') {
+      if (within(split.status)) named.add(split.key);
+      continue;
+    }
+    const row = split === null ? decodeStreamLine<NamedPayment>(line, {}) : split.decode<NamedPayment>();
+    if (row !== undefined && row.wallet_id === wallet && row.payment_id !== null && within(row.effective_time)) named.add(row.payment_id);
+  }
+  return named;
+}
+
+interface NamedPayment {
+  wallet_id: string;
+  payment_id: string | null;
+  effective_time: string;
+}
+
 /** The rows of each selected stream file, a file at a time, so a caller that keeps little holds one file, not all. */
 export function* streamFileRows<T>(streamsDir: string, streams: readonly StreamState[], filter: LineFilter = ALL_ROWS): Generator<T[]> {
   const sorted = [...streams].sort((a, b) => cmp(a.checkpoint.stream, b.checkpoint.stream));

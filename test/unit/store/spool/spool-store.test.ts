@@ -44,6 +44,37 @@ describe('SpoolStore', () => {
     expect(await store.knownPaymentIds(ORG, [uuid(4, 'b'), uuid(9, 'b')])).toEqual(new Set([uuid(4, 'b')]));
   });
 
+  it("orphan check: the in-window payments a wallet's ledger names that the spool does not hold, read from the lines' hints", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spool-'));
+    const store = new SpoolStore(dir);
+    await store.beginRun(run('r1'));
+    const w = uuid(1, 'c');
+    const entry = (n: number, payment_id: string | null, effective_time = '2026-10-05T12:00:01.000000Z', wallet_id = w) =>
+      makeLedgerRow({ entry_id: uuid(n, 'd'), payment_id, effective_time, wallet_id });
+    const held = makePaymentRow({ payment_id: uuid(2, 'b') });
+    await store.writePaymentsPage([held], cp(`payments:wallet:${w}`, 'c1', 1));
+    await store.writeLedgerPage(
+      [
+        entry(1, uuid(2, 'b')), // held: not an orphan
+        entry(2, uuid(3, 'b')), // orphan
+        entry(3, uuid(3, 'b')), // the same payment again
+        entry(4, null), // names no payment
+        entry(5, uuid(4, 'b'), '2026-09-30T23:59:59.999999Z'), // before the window
+        entry(6, uuid(5, 'b'), '2026-11-01T00:00:00.000000Z'), // at its end: outside
+        entry(7, 'odd\tid'), // an id that cannot be a hint: decoded
+        entry(8, uuid(6, 'b'), undefined, uuid(9, 'c')), // another wallet's
+      ],
+      cp(`ledger:wallet:${w}`, 'c1', 1),
+    );
+    const expected = ['odd\tid', uuid(3, 'b')].sort();
+    expect(await store.orphanPaymentIds(ORG, w, window)).toEqual(expected);
+    // the same answer as the wallet's decoded ledger gives
+    const ledger = await collect(store.ledger(ORG, w));
+    const known = await store.knownPaymentIds(ORG, ledger.flatMap((r) => (r.payment_id === null ? [] : [r.payment_id])));
+    const fromRows = [...new Set(ledger.filter((r) => r.payment_id !== null && r.effective_time >= window.from && r.effective_time < window.to && !known.has(r.payment_id)).map((r) => r.payment_id!))].sort();
+    expect(fromRows).toEqual(expected);
+  });
+
   // "last" as every spool read: the streams in name order (payments:env… before payments:wallet…), then file order
   it('open items: the last copy of each payment decides, open ones only (the hints read before any decoding)', async () => {
     const store = new SpoolStore(mkdtempSync(join(tmpdir(), 'spool-')));
