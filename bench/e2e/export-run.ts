@@ -28,6 +28,8 @@ export interface ExportRunOptions {
   latencyMs?: number;
   /** `--cpu-prof` for the job, written here */
   cpuProfDir?: string;
+  /** more node flags for the job's process (e.g. `--import` of a preload, a V8 flag to compare) */
+  nodeFlags?: readonly string[];
   /** the checkout whose built CLI runs (dist/cli/main.js; default this one): a baseline build for the `cores` section */
   root?: string;
   /** more flags for `payexport export` (e.g. `--page-size 100`, `--no-db`) */
@@ -78,6 +80,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       'TIME %e %M %U %S',
       process.execPath,
       ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []),
+      ...(options.nodeFlags ?? []),
       path.join(options.root ?? ROOT, 'dist/cli/main.js'),
       'export',
       '--from',
