@@ -61,6 +61,12 @@ export class Subledger {
       }
       this.walletLots(o.walletId, o.currency).push({ lotId: lotId(o.walletId, 'opening', String(i), o.acquiredAt, String(o.units)), walletId: o.walletId, currency: o.currency, acquiredAt: o.acquiredAt, origin: o.cost === null ? 'unknown' : 'opening', units: o.units, cost: o.cost });
     }
+    // Seated as every later period seats them (held() order), not in the file's order: a chain of
+    // closes whose first month has no movement seeds its next month from held(), and a replay
+    // whose first month with movements comes later must relieve the same way. Two opening lots of
+    // one date under `average` or FIFO took their shared cent in file order in one and lot order in
+    // the other (the first-close property's counterexample, docs/lots.md "The replay").
+    this.reseat();
   }
 
   /**
