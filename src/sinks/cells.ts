@@ -29,6 +29,10 @@ export const FORMULA_TRIGGER_CHARS: readonly string[] = [...FORMULA_TRIGGERS];
 
 /** `text` with a leading `'` when a spreadsheet could read it as a formula. */
 export function neutralizeFormula(text: string): string {
+  // Most cells start with a letter or a digit: every trigger is a character up to CR, one of
+  // `+ - = @`, or a full-width form from U+FF0B on, so the Set is asked only about those.
+  const first = text.charCodeAt(0);
+  if (first > 0x0d && first < 0xff0b && first !== 0x2b && first !== 0x2d && first !== 0x3d && first !== 0x40) return text;
   return text.length > 0 && FORMULA_TRIGGERS.has(text[0] as string) ? `'${text}` : text;
 }
 
@@ -46,8 +50,23 @@ export interface XlsxText {
   truncated: boolean;
 }
 
+/**
+ * True when `xlsxText` has nothing to change: no CR, no C0 control but TAB and LF, no DEL, no
+ * surrogate (a valid pair is fine, but the regexes decide that), within the length limit. One
+ * pass over the code units instead of a CR search and a Unicode regex with look-arounds.
+ */
+function plainCellText(text: string): boolean {
+  if (text.length > EXCEL_MAX_CELL_TEXT) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c === 0x7f || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+}
+
 /** Text as an XLSX cell can hold it (see file comment); call on already-neutralized text. */
 export function xlsxText(text: string): XlsxText {
+  if (plainCellText(text)) return { text, replaced: false, truncated: false };
   // XML end-of-line handling turns a raw CR (and CRLF) into LF on reading, and exceljs writes CR
   // raw: normalise here so what is written is what every reader sees.
   let out = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
@@ -73,10 +92,8 @@ export function xlsxText(text: string): XlsxText {
   return { text: out, replaced, truncated };
 }
 
-/** Digits of an integer amount, sign excluded: what Excel would have to keep. */
-function digitCount(base: bigint): number {
-  return (base < 0n ? -base : base).toString().length;
-}
+/** The smallest integer with 16 digits: `|base|` below it has at most 15, and no string is made to count them. */
+const SIXTEEN_DIGITS = 10n ** BigInt(EXCEL_MAX_DIGITS);
 
 /**
  * True when `base` (an integer, possibly shown with a decimal point) has at most 15 digits, so
@@ -84,7 +101,7 @@ function digitCount(base: bigint): number {
  * zeros count, so `fitsExcelNumber` depends only on magnitude, never on luck.
  */
 export function fitsExcelNumber(base: bigint): boolean {
-  return digitCount(base) <= EXCEL_MAX_DIGITS;
+  return base < SIXTEEN_DIGITS && base > -SIXTEEN_DIGITS;
 }
 
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;

@@ -54,18 +54,32 @@ export function columnLetter(column: number): string {
   return letters;
 }
 
+const NO_STYLE: Partial<Style> = {};
+
 export class RowXmlWriter {
   private readonly sheet: SheetWriterInternals;
-  private readonly letters: string[];
+  /** `<c r="A` … per column: only the row number differs from row to row */
+  private readonly cellOpen: string[];
   private readonly spans: string;
   /** style object → cell type → style id; styles are shared objects, so this stays tiny */
   private readonly styleIds = new Map<Partial<Style>, Map<number, number>>();
+  /**
+   * Per column, the style and type of the last cell written there and what follows the cell
+   * reference for them (`" s="7"` or `"`): a column's cells mostly repeat, so two Map lookups and
+   * a number-to-text per cell become two comparisons.
+   */
+  private readonly slotStyle: (Partial<Style> | null)[];
+  private readonly slotType: number[];
+  private readonly slotAttr: string[];
 
   constructor(sheet: Worksheet, width: number) {
     assertRowXmlInternals(sheet);
     this.sheet = sheet as unknown as SheetWriterInternals;
-    this.letters = Array.from({ length: width }, (_, i) => columnLetter(i + 1));
+    this.cellOpen = Array.from({ length: width }, (_, i) => `<c r="${columnLetter(i + 1)}`);
     this.spans = `1:${width}`;
+    this.slotStyle = new Array<Partial<Style> | null>(width).fill(null);
+    this.slotType = new Array<number>(width).fill(-1);
+    this.slotAttr = new Array<string>(width).fill('');
   }
 
   /** Appends the row as the sheet's next row and returns its number. */
@@ -79,20 +93,31 @@ export class RowXmlWriter {
     }
     const number = sheet._rowZero;
     sheet._rowZero = number + 1;
-    let xml = `<row r="${number}" spans="${this.spans}" x14ac:dyDescent="0.25">`;
-    for (let i = 0; i < this.letters.length; i++) {
+    const r = String(number);
+    let xml = `<row r="${r}" spans="${this.spans}" x14ac:dyDescent="0.25">`;
+    const width = this.cellOpen.length;
+    for (let i = 0; i < width; i++) {
       const value = values[i] ?? null;
       const type = value === null ? NULL : typeof value === 'number' ? NUMBER : typeof value === 'boolean' ? BOOLEAN : value instanceof Date ? DATE : STRING;
-      const styleId = this.styleId(styles[i] ?? {}, type);
-      if (type === NULL && !styleId) continue;
-      xml += `<c r="${this.letters[i]}${number}"`;
-      if (styleId) xml += ` s="${styleId}"`;
-      if (type === NULL) xml += '/>';
-      else if (type === NUMBER) xml += `><v>${xmlEncode(String(value))}</v></c>`;
-      else if (type === BOOLEAN) xml += ` t="b"><v>${value ? '1' : '0'}</v></c>`;
+      const style = styles[i] ?? NO_STYLE;
+      let attr = this.slotAttr[i] as string;
+      if (style !== this.slotStyle[i] || type !== this.slotType[i]) {
+        const id = this.styleId(style, type);
+        attr = id ? `" s="${id}"` : '"';
+        this.slotStyle[i] = style;
+        this.slotType[i] = type;
+        this.slotAttr[i] = attr;
+      }
+      // a null cell without a style (attr `"`) is not written at all, as exceljs does
+      if (type === NULL) {
+        if (attr.length > 1) xml += `${this.cellOpen[i] as string}${r}${attr}/>`;
+      }
+      // the text of a number (digits, `.`, `-`, `e+`, NaN, Infinity) has nothing xmlEncode changes
+      else if (type === NUMBER) xml += `${this.cellOpen[i] as string}${r}${attr}><v>${value as number}</v></c>`;
+      else if (type === BOOLEAN) xml += `${this.cellOpen[i] as string}${r}${attr} t="b"><v>${value ? '1' : '0'}</v></c>`;
       // the sheet writer passes no date1904 option: 1900 date system, as exceljs writes it
-      else if (type === DATE) xml += `><v>${xmlEncode(String(dateToExcel(value as Date)))}</v></c>`;
-      else xml += ` t="str"><v>${xmlEncode(String(value))}</v></c>`;
+      else if (type === DATE) xml += `${this.cellOpen[i] as string}${r}${attr}><v>${dateToExcel(value as Date)}</v></c>`;
+      else xml += `${this.cellOpen[i] as string}${r}${attr} t="str"><v>${xmlEncode(value as string)}</v></c>`;
     }
     sheet.stream.write(`${xml}</row>`);
     return number;

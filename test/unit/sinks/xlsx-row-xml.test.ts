@@ -6,6 +6,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
 import JSZip from 'jszip';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileTable, type RenderContext } from '../../../src/sinks/render-cells.js';
@@ -68,5 +70,21 @@ describe('direct row XML', () => {
       const b = await reference.file(name)!.async('string');
       expect(a, name).toBe(b);
     }
+  });
+});
+
+describe('number cells', () => {
+  // the writer puts a number's text into the XML as it is: exceljs's escaping must leave it alone
+  const { xmlEncode } = createRequire(import.meta.url)('exceljs/lib/utils/utils.js') as { xmlEncode(text: string): string };
+
+  it('the text of any number (a date cell holds its Excel serial) is its own XML encoding', () => {
+    for (const n of [0, -0, 1, -1, 0.1, -12.5, 1e21, -1e-7, 5e-324, Number.MAX_VALUE, 2 ** 53 + 2, NaN, Infinity, -Infinity]) {
+      expect(xmlEncode(String(n))).toBe(String(n));
+    }
+    fc.assert(
+      fc.property(fc.double(), (n) => {
+        expect(xmlEncode(String(n))).toBe(String(n));
+      }),
+    );
   });
 });
