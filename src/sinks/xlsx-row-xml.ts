@@ -9,7 +9,8 @@
  * compares the sheet XML of both paths byte for byte, so an upgrade that changes either fails there.
  */
 import { createRequire } from 'node:module';
-import ExcelJS, { type Style, type Worksheet } from 'exceljs';
+import type ExcelJS from 'exceljs';
+import type { Style, Worksheet } from 'exceljs';
 import type { XlsxValue } from './render-cells.js';
 
 const require = createRequire(import.meta.url);
@@ -27,7 +28,9 @@ interface SheetWriterInternals {
   _workbook: { styles: { addStyleModel(style: Partial<Style>, type: number): number } };
 }
 
-const { Number: NUMBER, String: STRING, Boolean: BOOLEAN, Null: NULL, Date: DATE } = ExcelJS.ValueType;
+// the enum from its own file: exceljs's index would load its reader too (xlsx-workbook.ts says why)
+const { ValueType } = require('exceljs/lib/doc/enums.js') as { ValueType: typeof ExcelJS.ValueType };
+const { Number: NUMBER, String: STRING, Boolean: BOOLEAN, Null: NULL, Date: DATE } = ValueType;
 
 export function assertRowXmlInternals(sheet: Worksheet): void {
   const s = sheet as unknown as Partial<SheetWriterInternals>;
