@@ -21,6 +21,12 @@ const LONG_INTEGER = /^-?[1-9]\d{15,}$/;
 const DIGITS = /^-?\d+$/;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
+/** An integer literal as the `WireInt` contract gives it: bigint beyond ±(2^53 − 1), number within. */
+export function wireInteger(literal: string): number | bigint {
+  const exact = BigInt(literal);
+  return exact > MAX_SAFE || exact < -MAX_SAFE ? exact : Number(literal);
+}
+
 export function parseWithLongIntegers(text: string): unknown {
   let rewritten = '';
   let copied = 0;
@@ -90,7 +96,5 @@ function isMarked(value: string): boolean {
 function integer(marked: string, count: { found: number }): unknown {
   count.found++;
   const digits = marked.slice(MARKER.length);
-  if (!DIGITS.test(digits)) return marked;
-  const exact = BigInt(digits);
-  return exact > MAX_SAFE || exact < -MAX_SAFE ? exact : Number(digits);
+  return DIGITS.test(digits) ? wireInteger(digits) : marked;
 }

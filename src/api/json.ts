@@ -14,7 +14,7 @@
  * Node 20 has no reviver `context.source` (docs/measurements.md#json-parsing), hence our own parser.
  */
 
-import { parseWithLongIntegers } from './json-long-integers.js';
+import { parseWithLongIntegers, wireInteger } from './json-long-integers.js';
 import { endOfString } from './json-strings.js';
 
 /** A JSON value as this module returns it. */
@@ -71,7 +71,6 @@ function structuralHasLongInteger(segment: string): boolean {
   return numbers.some((literal) => /^-?\d{16,}$/.test(literal));
 }
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const NUMBER_LITERAL = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 const MAX_DEPTH = 512;
 
@@ -194,8 +193,7 @@ class ExactParser {
     this.index += literal.length;
     if (match[1] !== undefined || match[2] !== undefined) return Number(literal);
     if (literal.length < 16) return Number(literal);
-    const exact = BigInt(literal);
-    return exact > MAX_SAFE || exact < -MAX_SAFE ? exact : Number(literal);
+    return wireInteger(literal);
   }
 }
 
