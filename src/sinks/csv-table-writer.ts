@@ -1,6 +1,7 @@
 /**
- * One streaming CSV file: csv-stringify (rows as arrays — objects are ~40 % slower,
- * docs/measurements.md#csv-writing) → sha256/byte tap → a 0640 file flushed to disk on close. RFC 4180
+ * One streaming CSV file: records as arrays of text (objects are ~40 % slower in csv-stringify,
+ * docs/measurements.md#csv-writing) → csv-records.ts (csv-stringify's bytes, csv-stringify itself
+ * for a record that needs quotes) → sha256/byte tap → a 0640 file flushed to disk on close. RFC 4180
  * quoting (`csvFormat`), UTF-8, a BOM and CRLF by default (see `CsvOptions`). `write` honours
  * backpressure: it returns a promise only
  * when the stringifier's buffer is full, and that promise settles on 'drain' — or rejects as soon
@@ -8,7 +9,8 @@
  */
 import { basename } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { stringify, type Options, type Stringifier } from 'csv-stringify';
+import type { Options } from 'csv-stringify';
+import { CsvRecords } from './csv-records.js';
 import type { CompiledTable } from './render-cells.js';
 import { createOutputStream, HashTap, outputError } from './output-file.js';
 import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
@@ -64,7 +66,7 @@ export class CsvTableWriter<Row> {
   private constructor(
     private readonly table: CompiledTable<Row>,
     private readonly path: string,
-    private readonly stringifier: Stringifier,
+    private readonly stringifier: CsvRecords,
     private readonly tap: HashTap,
   ) {
     this.file = basename(path);
@@ -77,9 +79,7 @@ export class CsvTableWriter<Row> {
   }
 
   static open<Row>(table: CompiledTable<Row>, path: string, options: CsvOptions): CsvTableWriter<Row> {
-    // csv-stringify passes its options on to the Transform constructor; its typings omit the stream ones
-    const streamOptions = { readableHighWaterMark: BUFFER_BYTES, writableHighWaterMark: 256 };
-    const stringifier = stringify({ ...csvFormat(options), ...streamOptions } as Options);
+    const stringifier = new CsvRecords({ format: csvFormat(options), chunkBytes: BUFFER_BYTES });
     const writer = new CsvTableWriter(table, path, stringifier, new HashTap({ highWaterMark: BUFFER_BYTES }));
     stringifier.write([...table.headers]);
     return writer;
