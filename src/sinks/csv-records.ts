@@ -5,18 +5,22 @@
  * csv-stringify (6.x) builds, for every field, a cast context object, two two-element arrays and an
  * array of separators, and flattens a record string built by `+=`: ~18 KB of garbage per payment,
  * a third of everything an export allocated (issue 41's allocation profile, docs/benchmarks.md).
- * Almost no record of ours needs a quote — amounts, dates, ids and statuses never hold one — so a
- * record whose fields hold no `,`, `"`, CR or LF is written as its fields joined by commas, which
- * is what csv-stringify writes for it under `csvFormat` (no quoting options, no formula escaping:
- * cells.ts neutralizes formulas before here). Any other record goes through csv-stringify itself.
- * `test/unit/sinks/csv-records.test.ts` holds both paths to csv-stringify's bytes, on any text.
+ * Under `csvFormat` (no quoting options, no formula escaping: cells.ts neutralizes formulas before
+ * here) csv-stringify's rule is RFC 4180's: a field holding `,`, `"`, CR or LF is enclosed in quotes
+ * with its quotes doubled, any other field is written as it is. Here that rule is one function:
+ * a record none of whose fields needs quotes (most: amounts, dates, ids) is its fields joined by
+ * commas, checked on the joined line; any other record is built field by field. csv-stringify
+ * stays the reference: `test/unit/sinks/csv-records.test.ts` holds both paths to its bytes on any
+ * text, every format and chunk size, and the constructor refuses a format this rule does not cover.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import { stringify, type Options } from 'csv-stringify/sync';
+import type { Options } from 'csv-stringify';
 
 const BOM = '\ufeff';
-/** a quote, CR or LF anywhere in the joined record sends it to csv-stringify */
-const NEEDS_QUOTING = /["\r\n]/;
+/** a quote, CR or LF anywhere in the joined record: some field needs quotes */
+const QUOTE_OR_BREAK = /["\r\n]/;
+/** a field csv-stringify encloses in quotes under csvFormat */
+const FIELD_NEEDS_QUOTES = /[,"\r\n]/;
 
 export interface CsvRecordsOptions {
   /** csv-stringify's options for every record (csvFormat's: `,` `"` delimiters, eof) */
@@ -26,7 +30,6 @@ export interface CsvRecordsOptions {
 
 export class CsvRecords extends Transform {
   private readonly delimiter: string;
-  private readonly slowFormat: Options;
   private readonly chunkChars: number;
   /** text not yet pushed; csv-stringify writes the BOM even for a stream of no records */
   private pending: string;
@@ -34,13 +37,12 @@ export class CsvRecords extends Transform {
   constructor(options: CsvRecordsOptions) {
     super({ writableObjectMode: true, writableHighWaterMark: 256, readableHighWaterMark: options.chunkBytes });
     const { bom, ...format } = options.format;
-    if (format.delimiter !== ',' || format.quote !== '"' || format.escape !== '"' || format.eof !== true || format.quoted || format.quoted_match !== undefined || format.escape_formulas || format.cast !== undefined) {
-      // the fast path knows only csvFormat's rule; any other format is csv-stringify's alone
-      throw new Error('csv-records: the format is not the one the fast path writes');
+    if (format.quote_record_delimiter !== true || format.delimiter !== ',' || format.quote !== '"' || format.escape !== '"' || format.eof !== true || format.quoted || format.quoted_match !== undefined || format.escape_formulas || format.cast !== undefined) {
+      // this rule is csvFormat's; another format would need csv-stringify's own options honoured
+      throw new Error('csv-records: the format is not csvFormat\'s, the one this encoder writes');
     }
     this.delimiter = format.record_delimiter === 'windows' ? '\r\n' : format.record_delimiter === 'unix' ? '\n' : 'unknown';
     if (this.delimiter === 'unknown') throw new Error('csv-records: record_delimiter is windows or unix');
-    this.slowFormat = format;
     // a chunk is flushed at this many UTF-16 units: at least as many bytes, so a chunk fills the buffer
     this.chunkChars = options.chunkBytes;
     this.pending = bom === true ? BOM : '';
@@ -49,8 +51,15 @@ export class CsvRecords extends Transform {
   /** The record's text with its delimiter, as csv-stringify writes it. */
   recordText(fields: readonly string[]): string {
     const line = fields.join(',');
-    if (!NEEDS_QUOTING.test(line) && commas(line) === fields.length - 1) return line + this.delimiter;
-    return stringify([fields as string[]], this.slowFormat);
+    // no quote or line break, and no comma but the ones the join put there: no field needs quotes
+    if (!QUOTE_OR_BREAK.test(line) && commas(line) === fields.length - 1) return line + this.delimiter;
+    let text = '';
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i] as string;
+      if (i > 0) text += ',';
+      text += FIELD_NEEDS_QUOTES.test(field) ? `"${field.replaceAll('"', '""')}"` : field;
+    }
+    return text + this.delimiter;
   }
 
   override _transform(fields: readonly string[], _encoding: BufferEncoding, callback: TransformCallback): void {

@@ -1,10 +1,10 @@
 /**
- * One streaming CSV file: records as arrays of text (objects are ~40 % slower in csv-stringify,
- * docs/measurements.md#csv-writing) → csv-records.ts (csv-stringify's bytes, csv-stringify itself
- * for a record that needs quotes) → sha256/byte tap → a 0640 file flushed to disk on close. RFC 4180
+ * One streaming CSV file: records as arrays of text → csv-records.ts (the bytes csv-stringify
+ * writes under `csvFormat`, with a fraction of its garbage; tests hold it to csv-stringify's
+ * output) → sha256/byte tap → a 0640 file flushed to disk on close. RFC 4180
  * quoting (`csvFormat`), UTF-8, a BOM and CRLF by default (see `CsvOptions`). `write` honours
  * backpressure: it returns a promise only
- * when the stringifier's buffer is full, and that promise settles on 'drain' — or rejects as soon
+ * when the encoder's buffer is full, and that promise settles on 'drain' — or rejects as soon
  * as the file fails (ENOSPC), so a writer never waits on a dead pipe.
  */
 import { basename } from 'node:path';
