@@ -1,7 +1,7 @@
 /**
  * One export profiled, for the next cut of issue 41 (docs/benchmarks.md "Issue 41"):
  *
- *   npm run -s build && npx tsx bench/profile-export.ts [--payments 50000] [--wallets 200] [--kind spool|server|embedded] [--keep DIR]
+ *   npm run -s build && npx tsx bench/profile-export.ts [--payments 50000] [--wallets 200] [--kind spool|server|embedded] [--keep DIR] [--node-flag=--FLAG …]
  *
  * runs `export` against a simulator child with no added latency (the same run as the bench's
  * issue41 section), under `--cpu-prof` and with bench/profile/thread-cpu.mjs preloaded, and prints
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     kind: { type: 'string', default: 'spool' },
     seed: { type: 'string', default: '11' },
     keep: { type: 'string' },
+    'node-flag': { type: 'string', multiple: true },
   },
 });
 const kind = values.kind;
@@ -47,14 +48,16 @@ try {
     databaseUrl,
     ...(kind === 'spool' ? { extraArgs: ['--no-db'] } : {}),
     cpuProfDir: dir,
-    nodeFlags: ['--import', preload],
+    nodeFlags: ['--import', preload, ...(values['node-flag'] ?? [])],
   });
   if (run.exitCode !== 0) throw new Error(`export exited ${run.exitCode}`);
-  const threads = JSON.parse(readFileSync(threadFile, 'utf8')) as { mainSeconds: number; otherThreadsSeconds: number };
+  const threads = JSON.parse(readFileSync(threadFile, 'utf8')) as { mainSeconds: number; otherThreadsSeconds: number; byName?: Record<string, number>; gc?: Record<string, { count: number; ms: number }> };
   const { busySeconds, categories } = cpuCategories(dir);
   const us = (seconds: number): string => `${((seconds * 1e6) / payments).toFixed(0)} µs`;
   console.log(`${kind}, ${payments} payments over ${values.wallets} wallets, under --cpu-prof`);
   console.log(`job CPU ${run.cpuSeconds.job.toFixed(1)} s (${us(run.cpuSeconds.job)} / payment): main thread ${threads.mainSeconds.toFixed(1)} s, other threads ${threads.otherThreadsSeconds.toFixed(1)} s`);
+  console.log(`  main thread's collections: ${Object.entries(threads.gc ?? {}).map(([kind, g]) => `${kind} ${g.count} (${g.ms} ms)`).join(', ')}`);
+  console.log(`  by thread name: ${Object.entries(threads.byName ?? {}).map(([name, s]) => `${name} ${s.toFixed(2)} s`).join(', ')}`);
   console.log(`main thread not idle in the profile ${busySeconds.toFixed(1)} s (blocked and waiting for a core included), by cost centre:`);
   for (const c of categories) console.log(`  ${c.category.padEnd(24)} ${c.seconds.toFixed(2).padStart(7)} s  ${(c.share * 100).toFixed(1).padStart(5)} %  ${us(c.seconds).padStart(8)}`);
 } finally {
