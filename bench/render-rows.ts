@@ -128,6 +128,7 @@ async function round<Row>(table: CompiledTable<Row>, rows: readonly Row[], cells
   const xml = await timed(() => {
     let keep = 0;
     for (const c of cells) keep += writer.write(c.values, c.styles);
+    writer.flush();
     return keep;
   });
   return { csv: csv.us, cells: xlsx.us, xml: xml.us, gcMs: csv.gcMs + xlsx.gcMs + xml.gcMs };
@@ -143,6 +144,7 @@ function digests<Row>(table: CompiledTable<Row>, rows: readonly Row[]): { csv: s
     const out = table.xlsxRow(row);
     writer.write(out.values, out.styles);
   }
+  writer.flush();
   return { csv: csv.digest('hex').slice(0, 16), xml: xml.digest('hex').slice(0, 16), chars: sink.chars() };
 }
 

@@ -121,6 +121,7 @@ export class XlsxTableSheets<Row> {
     const width = this.table.headers.length;
     sheet.autoFilter = `A1:${columnLetter(width)}${this.rowsInSheet}`;
     (this.results[this.results.length - 1] as SheetResult).rows = this.rowsInSheet;
+    this.rowXml?.flush();
     this.sheet = null;
     await this.workbook.commitSheet(sheet);
   }
@@ -142,6 +143,8 @@ export class XlsxTableSheets<Row> {
       (this.rowXml as RowXmlWriter).write(out.values, out.styles);
       return this.rowWritten(sheet);
     }
+    // exceljs writes this row itself: the direct rows before it go first
+    this.rowXml?.flush();
     const r = sheet.addRow(out.values);
     for (let i = 0; i < out.styles.length; i++) r.getCell(i + 1).style = out.styles[i] as Partial<Style>;
     if (out.textAmountColumns.length > 0 && this.notesInSheet < MAX_NOTES_PER_SHEET) {
@@ -168,6 +171,7 @@ export class XlsxTableSheets<Row> {
   }
 
   private putExtra(sheet: Worksheet, row: ExtraRow): Promise<void> | undefined {
+    this.rowXml?.flush();
     const r = sheet.addRow(row.values);
     for (let i = 0; i < row.styles.length; i++) r.getCell(i + 1).style = row.styles[i] as Partial<Style>;
     r.commit();
