@@ -9,7 +9,7 @@ import type { BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRo
 import type { LedgerQuery, PaymentQuery, ReportSource } from '../../model/ports.js';
 import type { Window } from '../../model/window.js';
 import { windowContains } from '../../model/window.js';
-import { ownCopy } from '../../util/own-copy.js';
+import { IdSet } from '../../util/id-set.js';
 import { readKeyed } from './keyed-files.js';
 import type { SpoolState, StreamState } from './spool-state.js';
 import type { LineFilter } from './stream-line.js';
@@ -21,7 +21,8 @@ const OPEN_STATUSES: ReadonlySet<string> = new Set(['open', 'unknown']);
 
 export abstract class SpoolReader implements ReportSource {
   protected state: SpoolState = { run_key: null, run_id: null, status: null, window: null, streams: {}, summaries_window: null };
-  protected knownIds: Set<string> | undefined;
+  /** every payment id of the run, once an orphan check asked (off the heap: util/id-set.ts says why) */
+  protected knownIds: IdSet | undefined;
 
   constructor(protected readonly dir: string) {}
 
@@ -90,8 +91,8 @@ export abstract class SpoolReader implements ReportSource {
   async knownPaymentIds(_organization_id: string, payment_ids: readonly string[]): Promise<Set<string>> {
     if (!this.knownIds) {
       // every payment of the spool passes through here: one stream file at a time, only its ids kept
-      this.knownIds = new Set();
-      for (const rows of this.eachStreamRows<PaymentRow>((s) => s.checkpoint.stream.startsWith('payments'))) for (const row of rows) this.knownIds.add(ownCopy(row.payment_id));
+      this.knownIds = new IdSet();
+      for (const rows of this.eachStreamRows<PaymentRow>((s) => s.checkpoint.stream.startsWith('payments'))) for (const row of rows) this.knownIds.add(row.payment_id);
     }
     return new Set(payment_ids.filter((id) => this.knownIds!.has(id)));
   }

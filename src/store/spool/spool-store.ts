@@ -113,8 +113,9 @@ export class SpoolStore extends SpoolReader implements SnapshotWriter {
     const stats = await this.appendPage(rows, checkpoint, (r) => ({ wallet: r.wallet_id, status: r.status_class, key: r.payment_id }));
     // Ids only grow while a run writes (truncation happens in beginRun, before any write), so the
     // set is kept up to date rather than rebuilt from every file for each wallet's orphan check.
-    // Each id is copied: the row's id is a view of the page's body, which it would keep for the run.
-    if (this.knownIds) for (const row of rows) this.knownIds.add(ownCopy(row.payment_id));
+    // (IdSet packs a UUID into its table and copies any other id: a row's id may be a view of the
+    // page's body, which it would keep for the run.)
+    if (this.knownIds) for (const row of rows) this.knownIds.add(row.payment_id);
     return stats;
   }
 
