@@ -12,7 +12,7 @@
  * blocked in a synchronous call (fsync, unlink) and time waiting for a core count — so it can exceed
  * the thread's CPU from /proc: compare shares, and take totals from the bench.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,6 +34,8 @@ const kind = values.kind;
 if (kind !== 'spool' && kind !== 'server' && kind !== 'embedded') throw new Error('--kind is spool, server or embedded');
 const databaseUrl = kind === 'server' ? (process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test') : null;
 const dir = values.keep ? path.resolve(values.keep) : mkdtempSync(path.join(os.tmpdir(), 'payexport-profile-'));
+// a --keep folder need not exist yet (the job's --cpu-prof writes into it)
+mkdirSync(dir, { recursive: true });
 const threadFile = path.join(dir, 'threads.json');
 process.env.PAYEXPORT_BENCH_THREAD_CPU = threadFile;
 const preload = fileURLToPath(new URL('./profile/thread-cpu.mjs', import.meta.url));
@@ -51,13 +53,13 @@ try {
     nodeFlags: ['--import', preload, ...(values['node-flag'] ?? [])],
   });
   if (run.exitCode !== 0) throw new Error(`export exited ${run.exitCode}`);
-  const threads = JSON.parse(readFileSync(threadFile, 'utf8')) as { mainSeconds: number; otherThreadsSeconds: number; byName?: Record<string, number>; gc?: Record<string, { count: number; ms: number }> };
+  const threads = JSON.parse(readFileSync(threadFile, 'utf8')) as { mainSeconds: number; otherThreadsSeconds: number; byThread?: Record<string, number>; gc?: Record<string, { count: number; ms: number }> };
   const { busySeconds, categories } = cpuCategories(dir);
   const us = (seconds: number): string => `${((seconds * 1e6) / payments).toFixed(0)} µs`;
   console.log(`${kind}, ${payments} payments over ${values.wallets} wallets, under --cpu-prof`);
   console.log(`job CPU ${run.cpuSeconds.job.toFixed(1)} s (${us(run.cpuSeconds.job)} / payment): main thread ${threads.mainSeconds.toFixed(1)} s, other threads ${threads.otherThreadsSeconds.toFixed(1)} s`);
   console.log(`  main thread's collections: ${Object.entries(threads.gc ?? {}).map(([kind, g]) => `${kind} ${g.count} (${g.ms} ms)`).join(', ')}`);
-  console.log(`  by thread name: ${Object.entries(threads.byName ?? {}).map(([name, s]) => `${name} ${s.toFixed(2)} s`).join(', ')}`);
+  console.log(`  by thread (id, name): ${Object.entries(threads.byThread ?? {}).map(([name, s]) => `${name} ${s.toFixed(2)} s`).join(', ')}`);
   console.log(`main thread not idle in the profile ${busySeconds.toFixed(1)} s (blocked and waiting for a core included), by cost centre:`);
   for (const c of categories) console.log(`  ${c.category.padEnd(24)} ${c.seconds.toFixed(2).padStart(7)} s  ${(c.share * 100).toFixed(1).padStart(5)} %  ${us(c.seconds).padStart(8)}`);
 } finally {

@@ -25,7 +25,7 @@ if (target) {
   process.on('exit', () => {
     let main = 0;
     let other = 0;
-    const byName = {};
+    const byThread = {};
     for (const tid of readdirSync('/proc/self/task')) {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
       // fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
@@ -37,8 +37,8 @@ if (target) {
       // (Node 20 names none but the profiler's, so each thread is listed by its id, in start order:
       // V8's platform workers start with the process, libuv's pool at the first file operation)
       const name = `${tid} ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`;
-      byName[name] = Math.round(seconds * 100) / 100;
+      byThread[name] = Math.round(seconds * 100) / 100;
     }
-    writeFileSync(target, JSON.stringify({ mainSeconds: main, otherThreadsSeconds: other, byName, gc }));
+    writeFileSync(target, JSON.stringify({ mainSeconds: main, otherThreadsSeconds: other, byThread, gc }));
   });
 }
