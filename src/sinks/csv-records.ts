@@ -15,6 +15,7 @@
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Options } from 'csv-stringify';
+import { utf8Join } from '../util/utf8-text.js';
 
 const BOM = '\ufeff';
 /** a quote, CR or LF anywhere in the joined record: some field needs quotes */
@@ -31,8 +32,13 @@ export interface CsvRecordsOptions {
 export class CsvRecords extends Transform {
   private readonly delimiter: string;
   private readonly chunkChars: number;
-  /** text not yet pushed; csv-stringify writes the BOM even for a stream of no records */
-  private pending: string;
+  /**
+   * records not yet pushed, and their length in UTF-16 units; csv-stringify writes the BOM even for
+   * a stream of no records. Kept as a list and written record by record into the chunk
+   * (util/utf8-text.ts): a chunk built by `+=` was a long rope V8 flattened to encode it.
+   */
+  private pending: string[];
+  private pendingChars: number;
 
   constructor(options: CsvRecordsOptions) {
     super({ writableObjectMode: true, writableHighWaterMark: 256, readableHighWaterMark: options.chunkBytes });
@@ -45,7 +51,8 @@ export class CsvRecords extends Transform {
     if (this.delimiter === 'unknown') throw new Error('csv-records: record_delimiter is windows or unix');
     // a chunk is flushed at this many UTF-16 units: at least as many bytes, so a chunk fills the buffer
     this.chunkChars = options.chunkBytes;
-    this.pending = bom === true ? BOM : '';
+    this.pending = bom === true ? [BOM] : [];
+    this.pendingChars = bom === true ? BOM.length : 0;
   }
 
   /** The record's text with its delimiter, as csv-stringify writes it. */
@@ -64,23 +71,27 @@ export class CsvRecords extends Transform {
 
   override _transform(fields: readonly string[], _encoding: BufferEncoding, callback: TransformCallback): void {
     try {
-      this.pending += this.recordText(fields);
+      const text = this.recordText(fields);
+      this.pending.push(text);
+      this.pendingChars += text.length;
     } catch (error) {
       callback(error as Error);
       return;
     }
-    if (this.pending.length >= this.chunkChars) {
-      const chunk = this.pending;
-      this.pending = '';
-      this.push(Buffer.from(chunk, 'utf8'));
-    }
+    if (this.pendingChars >= this.chunkChars) this.pushPending();
     callback();
   }
 
   override _flush(callback: TransformCallback): void {
-    if (this.pending.length > 0) this.push(Buffer.from(this.pending, 'utf8'));
-    this.pending = '';
+    if (this.pending.length > 0) this.pushPending();
     callback();
+  }
+
+  private pushPending(): void {
+    const chunk = utf8Join(this.pending);
+    this.pending = [];
+    this.pendingChars = 0;
+    this.push(chunk);
   }
 }
 

@@ -29,6 +29,7 @@ import { readSpoolState, readStreamState, type StreamState } from './spool-state
 import { encodeStreamLine, type LineHints } from './stream-line.js';
 import { SpoolReader } from './spool-reader.js';
 import { ownCopy } from '../../util/own-copy.js';
+import { utf8Join } from '../../util/utf8-text.js';
 
 export class SpoolStore extends SpoolReader implements SnapshotWriter {
   private readonly journal: CheckpointJournal;
@@ -163,9 +164,7 @@ export class SpoolStore extends SpoolReader implements SnapshotWriter {
       this.hashes.set(checkpoint.stream, hash);
     }
     if (rows.length > 0) {
-      let text = '';
-      for (const row of rows) text += encodeStreamLine(row, hintsOf(row));
-      const bytes = Buffer.from(text, 'utf8');
+      const bytes = utf8Join(rows.map((row) => encodeStreamLine(row, hintsOf(row))));
       hash.update(bytes);
       const handle = await open(path, APPEND_NO_FOLLOW, 0o640);
       try {

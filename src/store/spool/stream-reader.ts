@@ -3,28 +3,46 @@
  * each cut at its checkpointed length (pages of other streams may be landing meanwhile), each line
  * decoded only when its hints do not already rule it out (stream-line.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { utf8Lines } from '../../util/utf8-text.js';
 import type { StreamState } from './spool-state.js';
 import { decodeStreamLine, splitStreamLine, type LineFilter, type SplitLine } from './stream-line.js';
 
 export const ALL_ROWS: LineFilter = {};
 
-/** The lines of each selected stream file, each file cut at its checkpointed length. */
-function* streamLines(streamsDir: string, streams: readonly StreamState[]): Generator<string> {
+/**
+ * The bytes of each selected stream file, cut at its checkpointed length (`length` counts bytes, and
+ * pages of other streams may be landing meanwhile), in stream order. One buffer serves the whole
+ * pass, grown to the largest file: the previous file's bytes are overwritten, so a caller takes
+ * what it needs (lines decoded into their own strings) before asking for the next.
+ */
+function* streamFiles(streamsDir: string, streams: readonly StreamState[]): Generator<{ bytes: Buffer; end: number }> {
   const sorted = [...streams].sort((a, b) => cmp(a.checkpoint.stream, b.checkpoint.stream));
+  let buffer = Buffer.alloc(0);
   for (const stream of sorted) {
     const path = join(streamsDir, stream.file);
     if (!existsSync(path)) continue;
-    // `length` counts bytes, and pages of other streams may be landing meanwhile: cut the bytes, then split
-    const text = readFileSync(path).subarray(0, stream.length).toString('utf8');
-    for (let start = 0; start < text.length; ) {
-      let end = text.indexOf('\n', start);
-      if (end < 0) end = text.length;
-      if (end > start) yield text.slice(start, end);
-      start = end + 1;
+    const fd = openSync(path, 'r');
+    try {
+      const want = Math.min(stream.length, fstatSync(fd).size);
+      if (buffer.length < want) buffer = Buffer.allocUnsafe(want);
+      let end = 0;
+      while (end < want) {
+        const read = readSync(fd, buffer, end, want - end, end);
+        if (read === 0) break;
+        end += read;
+      }
+      yield { bytes: buffer, end };
+    } finally {
+      closeSync(fd);
     }
   }
+}
+
+/** The lines of each selected stream file, each decoded into its own string (util/utf8-text.ts). */
+function* streamLines(streamsDir: string, streams: readonly StreamState[]): Generator<string> {
+  for (const { bytes, end } of streamFiles(streamsDir, streams)) yield* utf8Lines(bytes, end);
 }
 
 /**
@@ -75,21 +93,11 @@ interface NamedPayment {
 
 /** The rows of each selected stream file, a file at a time, so a caller that keeps little holds one file, not all. */
 export function* streamFileRows<T>(streamsDir: string, streams: readonly StreamState[], filter: LineFilter = ALL_ROWS): Generator<T[]> {
-  const sorted = [...streams].sort((a, b) => cmp(a.checkpoint.stream, b.checkpoint.stream));
-  for (const stream of sorted) {
-    const path = join(streamsDir, stream.file);
-    if (!existsSync(path)) continue;
-    // `length` counts bytes: cut the bytes, then decode
-    const text = readFileSync(path).subarray(0, stream.length).toString('utf8');
+  for (const { bytes, end } of streamFiles(streamsDir, streams)) {
     const rows: T[] = [];
-    for (let start = 0; start < text.length; ) {
-      let end = text.indexOf('\n', start);
-      if (end < 0) end = text.length;
-      if (end > start) {
-        const row = decodeStreamLine<T>(text.slice(start, end), filter);
-        if (row !== undefined) rows.push(row);
-      }
-      start = end + 1;
+    for (const line of utf8Lines(bytes, end)) {
+      const row = decodeStreamLine<T>(line, filter);
+      if (row !== undefined) rows.push(row);
     }
     yield rows;
   }

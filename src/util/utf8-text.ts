@@ -1,0 +1,46 @@
+/**
+ * UTF-8 bytes to text, at the speed of a copy when the bytes are ASCII (issue 41,
+ * docs/benchmarks.md "Fourth round").
+ *
+ * Two costs of Node 20's `buf.toString('utf8')` were measured on the bench machine:
+ * - V8's UTF-8 decoder runs at ~300 MB/s even on pure ASCII; a `latin1` decoding copies at 3–10 GB/s and
+ *   `isAscii` (simdutf) checks at ~60 GB/s. For ASCII bytes both decodings give the same string.
+ * - A string longer than ~128 KB lives in V8's large-object space: each one is its own mapping,
+ *   ~2 ms for 430 KB on a Firecracker VM (page faults), ~200 MB/s whatever the decoder. Decoding a
+ *   whole spool file (hundreds of KB) to slice lines out of it paid that for every file read.
+ * So readers decode line by line (each line its own small string) with `utf8Slice`, and a
+ * sequence that is not ASCII goes through V8's decoder as before: the same characters, U+FFFD for
+ * the same malformed bytes.
+ */
+import { isAscii } from 'node:buffer';
+
+/** The text of `bytes[start, end)`, decoded as UTF-8 (as `bytes.toString('utf8', start, end)`). */
+export function utf8Slice(bytes: Buffer, start = 0, end = bytes.length): string {
+  // isAscii takes a view: a subarray is a small object, the check itself is SIMD
+  const ascii = start === 0 && end === bytes.length ? isAscii(bytes) : isAscii(bytes.subarray(start, end));
+  return bytes.toString(ascii ? 'latin1' : 'utf8', start, end);
+}
+
+/** The non-empty lines of `bytes[0, end)` split on LF, each decoded alone (no string of the whole). */
+export function* utf8Lines(bytes: Buffer, end = bytes.length): Generator<string> {
+  for (let start = 0; start < end; ) {
+    let stop = bytes.indexOf(10, start);
+    if (stop < 0 || stop > end) stop = end;
+    if (stop > start) yield utf8Slice(bytes, start, stop);
+    start = stop + 1;
+  }
+}
+
+/**
+ * The UTF-8 bytes of `parts` one after the other, as `Buffer.from(parts.join(''))` gives them,
+ * written part by part into one buffer: joining a page's lines first made a string of the whole
+ * page (large-object space, and V8 flattening a long rope), ~8 ms per MB against ~1.5.
+ */
+export function utf8Join(parts: readonly string[]): Buffer {
+  let size = 0;
+  for (const part of parts) size += Buffer.byteLength(part, 'utf8');
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const part of parts) at += bytes.write(part, at, 'utf8');
+  return bytes;
+}
