@@ -18,7 +18,8 @@ import type { Logger } from '../util/log.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { abortableSleep } from '../util/abortable-sleep.js';
 import { ApiConnectionError, ApiError, apiErrorFromResponse, classifyTransportError, type RequestLabel, type TransportReason } from './errors.js';
-import { JsonSyntaxError, parseJson, type LosslessJson } from './json.js';
+import { JsonSyntaxError, type LosslessJson } from './json.js';
+import { parseJsonBody } from './json-body.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfterMs, RetryBudget, withRetries, type RetryContext, type RetryPolicy } from './retry.js';
 
 export type ApiAuth = { kind: 'apiKey'; apiKey: string } | { kind: 'bearer'; token: string };
@@ -248,7 +249,7 @@ export class ApiClient {
   private parse(bytes: Buffer, label: RequestLabel, attempt: number): LosslessJson {
     try {
       if (bytes.length === 0) throw new JsonSyntaxError('Empty body', 0);
-      return parseJson(bytes.toString('utf8'));
+      return parseJsonBody(bytes);
     } catch (error) {
       // A 2xx that is not JSON was cut short or garbled in transit (NET-08): transient, retried.
       this.record('bad_body', 0);
