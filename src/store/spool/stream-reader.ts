@@ -23,20 +23,21 @@ function* streamFiles(streamsDir: string, streams: readonly StreamState[]): Gene
   for (const stream of sorted) {
     const path = join(streamsDir, stream.file);
     if (!existsSync(path)) continue;
+    // the file is closed before its bytes are handed on: a caller may await between files
     const fd = openSync(path, 'r');
+    let end = 0;
     try {
       const want = Math.min(stream.length, fstatSync(fd).size);
       if (buffer.length < want) buffer = Buffer.allocUnsafe(want);
-      let end = 0;
       while (end < want) {
         const read = readSync(fd, buffer, end, want - end, end);
         if (read === 0) break;
         end += read;
       }
-      yield { bytes: buffer, end };
     } finally {
       closeSync(fd);
     }
+    yield { bytes: buffer, end };
   }
 }
 
