@@ -39,6 +39,9 @@
  *   npm run bench -- --sizes 100000 --only embedded the embedded default alone (issue 21, target 1)
  *   npm run bench -- --only delivery                 delivery (issue 40, bench/delivery/): SFTP and S3 against OpenSSH's sftp and the AWS CLI
  */
+// first, as in the CLI: the floors measured in this process run under the job's V8 tier-up budget
+// (src/cli/tier-up-budget.ts), so job and floor are compared on the same runtime settings
+import '../src/cli/tier-up-first.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseBenchArgs } from './bench-options.js';

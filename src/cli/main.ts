@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// first: V8's tier-up budget is set before any other module runs (tier-up-budget.ts)
+import './tier-up-first.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { AppError, exitCodeOf } from '../util/errors.js';
