@@ -32,6 +32,8 @@ export function issue41Table(r: Issue41Result): string[] {
   out.push(
     '',
     `Floor for the same data: JSON.parse of ${f.pages.pages} page bodies (${Math.round(f.pages.bytes / 1e6)} MB) ${per(f.pages.seconds)} µs + csv-stringify of the ${f.files.rows.toLocaleString('en-US')} rows written ${per(f.files.csvStringifySeconds)} µs + exceljs streaming of the same rows ${per(f.files.exceljsSeconds)} µs (+ COPY of ${f.copy.rows.toLocaleString('en-US')} rows ${per(f.copy.seconds)} µs on the server path)`,
+    '',
+    `Beyond the floor, what any pull over HTTP that survives a kill must add, at its cheapest (bench/floor/required-work.ts): receiving the bodies with undici ${per(f.required.receiveSeconds)} µs + writing each as received and fsync'ing it ${per(f.required.keepSeconds)} µs + reading each back and parsing it once ${per(f.required.rereadSeconds)} µs = ${us(f.requiredUs)} µs, ${((100 * f.requiredUs) / (0.5 * f.noDbUs)).toFixed(0)} % of target 1's margin (0.5 × floor = ${us(0.5 * f.noDbUs)} µs); the job's own work beyond both: ${us(r.us.spool - f.noDbUs - f.requiredUs)} µs`,
   );
   if (r.gc) out.push('', `GC (--no-db, --cpu-prof): ${r.gc.gcSeconds.toFixed(1)} s of ${r.gc.busySeconds.toFixed(1)} s busy on the main thread = ${(r.gc.share * 100).toFixed(1)} %`);
   return out;

@@ -21,6 +21,7 @@ import { measureCopyRowsPerSecond } from './floor/copy-rate.js';
 import { measureFileRows, type FileRowsFloor } from './floor/file-rows.js';
 import { gcShareOf, type GcShare } from './floor/gc-share.js';
 import { measurePageParse, type PageParseFloor } from './floor/page-parse.js';
+import { measureRequiredWork, type RequiredWork } from './floor/required-work.js';
 
 export interface Issue41Options {
   payments: number;
@@ -41,6 +42,13 @@ export interface Issue41Floor {
   /** µs per payment: JSON.parse + csv-stringify + exceljs, and that + COPY */
   noDbUs: number;
   serverUs: number;
+  /**
+   * What the job must add to the floor, at its cheapest (bench/floor/required-work.ts): receiving the
+   * bodies, keeping them durably, reading them back once. Beside the verdict, not in it: it says how
+   * much of the 1.5 × budget (0.5 × floor) is taken before the job does anything of its own.
+   */
+  required: RequiredWork;
+  requiredUs: number;
 }
 
 export interface Issue41Result {
@@ -82,12 +90,15 @@ export async function runIssue41(options: Issue41Options): Promise<Issue41Result
     }
   }
   const pages = await measurePageParse(base);
+  const required = await measureRequiredWork(base);
   const rowsPerSecond = measureCopyRowsPerSecond(options.payments, options.databaseUrl);
   if (files === undefined) throw new Error('the spool run published no report folder');
   const copy = { rows: server.rowsPulled, rowsPerSecond, seconds: server.rowsPulled / rowsPerSecond };
   const noDb = pages.seconds + files.csvStringifySeconds + files.exceljsSeconds;
-  const floor: Issue41Floor = { pages, files, copy, noDbUs: perPayment(noDb), serverUs: perPayment(noDb + copy.seconds) };
+  const requiredSeconds = required.receiveSeconds + required.keepSeconds + required.rereadSeconds;
+  const floor: Issue41Floor = { pages, files, copy, noDbUs: perPayment(noDb), serverUs: perPayment(noDb + copy.seconds), required, requiredUs: perPayment(requiredSeconds) };
   options.log(`  floor: JSON.parse ${pages.seconds.toFixed(2)} s (${pages.pages} pages), csv-stringify ${files.csvStringifySeconds.toFixed(2)} s, exceljs ${files.exceljsSeconds.toFixed(2)} s (${files.rows} rows), COPY ${copy.seconds.toFixed(2)} s`);
+  options.log(`  beyond the floor, at its cheapest: receive ${required.receiveSeconds.toFixed(2)} s, keep ${required.keepSeconds.toFixed(2)} s, read back ${required.rereadSeconds.toFixed(2)} s`);
   const stages = (r: ExportRunResult): Record<string, number> => Object.fromEntries(Object.entries(r.cpuPhases).map(([k, v]) => [k, perPayment(v)]));
   const us = {
     spool: perPayment(spool.cpuSeconds.job),
