@@ -14,6 +14,7 @@
  * Node 20 has no reviver `context.source` (docs/measurements.md#json-parsing), hence our own parser.
  */
 
+import { hasLongDigitRun } from '../util/long-digit-run.js';
 import { parseWithLongIntegers, wireInteger } from './json-long-integers.js';
 import { endOfString } from './json-strings.js';
 
@@ -30,11 +31,9 @@ export class JsonSyntaxError extends SyntaxError {
   }
 }
 
-const LONG_DIGIT_RUN = /\d{16}/;
-
 /** Parses JSON text; integer literals beyond ±(2^53 − 1) become bigint. Throws JsonSyntaxError. */
 export function parseJson(text: string): LosslessJson {
-  if (!LONG_DIGIT_RUN.test(text) || !hasLongIntegerLiteral(text)) {
+  if (!hasLongDigitRun(text) || !hasLongIntegerLiteral(text)) {
     try {
       return JSON.parse(text) as LosslessJson;
     } catch (error) {
@@ -56,7 +55,7 @@ export function hasLongIntegerLiteral(text: string): boolean {
     // a 16-digit literal needs 16 characters: most gaps between strings are `": ` or `, `
     if (end - index >= 16) {
       const structural = text.slice(index, end);
-      if (LONG_DIGIT_RUN.test(structural) && structuralHasLongInteger(structural)) return true;
+      if (hasLongDigitRun(structural) && structuralHasLongInteger(structural)) return true;
     }
     if (quote === -1) return false;
     index = endOfString(text, quote);

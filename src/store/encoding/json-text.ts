@@ -1,4 +1,5 @@
 import { escapeText, hasEscapes, unescapeText } from './text-escape.js';
+import { hasLongDigitRun } from '../../util/long-digit-run.js';
 
 /**
  * JSON text for jsonb columns (and JSON kept as text), exact for integers beyond 2^53 in both directions.
@@ -59,7 +60,6 @@ function write(value: unknown): string | undefined {
 
 /** Marks a big integer during parsing; jsonb text can never contain U+0000, so no string collides. */
 const BIG_MARK = '\u0000';
-const MAYBE_BIG = /\d{16}/;
 const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
 function markBigIntegers(text: string): string {
@@ -85,7 +85,7 @@ function revive(_key: string, value: unknown): unknown {
 
 /** Parses jsonb output text (see file comment); `null` text (SQL NULL) is handled by the caller. */
 export function parseJsonText(text: string): unknown {
-  const big = MAYBE_BIG.test(text);
+  const big = hasLongDigitRun(text);
   if (!big && !hasEscapes(text)) return JSON.parse(text);
   return JSON.parse(big ? markBigIntegers(text) : text, revive);
 }
