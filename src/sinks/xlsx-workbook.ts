@@ -134,7 +134,8 @@ export interface StreamingWorkbookOptions {
 
 export class StreamingWorkbook {
   private readonly writer: DeterministicWorkbookWriter;
-  private readonly tap = new HashTap();
+  // the zip's 4–16 KB writes passed on in runs of 256 KB (output-file.ts says why)
+  private readonly tap = new HashTap({ batchBytes: 256 * 1024 });
   private readonly written: Promise<void>;
   private failure: unknown = undefined;
   private readonly failureListeners = new Set<(error: unknown) => void>();
