@@ -33,7 +33,8 @@ export function toUtcInstant(text: string): UtcInstant | null {
 /** Where a canonical instant has a digit (`d`) and which character it has elsewhere. */
 const CANONICAL_SHAPE = 'dddd-dd-ddTdd:dd:dd.ddddddZ';
 
-function canonicalShape(text: string): boolean {
+/** `YYYY-MM-DDTHH:MM:SS.ffffffZ` with digits where digits go (the fields are not checked: see canonicalInstant). */
+export function canonicalShape(text: string): boolean {
   if (text.length !== CANONICAL_SHAPE.length) return false;
   for (let i = 0; i < text.length; i++) {
     const want = CANONICAL_SHAPE.charCodeAt(i);

@@ -159,14 +159,17 @@ function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, stats: Xls
         xlsx: (row, out, i) => putText(out, i, toJson(row)),
       };
     }
-    case 'instant':
+    case 'instant': {
+      // a clock of the column's own: its minute cache follows this column (zoned-time.ts fork)
+      const clock = ctx.clock.fork();
       return {
-        csv: (row) => ctx.clock.iso(col.get(row, ctx)) ?? '',
+        csv: (row) => clock.iso(col.get(row, ctx)) ?? '',
         xlsx: (row, out, i) => {
-          out.values[i] = ctx.clock.wallClock(col.get(row, ctx));
+          out.values[i] = clock.wallClock(col.get(row, ctx));
           out.styles[i] = DATE_STYLE;
         },
       };
+    }
     case 'instant_utc':
       return {
         csv: (row) => {

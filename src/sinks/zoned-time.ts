@@ -9,10 +9,11 @@
  */
 import { tzOffset } from '@date-fns/tz';
 import type { UtcInstant } from '../model/rows.js';
-import { toUtcInstant } from '../model/instant.js';
+import { canonicalShape, toUtcInstant } from '../model/instant.js';
 import { usageError } from '../util/errors.js';
 
-const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+/** what fork() passes: the zone was checked when the first clock of it was made */
+const VALIDATED: unique symbol = Symbol('validated time zone');
 
 export interface ZonedParts {
   /** milliseconds since the epoch of the instant, whole seconds (microseconds are in `micros`) */
@@ -37,9 +38,18 @@ export class ZonedClock {
   private lastIsoInstant = '';
   private lastIso = '';
 
-  constructor(tz: string) {
-    if (!isValidTimeZone(tz)) throw usageError('bad_time_zone', `unknown time zone "${tz}" (use an IANA name such as Europe/Berlin, or UTC)`);
+  constructor(tz: string, validated?: typeof VALIDATED) {
+    if (validated !== VALIDATED && !isValidTimeZone(tz)) throw usageError('bad_time_zone', `unknown time zone "${tz}" (use an IANA name such as Europe/Berlin, or UTC)`);
     this.tz = tz;
+  }
+
+  /**
+   * A clock of the same zone with caches of its own: a row shows several instants (created, updated,
+   * settled), each its own minute, so one shared cache missed at nearly every cell; a column's
+   * instants, rows coming in time order, mostly share their minute (issue 41's fifth round).
+   */
+  fork(): ZonedClock {
+    return new ZonedClock(this.tz, VALIDATED);
   }
 
   /** Splits a UtcInstant and finds its offset in the zone; null for text that is not an instant. */
@@ -54,6 +64,8 @@ export class ZonedClock {
     if (instant === null) return null;
     if (instant === this.lastIsoInstant) return this.lastIso;
     if (Number.isNaN(this.locate(instant))) return null;
+    // in UTC the zone's minute is the instant's own (no Date to format)
+    if (this.lastLocalMinute === '') this.lastLocalMinute = this.lastOffset === 0 ? this.lastMinute : new Date(this.lastMinuteMs + this.lastOffset * 60_000).toISOString().slice(0, 16);
     // offsets are whole minutes (every zone since 1972): seconds and fraction read the same in every zone
     this.lastIso = `${this.lastLocalMinute}${this.lastCanonical.slice(16, 26)}${this.lastOffsetText}`;
     this.lastIsoInstant = instant;
@@ -84,18 +96,13 @@ export class ZonedClock {
       this.lastCanonical = instant;
       return this.lastMinuteMs + ((instant.charCodeAt(17) - 48) * 10 + instant.charCodeAt(18) - 48) * 1000;
     }
-    const canonical = CANONICAL.test(instant) ? instant : toUtcInstant(instant);
+    // the digits read as numbers without a regex or a slice: at a new minute on most rows (rows of
+    // one wallet are minutes apart), this was most of the rendering of a date cell
+    const canonical = canonicalShape(instant) ? instant : toUtcInstant(instant);
     if (canonical === null) return NaN;
     this.lastCanonical = canonical;
-    const seconds = Number(canonical.slice(17, 19));
-    const utcSecondsMs = Date.UTC(
-      Number(canonical.slice(0, 4)),
-      Number(canonical.slice(5, 7)) - 1,
-      Number(canonical.slice(8, 10)),
-      Number(canonical.slice(11, 13)),
-      Number(canonical.slice(14, 16)),
-      seconds,
-    );
+    const seconds = digits(canonical, 17, 2);
+    const utcSecondsMs = Date.UTC(digits(canonical, 0, 4), digits(canonical, 5, 2) - 1, digits(canonical, 8, 2), digits(canonical, 11, 2), digits(canonical, 14, 2), seconds);
     const minute = canonical.slice(0, 16);
     if (minute !== this.lastMinute) {
       // the offset of the first instant met in the minute, as before the minute was cached
@@ -105,14 +112,22 @@ export class ZonedClock {
       this.lastOffset = offset;
       this.lastMinute = minute;
       this.lastMinuteMs = utcSecondsMs - seconds * 1000;
-      this.lastLocalMinute = new Date(utcSecondsMs + offset * 60_000).toISOString().slice(0, 16);
+      // made by `iso` when it needs it: a date cell of the workbook does not
+      this.lastLocalMinute = '';
       this.lastIsoInstant = '';
     }
     return utcSecondsMs;
   }
 }
 
-/** `:SS.ffffffZ` from index 16 on: with a canonical minute before it, the whole text is canonical (CANONICAL). */
+/** The number the `count` ASCII digits from `at` spell (the caller checked they are digits). */
+function digits(text: string, at: number, count: number): number {
+  let n = 0;
+  for (let i = at; i < at + count; i++) n = n * 10 + text.charCodeAt(i) - 48;
+  return n;
+}
+
+/** `:SS.ffffffZ` from index 16 on: with a canonical minute before it, the whole text is canonical (model/instant.ts canonicalShape). */
 function canonicalTail(text: string): boolean {
   if (text.length !== 27 || text.charCodeAt(16) !== 0x3a || text.charCodeAt(19) !== 0x2e || text.charCodeAt(26) !== 0x5a) return false;
   for (let i = 17; i < 26; i++) {

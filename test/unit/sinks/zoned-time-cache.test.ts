@@ -71,6 +71,25 @@ describe('ZonedClock caches', () => {
     );
   });
 
+  it('a forked clock (one per column) answers as a fresh one, and leaves its parent’s caches alone', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(call, fc.nat(2)), { minLength: 1, maxLength: 40 }), (calls) => {
+        const families = new Map(ZONES.map((z) => {
+          const parent = new ZonedClock(z);
+          return [z, [parent, parent.fork(), parent.fork()]] as const;
+        }));
+        for (const [c, which] of calls) {
+          const variant = VARIANTS[c.variant] as (typeof VARIANTS)[number];
+          const text = variant(c.minute, String(c.seconds).padStart(2, '0'), String(c.micros).padStart(6, '0'));
+          const clock = (families.get(c.zone) as readonly ZonedClock[])[which] as ZonedClock;
+          expect(clock.tz).toBe(c.zone);
+          expect(ask(clock, c.op, text), `${c.zone} #${which} ${c.op} ${text}`).toEqual(ask(new ZonedClock(c.zone), c.op, text));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('changes the offset on the minute a DST change happens, with the cached minute just before it', () => {
     const berlin = new ZonedClock('Europe/Berlin');
     expect(berlin.iso('2026-10-25T00:59:59.999999Z')).toBe('2026-10-25T02:59:59.999999+02:00');
