@@ -53,15 +53,15 @@ export interface XlsxText {
 /**
  * True when `xlsxText` has nothing to change: no CR, no C0 control but TAB and LF, no DEL, no
  * surrogate (a valid pair is fine, but the regexes decide that), within the length limit. One
- * pass over the code units instead of a CR search and a Unicode regex with look-arounds.
+ * native scan (without the `u` flag a class matches code units, so any surrogate, paired or not)
+ * instead of a CR search and a Unicode regex with look-arounds; 1.5 × a loop over the code units
+ * on a report's cells (issue 41's fifth round). Callers that find the text plain use it as it is.
  */
-function plainCellText(text: string): boolean {
-  if (text.length > EXCEL_MAX_CELL_TEXT) return false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c === 0x7f || (c >= 0xd800 && c <= 0xdfff)) return false;
-  }
-  return true;
+// eslint-disable-next-line no-control-regex
+const NOT_PLAIN = /[\u0000-\u0008\u000B-\u001F\u007F\uD800-\uDFFF]/;
+
+export function plainCellText(text: string): boolean {
+  return text.length <= EXCEL_MAX_CELL_TEXT && !NOT_PLAIN.test(text);
 }
 
 /** Text as an XLSX cell can hold it (see file comment); call on already-neutralized text. */

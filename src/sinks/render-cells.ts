@@ -9,7 +9,7 @@
 import type { Style } from 'exceljs';
 import { formatBase } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
-import { decimalFitsExcel, fitsExcelNumber, isPlainDecimal, neutralizeFormula, xlsxText } from './cells.js';
+import { decimalFitsExcel, fitsExcelNumber, isPlainDecimal, neutralizeFormula, plainCellText, xlsxText } from './cells.js';
 import { tableColumns, type ColumnSpec, type SpecContext, type TableSpec } from './column-spec.js';
 import type { ZonedClock } from './zoned-time.js';
 
@@ -86,10 +86,15 @@ function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, stats: Xls
     if (value === null) {
       out.values[index] = null;
     } else {
-      const safe = xlsxText(safeText(value));
-      if (safe.replaced) stats.replacedControlChars += 1;
-      if (safe.truncated) stats.truncatedTexts += 1;
-      out.values[index] = safe.text;
+      const neutral = safeText(value);
+      // nearly every cell: used as it is, no result object made (cells.ts)
+      if (plainCellText(neutral)) out.values[index] = neutral;
+      else {
+        const safe = xlsxText(neutral);
+        if (safe.replaced) stats.replacedControlChars += 1;
+        if (safe.truncated) stats.truncatedTexts += 1;
+        out.values[index] = safe.text;
+      }
     }
     out.styles[index] = TEXT_STYLE;
   };

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EXCEL_MAX_CELL_TEXT, fitsExcelNumber, FORMULA_TRIGGER_CHARS, neutralizeFormula, xlsxText } from '../../../src/sinks/cells.js';
+import { EXCEL_MAX_CELL_TEXT, fitsExcelNumber, FORMULA_TRIGGER_CHARS, neutralizeFormula, plainCellText, xlsxText } from '../../../src/sinks/cells.js';
 
 const TRIGGERS = new Set(FORMULA_TRIGGER_CHARS);
 const slowNeutralize = (text: string): string => (text.length > 0 && TRIGGERS.has(text[0] as string) ? `'${text}` : text);
@@ -83,6 +83,25 @@ describe('cells.ts fast paths', () => {
       fc.property(texts, (text) => {
         const out = xlsxText(text);
         expect(out.text === text && !out.replaced && !out.truncated).toBe(slowUnchanged(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('plainCellText is the loop over code units it replaced, and a plain text is one xlsxText leaves alone', () => {
+    const loop = (text: string): boolean => {
+      if (text.length > EXCEL_MAX_CELL_TEXT) return false;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c === 0x7f || (c >= 0xd800 && c <= 0xdfff)) return false;
+      }
+      return true;
+    };
+    for (const text of EDGES) expect(plainCellText(text), JSON.stringify(text).slice(0, 24)).toBe(loop(text));
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(plainCellText(text)).toBe(loop(text));
+        if (plainCellText(text)) expect(slowUnchanged(text)).toBe(true);
       }),
       { numRuns: 2000 },
     );
