@@ -14,6 +14,17 @@ import { usageError } from '../util/errors.js';
 
 /** what fork() passes: the zone was checked when the first clock of it was made */
 const VALIDATED: unique symbol = Symbol('validated time zone');
+/** minutes a clock family keeps (a few hundred KB at most) */
+const MAX_CACHED_MINUTES = 4096;
+
+/** A UTC minute in the zone: its offset, and its wall-clock text (`YYYY-MM-DDTHH:MM`, '' until needed). */
+interface ZonedMinute {
+  readonly offset: number;
+  local: string;
+}
+
+/** UTC needs no map: every minute's offset is 0 and its text its own (never stored here). */
+const UTC_MINUTE: ZonedMinute = Object.freeze({ offset: 0, local: '' }) as ZonedMinute;
 
 export interface ZonedParts {
   /** milliseconds since the epoch of the instant, whole seconds (microseconds are in `micros`) */
@@ -38,8 +49,18 @@ export class ZonedClock {
   private lastIsoInstant = '';
   private lastIso = '';
 
-  constructor(tz: string, validated?: typeof VALIDATED) {
+  /**
+   * The offset of each UTC minute met, shared by a clock and its forks: a row's instants (created,
+   * updated, settled; a ledger entry's effective time) mostly fall in a few minutes, each column's
+   * clock meets them in turn, and outside UTC each new minute was an Intl call (~2 µs).
+   */
+  private readonly minutes: Map<string, ZonedMinute>;
+  /** the cached minute's entry (its local text filled the first time `iso` needs it) */
+  private lastEntry: ZonedMinute = { offset: 0, local: '' };
+
+  constructor(tz: string, validated?: typeof VALIDATED, minutes?: Map<string, ZonedMinute>) {
     if (validated !== VALIDATED && !isValidTimeZone(tz)) throw usageError('bad_time_zone', `unknown time zone "${tz}" (use an IANA name such as Europe/Berlin, or UTC)`);
+    this.minutes = minutes ?? new Map();
     this.tz = tz;
   }
 
@@ -49,7 +70,7 @@ export class ZonedClock {
    * instants, rows coming in time order, mostly share their minute (issue 41's fifth round).
    */
   fork(): ZonedClock {
-    return new ZonedClock(this.tz, VALIDATED);
+    return new ZonedClock(this.tz, VALIDATED, this.minutes);
   }
 
   /** Splits a UtcInstant and finds its offset in the zone; null for text that is not an instant. */
@@ -65,7 +86,15 @@ export class ZonedClock {
     if (instant === this.lastIsoInstant) return this.lastIso;
     if (Number.isNaN(this.locate(instant))) return null;
     // in UTC the zone's minute is the instant's own (no Date to format)
-    if (this.lastLocalMinute === '') this.lastLocalMinute = this.lastOffset === 0 ? this.lastMinute : new Date(this.lastMinuteMs + this.lastOffset * 60_000).toISOString().slice(0, 16);
+    if (this.lastLocalMinute === '') {
+      // in UTC the zone's minute is the instant's own; elsewhere it is made once per minute for the family
+      if (this.lastOffset === 0) this.lastLocalMinute = this.lastMinute;
+      else {
+        const entry = this.lastEntry;
+        if (entry.local === '') entry.local = new Date(this.lastMinuteMs + this.lastOffset * 60_000).toISOString().slice(0, 16);
+        this.lastLocalMinute = entry.local;
+      }
+    }
     // offsets are whole minutes (every zone since 1972): seconds and fraction read the same in every zone
     this.lastIso = `${this.lastLocalMinute}${this.lastCanonical.slice(16, 26)}${this.lastOffsetText}`;
     this.lastIsoInstant = instant;
@@ -82,6 +111,18 @@ export class ZonedClock {
     const utcSecondsMs = this.locate(instant);
     if (Number.isNaN(utcSecondsMs)) return null;
     return new Date(utcSecondsMs + this.lastOffset * 60_000);
+  }
+
+  /** The UTC minute `minute` in the zone (an instant of it: `utcMs`), from the family's map or Intl. */
+  private minuteEntry(minute: string, utcMs: number): ZonedMinute {
+    let entry = this.minutes.get(minute);
+    if (entry === undefined) {
+      entry = { offset: this.tz === 'UTC' ? 0 : tzOffset(this.tz, new Date(utcMs)), local: '' };
+      // a bound, not an eviction policy: rows come in time order, so old minutes are not met again
+      if (this.minutes.size >= MAX_CACHED_MINUTES) this.minutes.clear();
+      this.minutes.set(minute, entry);
+    }
+    return entry;
   }
 
   /**
@@ -106,7 +147,9 @@ export class ZonedClock {
     const minute = canonical.slice(0, 16);
     if (minute !== this.lastMinute) {
       // the offset of the first instant met in the minute, as before the minute was cached
-      const offset = this.tz === 'UTC' ? 0 : tzOffset(this.tz, new Date(utcSecondsMs));
+      const entry = this.tz === 'UTC' ? UTC_MINUTE : this.minuteEntry(minute, utcSecondsMs);
+      const offset = entry.offset;
+      this.lastEntry = entry;
       // the offset text changes twice a year at most
       if (offset !== this.lastOffset || this.lastMinute === '') this.lastOffsetText = formatOffset(offset);
       this.lastOffset = offset;
