@@ -5,10 +5,8 @@
  * time against a fresh simulator child with the bench's seed; only the parse is timed, never the
  * network, so the figure is what the bare parser needs for the bytes the job receives.
  */
-import { WINDOW } from '../e2e/export-run.js';
 import { startSimChild, stopChild } from '../e2e/sim-child.js';
-
-type Json = Record<string, unknown>;
+import { walkExportPages, type Json } from './page-walk.js';
 
 export interface PageParseFloor {
   pages: number;
@@ -17,8 +15,6 @@ export interface PageParseFloor {
   /** CPU seconds (user + system of this thread's process while parsing) of JSON.parse over every body */
   seconds: number;
 }
-
-const PAGE = 500;
 
 export async function measurePageParse(options: { payments: number; wallets: number; seed: number }): Promise<PageParseFloor> {
   const { child, info } = await startSimChild({ ...options, latencyMs: 0 });
@@ -39,22 +35,7 @@ export async function measurePageParse(options: { payments: number; wallets: num
     return page;
   };
   try {
-    const org = info.organizationId;
-    const auth = { headers: { authorization: `Bearer ${info.bearerToken}` } };
-    const wallets = (await (await fetch(`${info.baseUrl}/organizations/${org}/wallets?inactive=true`, auth)).json()) as Json[];
-    const window = `start_date=${encodeURIComponent(`${WINDOW.from}T00:00:00Z`)}&end_date=${encodeURIComponent(`${WINDOW.to}T23:59:59.999999Z`)}`;
-    for (const wallet of wallets) {
-      const id = wallet.id as string;
-      const list = `/organizations/${org}/environments/${wallet.environment_id as string}/payments?wallet_id=${id}&${window}&limit=${PAGE}`;
-      let page = await get(`${list}&pagination=cursor`);
-      while (page.has_more === true && typeof page.next_cursor === 'string') page = await get(`${list}&cursor=${encodeURIComponent(page.next_cursor)}`);
-      for (let offset = 0; ; ) {
-        const entries = await get(`/organizations/${org}/wallets/${id}/ledger?sort_key=effective_time&sort_order=ASC&offset=${offset}&limit=${PAGE}`);
-        const items = entries.items as Json[];
-        offset += items.length;
-        if (items.length === 0 || offset >= (entries.total as number)) break;
-      }
-    }
+    await walkExportPages(info, get);
   } finally {
     await stopChild(child);
   }

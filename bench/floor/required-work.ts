@@ -19,10 +19,8 @@ import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { WINDOW } from '../e2e/export-run.js';
 import { startSimChild, stopChild } from '../e2e/sim-child.js';
-
-type Json = Record<string, unknown>;
+import { walkExportPages, type Json } from './page-walk.js';
 
 export interface RequiredWork {
   pages: number;
@@ -33,7 +31,6 @@ export interface RequiredWork {
   rereadSeconds: number;
 }
 
-const PAGE = 500;
 const cpu = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
@@ -46,7 +43,6 @@ export async function measureRequiredWork(options: { payments: number; wallets: 
   const work: RequiredWork = { pages: 0, bytes: 0, receiveSeconds: 0, keepSeconds: 0, rereadSeconds: 0 };
   const headers = { authorization: `Bearer ${info.bearerToken}`, accept: 'application/json' };
   const files: string[] = [];
-  let parseSeconds = 0;
   const get = async (pathAndQuery: string): Promise<Json> => {
     const start = cpu();
     const response = await request(`${info.baseUrl}${pathAndQuery}`, { method: 'GET', headers, dispatcher: agent });
@@ -67,33 +63,15 @@ export async function measureRequiredWork(options: { payments: number; wallets: 
     work.pages++;
     work.bytes += body.length;
     // the walk needs the page (cursor, total): its parse is the JSON floor's, not counted here
-    const parsed = cpu();
-    const page = JSON.parse(body.toString('utf8')) as Json;
-    parseSeconds += cpu() - parsed;
-    return page;
+    return JSON.parse(body.toString('utf8')) as Json;
   };
   try {
-    const org = info.organizationId;
-    const wallets = (await (await fetch(`${info.baseUrl}/organizations/${org}/wallets?inactive=true`, { headers })).json()) as Json[];
-    const window = `start_date=${encodeURIComponent(`${WINDOW.from}T00:00:00Z`)}&end_date=${encodeURIComponent(`${WINDOW.to}T23:59:59.999999Z`)}`;
-    for (const wallet of wallets) {
-      const id = wallet.id as string;
-      const list = `/organizations/${org}/environments/${wallet.environment_id as string}/payments?wallet_id=${id}&${window}&limit=${PAGE}`;
-      let page = await get(`${list}&pagination=cursor`);
-      while (page.has_more === true && typeof page.next_cursor === 'string') page = await get(`${list}&cursor=${encodeURIComponent(page.next_cursor)}`);
-      for (let offset = 0; ; ) {
-        const entries = await get(`/organizations/${org}/wallets/${id}/ledger?sort_key=effective_time&sort_order=ASC&offset=${offset}&limit=${PAGE}`);
-        const items = entries.items as Json[];
-        offset += items.length;
-        if (items.length === 0 || offset >= (entries.total as number)) break;
-      }
-    }
+    await walkExportPages(info, get);
     const reread = cpu();
     let items = 0;
     for (const file of files) items += ((JSON.parse(readFileSync(file, 'utf8')) as Json).items as unknown[] | undefined)?.length ?? 0;
     work.rereadSeconds = cpu() - reread;
     if (items === 0) throw new Error('no items read back');
-    void parseSeconds;
   } finally {
     await agent.close();
     await stopChild(child);
