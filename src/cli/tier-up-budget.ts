@@ -7,7 +7,8 @@
  * compiles were ~2.5 s of CPU on V8's worker threads in a run of ~18 s. With eight times the
  * budget the hot loops are still optimized, within their first few thousand rows, and the lukewarm
  * functions stay in the interpreter. Alternating pairs at 50k (docs/benchmarks.md, "Issue 41: fifth
- * round"): V8's other threads 6.5–6.8 → 5.0–5.4 s, the main thread unchanged within noise.
+ * round"): V8's other threads −1.3 to −2.6 s, the main thread +0 to +0.8 s (code interpreted a
+ * little longer), the job's CPU lower in every pair.
  *
  * A user's own `node --interrupt-budget=…` stands. V8 reads the budget when a function's feedback
  * is set up, so the flag is set by the first module the entry point imports (tier-up-first.ts),
