@@ -26,7 +26,7 @@ import { replaceKeyed } from './keyed-files.js';
 import { encodeRow } from './row-codec.js';
 import { fileNameFor, hashOfFile, writeAtomically } from './spool-files.js';
 import { readSpoolState, readStreamState, type StreamState } from './spool-state.js';
-import { encodeStreamLine, type LineHints } from './stream-line.js';
+import { encodeStreamPage, type LineHints } from './stream-line.js';
 import { SpoolReader } from './spool-reader.js';
 import { ownCopy } from '../../util/own-copy.js';
 import { utf8Join } from '../../util/utf8-text.js';
@@ -164,7 +164,7 @@ export class SpoolStore extends SpoolReader implements SnapshotWriter {
       this.hashes.set(checkpoint.stream, hash);
     }
     if (rows.length > 0) {
-      const bytes = utf8Join(rows.map((row) => encodeStreamLine(row, hintsOf(row))));
+      const bytes = utf8Join(encodeStreamPage(rows, hintsOf));
       hash.update(bytes);
       const handle = await open(path, APPEND_NO_FOLLOW, 0o640);
       try {

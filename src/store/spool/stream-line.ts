@@ -15,9 +15,12 @@
  *   read back with `raw: null` (the last part is `-`), as the database answers `withoutRaw`, and one
  *   that had none (summaries, bills) without it (the last part empty). JSON text holds no raw TAB
  *   or newline.
+ * - `row` is an object's JSON, or (`[`…) the array of its values in the order of the file's last
+ *   shape line (`!["key",…]`, row-shape.ts): a page's rows share their keys, written once a page.
  * - A line that starts with `{` is a whole row encoded alone (files written before this format).
  */
-import { decodeRow, encodeRow } from './row-codec.js';
+import { decodeJson, decodeRow, withBigintTags } from './row-codec.js';
+import { hasShape, readShapeLine, SHAPE_MARK, shapeKeysOf, shapeLine, valuesOf, type RowShape } from './row-shape.js';
 
 export interface LineHints {
   wallet: string;
@@ -28,20 +31,62 @@ export interface LineHints {
 const SAFE = /^[A-Za-z0-9_.:-]*$/;
 const TAB = '\t';
 
+/** One row's line, its row written as an object (a page of rows is written positionally: `encodeStreamPage`). */
 export function encodeStreamLine(row: object, hints: LineHints): string {
+  return withBigintTags((json) => withoutRaw(row, (r) => `${head(hints)}${json(r)}${rawMark(r)}\n`));
+}
+
+/**
+ * A page's lines, as one string each: a shape line before the first row and wherever the keys
+ * change, then each row as its values (row-shape.ts); a row whose keys cannot be a shape is
+ * written as an object. One synchronous call, so the bigint tag is installed once.
+ */
+export function encodeStreamPage<T extends object>(rows: readonly T[], hintsOf: (row: T) => LineHints): string[] {
+  return withBigintTags((json) => {
+    const lines: string[] = [];
+    let keys: readonly string[] | null = null;
+    for (const row of rows) {
+      // an array's JSON would read back as a positional row
+      if (Array.isArray(row)) throw new Error('a spool row is an object, not an array');
+      lines.push(
+        withoutRaw(row, (r) => {
+          if (keys === null || !hasShape(r, keys)) {
+            keys = shapeKeysOf(r);
+            if (keys !== null) lines.push(`${shapeLine(keys)}\n`);
+          }
+          const text = keys === null ? json(r) : json(valuesOf(r, keys));
+          return `${head(hintsOf(row))}${text}${rawMark(r)}\n`;
+        }),
+      );
+    }
+    return lines;
+  });
+}
+
+function head(hints: LineHints): string {
   const wallet = SAFE.test(hints.wallet) ? hints.wallet : '';
   const status = SAFE.test(hints.status) ? hints.status : '';
   const key = hints.key !== undefined && SAFE.test(hints.key) ? hints.key : '';
-  const head = `${wallet}${TAB}${status}${TAB}${key}${TAB}`;
-  if (!Object.prototype.hasOwnProperty.call(row, 'raw')) return `${head}${encodeRow(row)}${TAB}\n`;
-  // JSON.stringify leaves out a key whose value is undefined: `raw` is hidden for this synchronous
-  // call instead of copying the row without it (a rest-spread copy of a 46-key row cost more than
-  // stringifying it), and put back before anything else can see the row
+  return `${wallet}${TAB}${status}${TAB}${key}${TAB}`;
+}
+
+/** `-` when the row had a `raw` field (read back as null), nothing when it had none. */
+function rawMark(row: object): string {
+  return Object.prototype.hasOwnProperty.call(row, 'raw') ? `${TAB}-` : TAB;
+}
+
+/**
+ * JSON.stringify leaves out a key whose value is undefined: `raw` is hidden for this synchronous
+ * call instead of copying the row without it (a rest-spread copy of a 46-key row cost more than
+ * stringifying it), and put back before anything else can see the row.
+ */
+function withoutRaw<R>(row: object, encode: (row: object) => R): R {
+  if (!Object.prototype.hasOwnProperty.call(row, 'raw')) return encode(row);
   const holder = row as { raw: unknown };
   const raw = holder.raw;
   holder.raw = undefined;
   try {
-    return `${head}${encodeRow(row)}${TAB}-\n`;
+    return encode(row);
   } finally {
     holder.raw = raw;
   }
@@ -63,37 +108,66 @@ export class SplitLine {
     readonly key: string,
     private readonly rowStart: number,
     private readonly rowEnd: number,
+    private readonly shape: RowShape | null,
   ) {}
 
   decode<T>(): T {
-    const row = decodeRow<Record<string, unknown>>(this.line.slice(this.rowStart, this.rowEnd));
+    const row = decodeRowText(this.line.slice(this.rowStart, this.rowEnd), this.shape);
     if (this.rowEnd + 1 < this.line.length) row.raw = null;
     return row as T;
   }
 }
 
-/** The hints of a line, or null for a line of the format before (a whole row, no hints). */
-export function splitStreamLine(line: string): SplitLine | null {
-  if (line.charCodeAt(0) === 123 /* { */) return null;
-  const walletEnd = line.indexOf(TAB);
-  const statusEnd = line.indexOf(TAB, walletEnd + 1);
-  const keyEnd = line.indexOf(TAB, statusEnd + 1);
-  const rowEnd = line.indexOf(TAB, keyEnd + 1);
-  if (walletEnd < 0 || statusEnd < 0 || keyEnd < 0 || rowEnd < 0) throw new Error('corrupt spool line: missing a separator');
-  return new SplitLine(line, line.slice(0, walletEnd), line.slice(walletEnd + 1, statusEnd), line.slice(statusEnd + 1, keyEnd), keyEnd + 1, rowEnd);
+/**
+ * One stream file's lines, read in order: a shape line sets the keys of the positional rows after
+ * it (row-shape.ts), so a reader is made per file and fed every line of it.
+ */
+export class StreamLineReader {
+  private shape: RowShape | null = null;
+
+  /** The hints of a line (empty for a line of the format before, a whole row), or null for a shape line. */
+  split(line: string): SplitLine | null {
+    if (line.charCodeAt(0) === SHAPE_MARK) {
+      this.shape = readShapeLine(line);
+      return null;
+    }
+    if (line.charCodeAt(0) === 123 /* { */) return new SplitLine(line, '', '', '', 0, line.length, null);
+    const walletEnd = line.indexOf(TAB);
+    const statusEnd = line.indexOf(TAB, walletEnd + 1);
+    const keyEnd = line.indexOf(TAB, statusEnd + 1);
+    const rowEnd = line.indexOf(TAB, keyEnd + 1);
+    if (walletEnd < 0 || statusEnd < 0 || keyEnd < 0 || rowEnd < 0) throw new Error('corrupt spool line: missing a separator');
+    return new SplitLine(line, line.slice(0, walletEnd), line.slice(walletEnd + 1, statusEnd), line.slice(statusEnd + 1, keyEnd), keyEnd + 1, rowEnd, this.shape);
+  }
+
+  /** The row of one line, or undefined for a shape line or when the hints alone show the filter does not want it (no object but the row made). */
+  row<T>(line: string, filter: LineFilter): T | undefined {
+    const first = line.charCodeAt(0);
+    if (first === SHAPE_MARK) {
+      this.shape = readShapeLine(line);
+      return undefined;
+    }
+    if (first === 123 /* { */) return decodeRow<T>(line);
+    const walletEnd = line.indexOf(TAB);
+    const statusEnd = line.indexOf(TAB, walletEnd + 1);
+    const keyEnd = line.indexOf(TAB, statusEnd + 1);
+    const rowEnd = line.indexOf(TAB, keyEnd + 1);
+    if (walletEnd < 0 || statusEnd < 0 || keyEnd < 0 || rowEnd < 0) throw new Error('corrupt spool line: missing a separator');
+    if (filter.wallet !== undefined && walletEnd > 0 && (walletEnd !== filter.wallet.length || !line.startsWith(filter.wallet))) return undefined;
+    if (filter.statuses !== undefined && statusEnd > walletEnd + 1 && !filter.statuses.has(line.slice(walletEnd + 1, statusEnd))) return undefined;
+    const row = decodeRowText(line.slice(keyEnd + 1, rowEnd), this.shape);
+    if (rowEnd + 1 < line.length) row.raw = null;
+    return row as T;
+  }
 }
 
-/** The row of one line, or undefined when the hints alone show the filter does not want it (no object but the row made). */
+/** The row of one line read alone (no shape line before it: an object row, or the format before). */
 export function decodeStreamLine<T>(line: string, filter: LineFilter): T | undefined {
-  if (line.charCodeAt(0) === 123 /* { */) return decodeRow<T>(line);
-  const walletEnd = line.indexOf(TAB);
-  const statusEnd = line.indexOf(TAB, walletEnd + 1);
-  const keyEnd = line.indexOf(TAB, statusEnd + 1);
-  const rowEnd = line.indexOf(TAB, keyEnd + 1);
-  if (walletEnd < 0 || statusEnd < 0 || keyEnd < 0 || rowEnd < 0) throw new Error('corrupt spool line: missing a separator');
-  if (filter.wallet !== undefined && walletEnd > 0 && (walletEnd !== filter.wallet.length || !line.startsWith(filter.wallet))) return undefined;
-  if (filter.statuses !== undefined && statusEnd > walletEnd + 1 && !filter.statuses.has(line.slice(walletEnd + 1, statusEnd))) return undefined;
-  const row = decodeRow<Record<string, unknown>>(line.slice(keyEnd + 1, rowEnd));
-  if (rowEnd + 1 < line.length) row.raw = null;
-  return row as T;
+  return new StreamLineReader().row<T>(line, filter);
+}
+
+function decodeRowText(text: string, shape: RowShape | null): Record<string, unknown> {
+  if (text.charCodeAt(0) !== 91 /* [ */) return decodeRow<Record<string, unknown>>(text);
+  if (shape === null) throw new Error('corrupt spool line: a positional row before any shape line');
+  return shape.build(decodeJson(text));
 }

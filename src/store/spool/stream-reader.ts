@@ -7,7 +7,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { utf8Lines } from '../../util/utf8-text.js';
 import type { StreamState } from './spool-state.js';
-import { decodeStreamLine, splitStreamLine, type LineFilter, type SplitLine } from './stream-line.js';
+import { StreamLineReader, type LineFilter, type SplitLine } from './stream-line.js';
 
 export const ALL_ROWS: LineFilter = {};
 
@@ -41,9 +41,15 @@ function* streamFiles(streamsDir: string, streams: readonly StreamState[]): Gene
   }
 }
 
-/** The lines of each selected stream file, each decoded into its own string (util/utf8-text.ts). */
-function* streamLines(streamsDir: string, streams: readonly StreamState[]): Generator<string> {
-  for (const { bytes, end } of streamFiles(streamsDir, streams)) yield* utf8Lines(bytes, end);
+/**
+ * The lines of each selected stream file, each decoded into its own string (util/utf8-text.ts), with
+ * the reader of the file they belong to (a file's shape lines apply to its own rows only).
+ */
+function* streamLines(streamsDir: string, streams: readonly StreamState[]): Generator<[string, StreamLineReader]> {
+  for (const { bytes, end } of streamFiles(streamsDir, streams)) {
+    const reader = new StreamLineReader();
+    for (const line of utf8Lines(bytes, end)) yield [line, reader];
+  }
 }
 
 /**
@@ -54,9 +60,9 @@ function* streamLines(streamsDir: string, streams: readonly StreamState[]): Gene
 export function latestRows<T>(streamsDir: string, streams: readonly StreamState[], wallet: string, keep: (status: string) => boolean): T[] {
   const loose: T[] = [];
   const latest = new Map<string, SplitLine>();
-  for (const line of streamLines(streamsDir, streams)) {
-    const split = splitStreamLine(line);
-    if (split === null) loose.push(decodeStreamLine<T>(line, {}) as T);
+  for (const [line, reader] of streamLines(streamsDir, streams)) {
+    const split = reader.split(line);
+    if (split === null) continue;
     else if (split.wallet !== '' && split.wallet !== wallet) continue;
     else if (split.key === '' || split.status === '') loose.push(split.decode<T>());
     else latest.set(split.key, split);
@@ -73,15 +79,16 @@ export function latestRows<T>(streamsDir: string, streams: readonly StreamState[
  */
 export function namedPaymentIds(streamsDir: string, streams: readonly StreamState[], wallet: string, within: (instant: string) => boolean): Set<string> {
   const named = new Set<string>();
-  for (const line of streamLines(streamsDir, streams)) {
-    const split = splitStreamLine(line);
-    if (split !== null && split.wallet !== '' && split.wallet !== wallet) continue;
-    if (split !== null && split.wallet === wallet && split.key !== '' && split.status !== '') {
+  for (const [line, reader] of streamLines(streamsDir, streams)) {
+    const split = reader.split(line);
+    if (split === null) continue;
+    if (split.wallet !== '' && split.wallet !== wallet) continue;
+    if (split.wallet === wallet && split.key !== '' && split.status !== '') {
       if (within(split.status)) named.add(split.key);
       continue;
     }
-    const row = split === null ? decodeStreamLine<NamedPayment>(line, {}) : split.decode<NamedPayment>();
-    if (row !== undefined && row.wallet_id === wallet && row.payment_id !== null && within(row.effective_time)) named.add(row.payment_id);
+    const row = split.decode<NamedPayment>();
+    if (row.wallet_id === wallet && row.payment_id !== null && within(row.effective_time)) named.add(row.payment_id);
   }
   return named;
 }
@@ -96,8 +103,9 @@ interface NamedPayment {
 export function* streamFileRows<T>(streamsDir: string, streams: readonly StreamState[], filter: LineFilter = ALL_ROWS): Generator<T[]> {
   for (const { bytes, end } of streamFiles(streamsDir, streams)) {
     const rows: T[] = [];
+    const reader = new StreamLineReader();
     for (const line of utf8Lines(bytes, end)) {
-      const row = decodeStreamLine<T>(line, filter);
+      const row = reader.row<T>(line, filter);
       if (row !== undefined) rows.push(row);
     }
     yield rows;

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeRow, encodeRow } from '../../../../src/store/spool/row-codec.js';
-import { decodeStreamLine, encodeStreamLine } from '../../../../src/store/spool/stream-line.js';
+import { decodeStreamLine, encodeStreamLine, encodeStreamPage, StreamLineReader } from '../../../../src/store/spool/stream-line.js';
 
 /** The encoder the spool used before issue 41: the reference the hand-written one must match byte for byte. */
 function replacerEncode(row: unknown): string {
@@ -117,5 +117,72 @@ describe('a spool stream line', () => {
 
   it('refuses a line cut before its separators', () => {
     expect(() => decodeStreamLine('w-1\topen\tp1', {})).toThrow(/corrupt spool line/);
+  });
+});
+
+describe('a page of spool lines (positional rows under shape lines)', () => {
+  /** Every line of a page read back as a stream file's reader reads it: rows only, shape lines taken in. */
+  function readPage(lines: readonly string[]): unknown[] {
+    const reader = new StreamLineReader();
+    const rows: unknown[] = [];
+    for (const line of lines) {
+      const row = reader.row(line.slice(0, -1), {});
+      if (row !== undefined) rows.push(row);
+    }
+    return rows;
+  }
+
+  // keys that can and cannot be a shape, values JSON leaves out, raw present or not
+  const key = fc.oneof(fc.constantFrom('payment_id', 'amount', 'memo', 'raw', 'a', '$x', '_'), fc.string({ maxLength: 4 }), fc.constantFrom('__proto__', '1', 'a b'));
+  const field = fc.oneof(value, fc.constant(undefined), fc.constant(() => 1));
+  const anyRow = fc.dictionary(key, field, { maxKeys: 6 });
+  // rows that mostly share their keys, as a page's do
+  const page = fc.array(fc.oneof(anyRow, fc.constant({ payment_id: 'p', amount: 5n, memo: '#m', raw: { a: 1 } }), fc.constant({ payment_id: 'q', amount: -7n, memo: null, raw: null }), fc.constant({ toJSON: () => ({ a: 1n }), raw: 1 }), fc.constant(Object.assign(Object.create(null), { a: 1 }))), { maxLength: 12 });
+
+  it('reads back each row exactly as its line written alone reads back (the object format)', () => {
+    fc.assert(
+      fc.property(page, (rows) => {
+        const lines = encodeStreamPage(rows, () => ({ wallet: 'w', status: 's' }));
+        const alone = rows.map((r) => decodeStreamLine(encodeStreamLine(r, { wallet: 'w', status: 's' }).slice(0, -1), {}));
+        const read = readPage(lines);
+        expect(read).toEqual(alone);
+        // the same keys in the same order, as JSON.parse gave for the object's text
+        expect(read.map((r) => Object.keys(r as object))).toEqual(alone.map((r) => Object.keys(r as object)));
+        expect(Object.getOwnPropertyDescriptor(BigInt.prototype, 'toJSON')).toBeUndefined();
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('writes the keys once a page, and again only where they change', () => {
+    const rows = [
+      { payment_id: 'p1', amount: 1n, raw: {} },
+      { payment_id: 'p2', amount: 2n, raw: {} },
+      { payment_id: 'p3', fee: 3n },
+    ];
+    const lines = encodeStreamPage(rows, () => ({ wallet: 'w', status: 's' }));
+    expect(lines).toEqual(['!["payment_id","amount"]\n', 'w\ts\t\t["p1","#n1"]\t-\n', 'w\ts\t\t["p2","#n2"]\t-\n', '!["payment_id","fee"]\n', 'w\ts\t\t["p3","#n3"]\t\n']);
+    expect(readPage(lines)).toEqual([
+      { payment_id: 'p1', amount: 1n, raw: null },
+      { payment_id: 'p2', amount: 2n, raw: null },
+      { payment_id: 'p3', fee: 3n },
+    ]);
+  });
+
+  it('refuses what a shape cannot explain, without running a key as code', () => {
+    expect(() => readPage(['w\ts\t\t["p1"]\t\n'])).toThrow(/positional row before any shape line/);
+    expect(() => readPage(['!["a","b"]\n', 'w\ts\t\t["p1"]\t\n'])).toThrow(/do not fit its shape/);
+    expect(() => readPage(['!["a:1,b"]\n'])).toThrow(/corrupt spool shape/);
+    expect(() => readPage(['!["__proto__"]\n'])).toThrow(/corrupt spool shape/);
+    expect(() => readPage(['!["a","a"]\n'])).toThrow(/corrupt spool shape/);
+    expect(() => readPage(['!{"a":1}\n'])).toThrow(/corrupt spool shape/);
+    expect(() => encodeStreamPage([[1, 2]], () => ({ wallet: '', status: '' }))).toThrow(/an object, not an array/);
+  });
+
+  it('leaves BigInt.prototype and the rows as it found them, also when a row throws', () => {
+    const rows = [{ a: 1n, raw: 'kept' }, { get b(): string { throw new Error('getter'); }, raw: 'also kept' }];
+    expect(() => encodeStreamPage(rows, () => ({ wallet: '', status: '' }))).toThrow('getter');
+    expect(Object.getOwnPropertyDescriptor(BigInt.prototype, 'toJSON')).toBeUndefined();
+    expect(rows.map((r) => r.raw)).toEqual(['kept', 'also kept']);
   });
 });
