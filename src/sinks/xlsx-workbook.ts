@@ -38,6 +38,7 @@ import type { AddWorksheetOptions, Worksheet } from 'exceljs';
 import { createOutputStream, HashTap, outputError } from './output-file.js';
 import { CHART_CONTENT_TYPE, CHART_REL_TYPE, DRAWING_CONTENT_TYPE, DRAWING_REL_TYPE, drawingXml, relationshipsXml, type ChartAnchor } from './xlsx-chart-xml.js';
 import type { FileResult } from './csv-table-writer.js';
+import { useNativeZipCrc } from './zip-crc.js';
 
 /** Default bound on uncompressed XML waiting for the compressor, per workbook. */
 export const DEFAULT_MAX_BYTES_IN_FLIGHT = 4 * 1024 * 1024;
@@ -60,6 +61,8 @@ interface SheetStreamInternals {
  * like the internals below, and the workbook tests read what it writes).
  */
 const WorkbookWriter = createRequire(import.meta.url)('exceljs/lib/stream/xlsx/workbook-writer.js') as typeof ExcelJS.stream.xlsx.WorkbookWriter;
+// the zip's checksums natively, for every workbook this process writes (zip-crc.ts)
+useNativeZipCrc();
 
 /** The parts of exceljs's stream WorksheetWriter that `addCharts` uses (file comment (4)). */
 interface SheetDrawingInternals {
