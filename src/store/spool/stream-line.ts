@@ -20,7 +20,7 @@
  * - A line that starts with `{` is a whole row encoded alone (files written before this format).
  */
 import { decodeJson, decodeRow, withBigintTags } from './row-codec.js';
-import { hasShape, readShapeLine, SHAPE_MARK, shapeKeysOf, shapeLine, valuesOf, type RowShape } from './row-shape.js';
+import { PageShape, readShapeLine, SHAPE_MARK, type RowShape } from './row-shape.js';
 
 export interface LineHints {
   wallet: string;
@@ -44,17 +44,17 @@ export function encodeStreamLine(row: object, hints: LineHints): string {
 export function encodeStreamPage<T extends object>(rows: readonly T[], hintsOf: (row: T) => LineHints): string[] {
   return withBigintTags((json) => {
     const lines: string[] = [];
-    let keys: readonly string[] | null = null;
+    let shape: PageShape | null = null;
     for (const row of rows) {
       // an array's JSON would read back as a positional row
       if (Array.isArray(row)) throw new Error('a spool row is an object, not an array');
       lines.push(
         withoutRaw(row, (r) => {
-          if (keys === null || !hasShape(r, keys)) {
-            keys = shapeKeysOf(r);
-            if (keys !== null) lines.push(`${shapeLine(keys)}\n`);
+          if (shape === null || !shape.fits(r)) {
+            shape = PageShape.of(r);
+            if (shape !== null) lines.push(`${shape.line()}\n`);
           }
-          const text = keys === null ? json(r) : json(valuesOf(r, keys));
+          const text = shape === null ? json(r) : json(shape.values(r));
           return `${head(hintsOf(row))}${text}${rawMark(r)}\n`;
         }),
       );

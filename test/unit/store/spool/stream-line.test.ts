@@ -137,7 +137,9 @@ describe('a page of spool lines (positional rows under shape lines)', () => {
   const field = fc.oneof(value, fc.constant(undefined), fc.constant(() => 1));
   const anyRow = fc.dictionary(key, field, { maxKeys: 6 });
   // rows that mostly share their keys, as a page's do
-  const page = fc.array(fc.oneof(anyRow, fc.constant({ payment_id: 'p', amount: 5n, memo: '#m', raw: { a: 1 } }), fc.constant({ payment_id: 'q', amount: -7n, memo: null, raw: null }), fc.constant({ toJSON: () => ({ a: 1n }), raw: 1 }), fc.constant(Object.assign(Object.create(null), { a: 1 }))), { maxLength: 12 });
+  const page = fc.array(fc.oneof(anyRow, fc.constant({ payment_id: 'p', amount: 5n, memo: '#m', raw: { a: 1 } }), fc.constant({ payment_id: 'q', amount: -7n, memo: null, raw: null }), fc.constant({ toJSON: () => ({ a: 1n }), raw: 1 }),
+    // amounts at and past the edge of an exact integer, and a column that turns null, text or huge
+    fc.constantFrom(9007199254740991n, -9007199254740991n, 9007199254740992n, -(2n ** 70n), 0n, null, '12', 3).map((amount) => ({ payment_id: 'r', amount, memo: 'm', raw: null })), fc.constant(Object.assign(Object.create(null), { a: 1 }))), { maxLength: 12 });
 
   it('reads back each row exactly as its line written alone reads back (the object format)', () => {
     fc.assert(
@@ -161,7 +163,7 @@ describe('a page of spool lines (positional rows under shape lines)', () => {
       { payment_id: 'p3', fee: 3n },
     ];
     const lines = encodeStreamPage(rows, () => ({ wallet: 'w', status: 's' }));
-    expect(lines).toEqual(['!["payment_id","amount"]\n', 'w\ts\t\t["p1","#n1"]\t-\n', 'w\ts\t\t["p2","#n2"]\t-\n', '!["payment_id","fee"]\n', 'w\ts\t\t["p3","#n3"]\t\n']);
+    expect(lines).toEqual(['!["payment_id","amount:n"]\n', 'w\ts\t\t["p1",1]\t-\n', 'w\ts\t\t["p2",2]\t-\n', '!["payment_id","fee:n"]\n', 'w\ts\t\t["p3",3]\t\n']);
     expect(readPage(lines)).toEqual([
       { payment_id: 'p1', amount: 1n, raw: null },
       { payment_id: 'p2', amount: 2n, raw: null },
@@ -176,6 +178,9 @@ describe('a page of spool lines (positional rows under shape lines)', () => {
     expect(() => readPage(['!["__proto__"]\n'])).toThrow(/corrupt spool shape/);
     expect(() => readPage(['!["a","a"]\n'])).toThrow(/corrupt spool shape/);
     expect(() => readPage(['!{"a":1}\n'])).toThrow(/corrupt spool shape/);
+    expect(() => readPage(['!["a:n"]\n', 'w\ts\t\t[1.5]\t\n'])).toThrow(/not an exact integer/);
+    expect(() => readPage(['!["a:n"]\n', 'w\ts\t\t["7"]\t\n'])).toThrow(/not an exact integer/);
+    expect(readPage(['!["a:n"]\n', 'w\ts\t\t[null]\t\n', 'w\ts\t\t[-7]\t\n'])).toEqual([{ a: null }, { a: -7n }]);
     expect(() => encodeStreamPage([[1, 2]], () => ({ wallet: '', status: '' }))).toThrow(/an object, not an array/);
   });
 
