@@ -34,6 +34,7 @@ export function parseBenchArgs(args: string[] = process.argv.slice(2)) {
       /** issue 41's data (200 wallets, as issue 29's profile), and whether it runs the embedded engine and the GC profile too */
       'issue41-wallets': { type: 'string', default: '200' },
       'issue41-parts': { type: 'string', default: 'embedded,gc' },
+      'issue41-rounds': { type: 'string', default: '1' },
       /** the delivery section (bench/delivery/): the month-end's dataset, rounds, the padded pair for RSS in MB */
       'delivery-payments': { type: 'string', default: '72000' },
       'delivery-reps': { type: 'string', default: '3' },

@@ -35,6 +35,9 @@ export function issue41Table(r: Issue41Result): string[] {
     '',
     `Beyond the floor, what any pull over HTTP that survives a kill must add, at its cheapest (bench/floor/required-work.ts): receiving the bodies with undici ${per(f.required.receiveSeconds)} µs + writing each as received and fsync'ing it ${per(f.required.keepSeconds)} µs + reading each back and parsing it once ${per(f.required.rereadSeconds)} µs = ${us(f.requiredUs)} µs, ${((100 * f.requiredUs) / (0.5 * f.noDbUs)).toFixed(0)} % of target 1's margin (0.5 × floor = ${us(0.5 * f.noDbUs)} µs); the job's own work beyond both: ${us(r.us.spool - f.noDbUs - f.requiredUs)} µs`,
   );
+  // absent in results written before rounds existed
+  const rounds = r.rounds ?? [];
+  if (rounds.length > 1) out.push('', `Spool rounds (job, then its floor): ${rounds.map((x) => `${us(x.jobUs)} / ${us(x.floorUs)} µs = ${x.ratio.toFixed(2)} ×`).join('; ')}; the table shows the median round`);
   if (r.gc) out.push('', `GC (--no-db, --cpu-prof): ${r.gc.gcSeconds.toFixed(1)} s of ${r.gc.busySeconds.toFixed(1)} s busy on the main thread = ${(r.gc.share * 100).toFixed(1)} %`);
   return out;
 }

@@ -20,7 +20,7 @@ export async function issue41Section(r: SizeResult, o: BenchOptions, log: Log): 
   const wallets = Number(o.values['issue41-wallets']);
   const parts = new Set(o.values['issue41-parts'].split(','));
   log(`[${r.payments}] issue 41 over ${wallets} wallets, no latency: job CPU per payment against the bare libraries (${[...parts].join(', ')})`);
-  r.issue41 = await runIssue41({ payments: r.payments, wallets, seed: o.seed, concurrency: o.concurrency, databaseUrl: o.databaseUrl, embedded: parts.has('embedded'), gc: parts.has('gc'), log });
+  r.issue41 = await runIssue41({ payments: r.payments, wallets, seed: o.seed, concurrency: o.concurrency, databaseUrl: o.databaseUrl, embedded: parts.has('embedded'), gc: parts.has('gc'), rounds: Number(o.values['issue41-rounds']), log });
 }
 
 /** Postgres CPU per payment row against another tree; only given --rowcost-base or --rowcost-ref. */
