@@ -31,7 +31,11 @@ export interface LineHints {
 const SAFE = /^[A-Za-z0-9_.:-]*$/;
 const TAB = '\t';
 
-/** One row's line, its row written as an object (a page of rows is written positionally: `encodeStreamPage`). */
+/**
+ * One row's line with its row as an object: the line format before positional pages, which a spool
+ * written by an earlier build holds and every reader still reads. The spool writes pages
+ * (`encodeStreamPage`); this is the reference its tests read a page back against.
+ */
 export function encodeStreamLine(row: object, hints: LineHints): string {
   return withBigintTags((json) => withoutRaw(row, (r) => `${head(hints)}${json(r)}${rawMark(r)}\n`));
 }
@@ -161,7 +165,7 @@ export class StreamLineReader {
   }
 }
 
-/** The row of one line read alone (no shape line before it: an object row, or the format before). */
+/** The row of one line read alone (no shape line before it: an object row, or the format before); for tests and tools. */
 export function decodeStreamLine<T>(line: string, filter: LineFilter): T | undefined {
   return new StreamLineReader().row<T>(line, filter);
 }
