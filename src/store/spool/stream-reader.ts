@@ -42,14 +42,12 @@ function* streamFiles(streamsDir: string, streams: readonly StreamState[]): Gene
 }
 
 /**
- * The lines of each selected stream file, each decoded into its own string (util/utf8-text.ts), with
- * the reader of the file they belong to (a file's shape lines apply to its own rows only).
+ * Each selected stream file as its lines, each decoded into its own string (util/utf8-text.ts), and
+ * the reader they go through (a file's shape lines apply to its own rows only). Per file, not per
+ * line: nothing is allocated per line to pair the two.
  */
-function* streamLines(streamsDir: string, streams: readonly StreamState[]): Generator<[string, StreamLineReader]> {
-  for (const { bytes, end } of streamFiles(streamsDir, streams)) {
-    const reader = new StreamLineReader();
-    for (const line of utf8Lines(bytes, end)) yield [line, reader];
-  }
+function* streamFileLines(streamsDir: string, streams: readonly StreamState[]): Generator<{ lines: Iterable<string>; reader: StreamLineReader }> {
+  for (const { bytes, end } of streamFiles(streamsDir, streams)) yield { lines: utf8Lines(bytes, end), reader: new StreamLineReader() };
 }
 
 /**
@@ -60,12 +58,14 @@ function* streamLines(streamsDir: string, streams: readonly StreamState[]): Gene
 export function latestRows<T>(streamsDir: string, streams: readonly StreamState[], wallet: string, keep: (status: string) => boolean): T[] {
   const loose: T[] = [];
   const latest = new Map<string, SplitLine>();
-  for (const [line, reader] of streamLines(streamsDir, streams)) {
-    const split = reader.split(line);
-    if (split === null) continue;
-    else if (split.wallet !== '' && split.wallet !== wallet) continue;
-    else if (split.key === '' || split.status === '') loose.push(split.decode<T>());
-    else latest.set(split.key, split);
+  for (const { lines, reader } of streamFileLines(streamsDir, streams)) {
+    for (const line of lines) {
+      const split = reader.split(line);
+      if (split === null) continue;
+      else if (split.wallet !== '' && split.wallet !== wallet) continue;
+      else if (split.key === '' || split.status === '') loose.push(split.decode<T>());
+      else latest.set(split.key, split);
+    }
   }
   for (const split of latest.values()) if (keep(split.status)) loose.push(split.decode<T>());
   return loose;
@@ -79,16 +79,18 @@ export function latestRows<T>(streamsDir: string, streams: readonly StreamState[
  */
 export function namedPaymentIds(streamsDir: string, streams: readonly StreamState[], wallet: string, within: (instant: string) => boolean): Set<string> {
   const named = new Set<string>();
-  for (const [line, reader] of streamLines(streamsDir, streams)) {
-    const split = reader.split(line);
-    if (split === null) continue;
-    if (split.wallet !== '' && split.wallet !== wallet) continue;
-    if (split.wallet === wallet && split.key !== '' && split.status !== '') {
-      if (within(split.status)) named.add(split.key);
-      continue;
+  for (const { lines, reader } of streamFileLines(streamsDir, streams)) {
+    for (const line of lines) {
+      const split = reader.split(line);
+      if (split === null) continue;
+      if (split.wallet !== '' && split.wallet !== wallet) continue;
+      if (split.wallet === wallet && split.key !== '' && split.status !== '') {
+        if (within(split.status)) named.add(split.key);
+        continue;
+      }
+      const row = split.decode<NamedPayment>();
+      if (row.wallet_id === wallet && row.payment_id !== null && within(row.effective_time)) named.add(row.payment_id);
     }
-    const row = split.decode<NamedPayment>();
-    if (row.wallet_id === wallet && row.payment_id !== null && within(row.effective_time)) named.add(row.payment_id);
   }
   return named;
 }
