@@ -25,8 +25,6 @@ import type { Prompter } from './prompter.js';
 import { checkSnapshot, describeSnapshot } from './snapshot-answer.js';
 import { folderFault } from './writable-folder.js';
 
-export const DEFAULT_CONFIG_PATH = 'config/payexport.json';
-
 /** Answers given as flags are not asked. */
 export interface InitFlags {
   /** production, staging, or a base URL */

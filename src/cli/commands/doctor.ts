@@ -5,7 +5,6 @@
  */
 import { exitCodesEpilog } from '../command-exit-codes.js';
 import type { Argv, CommandModule } from 'yargs';
-import { runDoctor } from '../../setup/doctor/run-doctor.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
 import { examplesEpilog } from '../help.js';
@@ -25,6 +24,8 @@ export function doctorCommand(ctx: CliContext): CommandModule<object, CommonArgs
         ])}`,
       ).epilog(`\n${exitCodesEpilog('doctor')}`) as Argv<CommonArgs>,
     handler: async (args) => {
+      // loaded here, not at the top: every other command would pay for the checklist's modules at start
+      const { runDoctor } = await import('../../setup/doctor/run-doctor.js');
       ctx.exitCode = await runDoctor({
         load: () => loadCliConfig(ctx, args, { collectSecretProblems: true }),
         configShown: args.config ?? ctx.env.PAYEXPORT_CONFIG,

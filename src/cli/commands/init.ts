@@ -4,7 +4,7 @@
  */
 import { exitCodesEpilog } from '../command-exit-codes.js';
 import type { Argv, CommandModule } from 'yargs';
-import { DEFAULT_CONFIG_PATH, runInit } from '../../setup/run-init.js';
+import { DEFAULT_CONFIG_PATH } from '../../setup/default-config-path.js';
 import { SCHEDULERS, type Scheduler } from '../../setup/next-commands.js';
 import { terminalPrompter } from '../../setup/prompter.js';
 import { AppError } from '../../util/errors.js';
@@ -61,6 +61,8 @@ export function initCommand(ctx: CliContext): CommandModule<object, InitArgs> {
     handler: async (args) => {
       const prompter = args.yes ? null : terminalPrompter(process.stdin, ctx.stdout);
       try {
+        // loaded here, not at the top: every other command would pay for init's modules at start
+        const { runInit } = await import('../../setup/run-init.js');
         await runInit({
           configPath: args.config ?? DEFAULT_CONFIG_PATH,
           force: args.force === true,

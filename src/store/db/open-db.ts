@@ -1,6 +1,4 @@
 import type { Db } from './db.js';
-import { openPostgres } from './pg-db.js';
-import { openEmbedded } from './pglite-db.js';
 
 export interface OpenDbOptions {
   /** a Postgres URL; absent or empty → the embedded engine in `dataDir` */
@@ -14,9 +12,14 @@ export interface OpenDbOptions {
   statementTimeoutMs?: number;
 }
 
-/** docs/contracts.md#common-options `--database-url`: a real server when given, else the embedded engine with zero setup. */
-export function openDb(options: OpenDbOptions): Promise<Db> {
+/**
+ * docs/contracts.md#common-options `--database-url`: a real server when given, else the embedded engine with zero setup.
+ * Each engine's driver is loaded when it is opened: a `--no-db` run, or one on the other engine,
+ * does not pay for loading it at every start.
+ */
+export async function openDb(options: OpenDbOptions): Promise<Db> {
   if (options.databaseUrl) {
+    const { openPostgres } = await import('./pg-db.js');
     return openPostgres({
       url: options.databaseUrl,
       ...(options.user === undefined ? {} : { user: options.user }),
@@ -24,5 +27,6 @@ export function openDb(options: OpenDbOptions): Promise<Db> {
       ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
     });
   }
+  const { openEmbedded } = await import('./pglite-db.js');
   return openEmbedded({ dataDir: options.dataDir === undefined ? 'data' : options.dataDir });
 }
