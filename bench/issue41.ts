@@ -8,7 +8,8 @@
  *   floor  JSON.parse of the page bodies the pull reads (bench/floor/page-parse.ts), csv-stringify
  *          and exceljs streaming of the rows the spool run wrote (bench/floor/file-rows.ts), and
  *          plain COPY at the rate bench/store.ts measures, for the rows pulled (server path only)
- *   gc     the spool run again under `--cpu-prof`: the garbage collector's share of the main thread
+ *   gc     the spool run again under `--cpu-prof`: the garbage collector's share of the main thread,
+ *          and the same share for the bare writers on that run's rows (bench/floor/writers-gc.ts)
  *
  * Targets (bench/issue41-verdicts.ts): job CPU ≤ 1.5 × floor (spool, server); embedded CPU ≤ 1.2 ×
  * (server job + server CPU); GC ≤ 8 %. Bytes: bench/output-digests.ts.
@@ -20,6 +21,7 @@ import { runExport, type ExportRunResult } from './e2e/export-run.js';
 import { measureCopyRowsPerSecond } from './floor/copy-rate.js';
 import { measureFileRows, type FileRowsFloor } from './floor/file-rows.js';
 import { gcShareOf, type GcShare } from './floor/gc-share.js';
+import { measureWritersGc, type WritersGc } from './floor/writers-gc.js';
 import { measurePageParse, type PageParseFloor } from './floor/page-parse.js';
 import { measureRequiredWork, type RequiredWork } from './floor/required-work.js';
 
@@ -72,6 +74,8 @@ export interface Issue41Result {
   embedded?: ExportRunResult;
   floor: Issue41Floor;
   gc?: GcShare;
+  /** the collector's share for csv-stringify and exceljs alone on the GC run's rows, each beyond the parse */
+  writersGc?: WritersGc;
   /** job CPU µs per payment, and per stage */
   us: { spool: number; server: number; serverPostgres: number; embedded: number | null };
   stagesUs: Record<'spool' | 'server' | 'embedded', Record<string, number>>;
@@ -105,12 +109,15 @@ export async function runIssue41(options: Issue41Options): Promise<Issue41Result
   const embedded = options.embedded ? await runExport({ ...base, databaseUrl: null }) : undefined;
   if (embedded) options.log(`  embedded: job CPU ${embedded.cpuSeconds.job} s, wall ${embedded.wallSeconds} s, stages ${JSON.stringify(embedded.cpuPhases)}`);
   let gc: GcShare | undefined;
+  let writersGc: WritersGc | undefined;
   if (options.gc) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'payexport-issue41-prof-'));
     try {
-      await runExport({ ...base, databaseUrl: null, extraArgs: ['--no-db'], cpuProfDir: dir });
+      await runExport({ ...base, databaseUrl: null, extraArgs: ['--no-db'], cpuProfDir: dir, withReports: async (reports) => void (writersGc = measureWritersGc(reports)) });
       gc = gcShareOf(dir);
       options.log(`  gc: ${gc.gcSeconds.toFixed(1)} s of ${gc.busySeconds.toFixed(1)} s busy on the main thread = ${(gc.share * 100).toFixed(1)} %`);
+      const w = writersGc as WritersGc | undefined;
+      if (w) options.log(`  the bare writers' gc on the same rows, beyond the parse: ${w.writers.gcSeconds.toFixed(2)} s of ${w.writers.busySeconds.toFixed(2)} s = ${(w.writers.share * 100).toFixed(1)} %`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -138,6 +145,7 @@ export async function runIssue41(options: Issue41Options): Promise<Issue41Result
     ...(embedded ? { embedded } : {}),
     floor,
     ...(gc ? { gc } : {}),
+    ...(writersGc ? { writersGc } : {}),
     us,
     stagesUs: { spool: stages(spool), server: stages(server), embedded: embedded ? stages(embedded) : {} },
     rounds: runs.map((r) => ({ jobUs: perPayment(r.spool.cpuSeconds.job), floorUs: perPayment(r.pages.seconds + r.files.csvStringifySeconds + r.files.exceljsSeconds), ratio: round(r.ratio) })),

@@ -29,14 +29,56 @@ export interface FileRowsFloor {
   exceljsSeconds: number;
 }
 
-type Sink = { write(row: string[]): Promise<void> | void; end(): Promise<void> };
+export type Sink = { write(row: string[]): Promise<void> | void; end(): Promise<void> };
 
 const cpuSeconds = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
 
-async function pass(dir: string, files: string[], open: (name: string) => Sink): Promise<{ seconds: number; rows: number }> {
+/** The report folder's CSV files, in the order every pass reads them. */
+export function reportCsvFiles(reportDir: string): string[] {
+  return readdirSync(reportDir).filter((f) => f.endsWith('.csv')).sort();
+}
+
+/** csv-stringify of one file's rows to a file of the same name in `out`. */
+export function csvSink(out: string, name: string): Sink {
+  const s = stringify({ bom: true, record_delimiter: 'windows' });
+  const file = createWriteStream(path.join(out, name));
+  s.pipe(file);
+  return {
+    write: async (row) => {
+      if (!s.write(row)) await once(s, 'drain');
+    },
+    end: async () => {
+      s.end();
+      await once(file, 'close');
+    },
+  };
+}
+
+/**
+ * exceljs's cheapest streaming workbook in `out`, a sheet per file, with `crc-32`'s own sum in place
+ * of the native one until `restore` (see above).
+ */
+export function bareWorkbook(out: string): { sheet: (name: string) => Sink; commit: () => Promise<void>; restore: () => void } {
+  const installed = crc32Package.buf;
+  crc32Package.buf = javascriptCrc32;
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path.join(out, 'floor.xlsx'), useStyles: false, useSharedStrings: false });
+  return {
+    sheet: (name) => {
+      const ws = wb.addWorksheet(name.replace(/\.csv$/, '').slice(0, 31));
+      return {
+        write: (row) => ws.addRow(row).commit(),
+        end: async () => ws.commit(),
+      };
+    },
+    commit: async () => void (await wb.commit()),
+    restore: () => void (crc32Package.buf = installed),
+  };
+}
+
+export async function pass(dir: string, files: string[], open: (name: string) => Sink): Promise<{ seconds: number; rows: number }> {
   const start = cpuSeconds();
   let rows = 0;
   for (const file of files) {
@@ -52,42 +94,21 @@ async function pass(dir: string, files: string[], open: (name: string) => Sink):
 }
 
 export async function measureFileRows(reportDir: string): Promise<FileRowsFloor> {
-  const files = readdirSync(reportDir).filter((f) => f.endsWith('.csv')).sort();
+  const files = reportCsvFiles(reportDir);
   const out = mkdtempSync(path.join(tmpdir(), 'payexport-floor-'));
   try {
     const parsing = await pass(reportDir, files, () => ({ write: () => undefined, end: async () => undefined }));
-    const csv = await pass(reportDir, files, (name) => {
-      const s = stringify({ bom: true, record_delimiter: 'windows' });
-      const file = createWriteStream(path.join(out, name));
-      s.pipe(file);
-      return {
-        write: async (row) => {
-          if (!s.write(row)) await once(s, 'drain');
-        },
-        end: async () => {
-          s.end();
-          await once(file, 'close');
-        },
-      };
-    });
-    const installed = crc32Package.buf;
-    crc32Package.buf = javascriptCrc32;
+    const csv = await pass(reportDir, files, (name) => csvSink(out, name));
     let xlsx: { seconds: number; rows: number };
     let commit: number;
+    const workbook = bareWorkbook(out);
     try {
-      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path.join(out, 'floor.xlsx'), useStyles: false, useSharedStrings: false });
-      xlsx = await pass(reportDir, files, (name) => {
-        const ws = wb.addWorksheet(name.replace(/\.csv$/, '').slice(0, 31));
-        return {
-          write: (row) => ws.addRow(row).commit(),
-          end: async () => ws.commit(),
-        };
-      });
+      xlsx = await pass(reportDir, files, workbook.sheet);
       const start = cpuSeconds();
-      await wb.commit();
+      await workbook.commit();
       commit = cpuSeconds() - start;
     } finally {
-      crc32Package.buf = installed;
+      workbook.restore();
     }
     return {
       rows: parsing.rows,
