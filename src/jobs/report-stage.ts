@@ -8,7 +8,7 @@
  * reconciler's result, then Open items — and memory stays bounded by one wallet's state.
  */
 import type { AssetRow, PaymentRow, WalletRow } from '../model/rows.js';
-import { eachOpenedAhead, startEarly } from '../util/read-ahead.js';
+import { eachOpenedAhead, readAheadFor } from '../util/read-ahead.js';
 import { Reconciler, hasErrors } from '../reconcile/reconciler.js';
 import type { ReconcileResult } from '../model/results.js';
 import { closeStatus, type CloseStatus } from '../sinks/close-status.js';
@@ -104,6 +104,8 @@ export interface ReportStageResult {
 export async function runReportStage(input: ReportStageInput): Promise<ReportStageResult> {
   const { source, organizationId: org, window } = input;
   const pacing = input.pacing;
+  // the next wallet's reads start while this one is written, where that overlaps a round trip (ports.ts `readAhead`)
+  const early = readAheadFor(source);
   await pacing?.sized();
   const envFilter = new Set(input.environmentIds.map((e) => e.toLowerCase()));
   const wallets = (await source.wallets(org, input.walletIds.length > 0 ? input.walletIds : undefined)).filter(
@@ -144,8 +146,8 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     // Each pass reads wallet by wallet, the next wallet's first batches already on their way; behind
     // the pull, a wallet's reads start only once all of its streams are in.
     const walletStreams = (wallet: WalletRow) => ({
-      ledger: startEarly(afterGate(pacing?.walletReady(wallet.wallet_id), () => source.ledger(org, wallet.wallet_id, { withoutRaw: true }))),
-      payments: startEarly(afterGate(pacing?.walletReady(wallet.wallet_id), () => source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, withoutRaw: true }))),
+      ledger: early(afterGate(pacing?.walletReady(wallet.wallet_id), () => source.ledger(org, wallet.wallet_id, { withoutRaw: true }))),
+      payments: early(afterGate(pacing?.walletReady(wallet.wallet_id), () => source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, withoutRaw: true }))),
     });
     for (const [wallet, streams] of eachOpenedAhead(wallets, walletStreams)) {
       reconciler.startWallet(wallet);
@@ -175,7 +177,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     let result = reconciler.finish();
 
     const ledgerSheet = await folder.table(LEDGER_TABLE);
-    for (const [, entries] of eachOpenedAhead(folder.writesWorkbook ? wallets : [], (wallet) => startEarly(source.ledger(org, wallet.wallet_id, { withoutRaw: true })))) {
+    for (const [, entries] of eachOpenedAhead(folder.writesWorkbook ? wallets : [], (wallet) => early(source.ledger(org, wallet.wallet_id, { withoutRaw: true })))) {
       for await (const batch of entries) {
         for (const row of batch) if (windowContains(window, row.effective_time)) await ledgerSheet.write(row);
       }
@@ -198,7 +200,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);
 
     const open = await folder.table(OPEN_ITEMS_TABLE);
-    const openPayments = (wallet: WalletRow) => startEarly(source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, openOnly: true, withoutRaw: true }));
+    const openPayments = (wallet: WalletRow) => early(source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, openOnly: true, withoutRaw: true }));
     for (const [, batches] of eachOpenedAhead(wallets, openPayments)) {
       for await (const batch of batches) {
         // openOnly is the source's filter; the check stays so the sheet's meaning does not depend on it

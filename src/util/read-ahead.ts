@@ -40,3 +40,12 @@ export function* eachOpenedAhead<T, S>(items: readonly T[], open: (item: T) => S
     yield [items[i] as T, current];
   }
 }
+
+/**
+ * `startEarly` for a source whose reads overlap something (a database's round trip), else each
+ * stream as it is, read when its turn comes: a source says so with `readAhead: false`
+ * (model/ports.ts `ReportSource`).
+ */
+export function readAheadFor(source: { readonly readAhead?: boolean }): <T>(stream: AsyncIterable<T>) => AsyncIterable<T> {
+  return source.readAhead === false ? (stream) => stream : startEarly;
+}

@@ -23,6 +23,8 @@ export abstract class SpoolReader implements ReportSource {
   protected state: SpoolState = { run_key: null, run_id: null, status: null, window: null, streams: {}, summaries_window: null };
   /** every payment id of the run, once an orphan check asked (off the heap: util/id-set.ts says why) */
   protected knownIds: IdSet | undefined;
+  /** reads are synchronous decoding: nothing to overlap (ports.ts) */
+  readonly readAhead = false;
 
   constructor(protected readonly dir: string) {}
 

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eachOpenedAhead, startEarly } from '../../../src/util/read-ahead.js';
+import { eachOpenedAhead, readAheadFor, startEarly } from '../../../src/util/read-ahead.js';
 
 /** An async source that logs when each item is asked for. */
 function source(name: string, items: number[], log: string[], failAt?: number): AsyncIterable<number> {
@@ -63,5 +66,30 @@ describe('eachOpenedAhead', () => {
 
   it('opens nothing for no items', () => {
     expect([...eachOpenedAhead([], () => 'x')]).toEqual([]);
+  });
+});
+
+describe('readAheadFor', () => {
+  it('starts a database-like source\'s stream at once, and a source that says readAhead: false only when iterated', async () => {
+    for (const [readAhead, before] of [[undefined, ['a:read 0']], [true, ['a:read 0']], [false, []]] as const) {
+      const log: string[] = [];
+      const stream = readAheadFor(readAhead === undefined ? {} : { readAhead })(source('a', [1, 2], log));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(log).toEqual(before);
+      const got: number[] = [];
+      for await (const item of stream) got.push(item);
+      expect(got).toEqual([1, 2]);
+      expect(log).toEqual(['a:read 0', 'a:read 1']);
+    }
+  });
+
+  it('the spool says its reads overlap nothing: its next wallet is decoded when its turn comes', async () => {
+    const { SpoolStore } = await import('../../../src/store/spool/spool-store.js');
+    const dir = mkdtempSync(path.join(tmpdir(), 'payexport-read-ahead-'));
+    try {
+      expect(new SpoolStore(dir).readAhead).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
