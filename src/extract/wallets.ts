@@ -43,21 +43,7 @@ export interface Discovery {
   assets: AssetRow[];
 }
 
-/** Discovery whole: the wallets and assets, then every wallet's fee policy (`--dry-run`'s plan). */
 export async function discover(input: DiscoveryInput): Promise<Discovery> {
-  const found = await discoverWallets(input);
-  await found.readPolicies();
-  return found.discovery;
-}
-
-/**
- * The wallets and assets, and the read of the wallets' fee policies still to run: one request per
- * wallet in scope, which at the service's latency is most of discovery's wall time (1.4 of 1.7 s for
- * 200 wallets at 50 ms, eight at a time) with the CPU idle. A caller with other requests to make (the
- * pull) runs it beside them through the same limiter; until it resolves the rows' `fee_policy` is
- * unset, and it sets them in place.
- */
-export async function discoverWallets(input: DiscoveryInput): Promise<{ discovery: Discovery; readPolicies: () => Promise<void> }> {
   // One request per configured environment (a handful) and the assets, all at once: discovery is
   // the only part of a run with nothing else to overlap it.
   const first = input.readers[0];
@@ -91,20 +77,18 @@ export async function discoverWallets(input: DiscoveryInput): Promise<{ discover
   }
   // Every shard reads the policies of every wallet in scope: each writes all of them (allWallets).
   const readerFor = (w: WalletRow): ApiReader | undefined => (input.readers.find((r) => r.environmentId === w.environment_id) ?? input.readers.find((r) => r.environmentId === undefined) ?? first)?.api;
-  const readPolicies = async (): Promise<void> => {
-    const policies = new WorkQueue<WalletRow>(chainWidth(input.concurrency ?? 8), async (wallet) => {
-      const api = readerFor(wallet);
-      if (api === undefined) return;
-      const flags = new Flags();
-      wallet.fee_policy = normalizeFeePolicy(await getWalletPolicies(api, input.organizationId, wallet.wallet_id), flags);
-      for (const flag of flags.toArray()) if (!wallet.flags.includes(flag)) wallet.flags.push(flag);
-    });
-    for (const wallet of inScope) policies.push(wallet, 0);
-    await policies.drain();
-  };
+  const policies = new WorkQueue<WalletRow>(chainWidth(input.concurrency ?? 8), async (wallet) => {
+    const api = readerFor(wallet);
+    if (api === undefined) return;
+    const flags = new Flags();
+    wallet.fee_policy = normalizeFeePolicy(await getWalletPolicies(api, input.organizationId, wallet.wallet_id), flags);
+    for (const flag of flags.toArray()) if (!wallet.flags.includes(flag)) wallet.flags.push(flag);
+  });
+  for (const wallet of inScope) policies.push(wallet, 0);
+  await policies.drain();
   const wallets = inScope.filter((w) => inShard(w.wallet_id, input.shard));
   const environments = [...new Set(inScope.map((w) => w.environment_id))].sort();
 
   const assets = assetList ? assetList.assets.map((a) => input.normalize.asset(a)) : [];
-  return { discovery: { allWallets: inScope, wallets, environments, assets }, readPolicies };
+  return { allWallets: inScope, wallets, environments, assets };
 }

@@ -14,7 +14,7 @@ import type { ExtractContext } from '../extract/context.js';
 import { PageSize } from '../api/page-size.js';
 import type { WalletRow } from '../model/rows.js';
 import type { PullPacing, ReportStageResult, runReportStage as RunReportStage } from './report-stage.js';
-import { afterWallets, PullGates } from './pull-gates.js';
+import { PullGates } from './pull-gates.js';
 import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
 import { lotsSetup, type LotsSetup } from '../lots/lots-setup.js';
 import { orphanReach } from './lots-payment-reach.js';
@@ -26,7 +26,7 @@ import { parseShard, type Shard } from '../util/shard.js';
 import { lookbackWindow } from '../model/period.js';
 import { outputError } from '../sinks/output-file.js';
 import { createApiSet, type ApiSet } from './api-clients.js';
-import { discoverScopeWallets } from './discover-scope.js';
+import { discoverScope } from './discover-scope.js';
 import type { JobEnv } from './job-env.js';
 import { bindNormalizers } from './normalizers.js';
 import { assertWritable } from './output-folder.js';
@@ -160,40 +160,29 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     let reportBehind: Promise<ReportStageResult> | null = null;
     if (spec.pull && deps.apis) {
       env.progress.phase('discovery');
-      const found = await discoverScopeWallets(env, deps.apis, organizationId, shard);
-      const scope = found.discovery;
-      discovery = scope;
+      discovery = await discoverScope(env, deps.apis, organizationId, shard);
       // the stream count the dry run's plan shows: a denominator that does not grow while pulling
-      env.progress.expect?.({ payments: scope.wallets.length, ledger: scope.wallets.length, summaries: scope.wallets.length + scope.environments.length });
-      // The wallets' fee policies (a request per wallet, the CPU idle while they travel) are read
-      // beside the pull, through its limiter; the wallets are written once they are in. No pulled row
-      // refers to a wallet's row, and the report behind the pull reads the wallets only after this
-      // (walletsWritten gates its start), so the files are the same.
-      const walletsWritten = found.readPolicies().then(async () => void (await writer.upsertWallets(scope.allWallets)));
-      // awaited below, after the pull, and by the report's first gate; a failure is told there
-      walletsWritten.catch(() => undefined);
-      await writer.upsertAssets(scope.assets);
+      env.progress.expect?.({ payments: discovery.wallets.length, ledger: discovery.wallets.length, summaries: discovery.wallets.length + discovery.environments.length });
+      await writer.upsertWallets(discovery.allWallets);
+      await writer.upsertAssets(discovery.assets);
       // the scope is real (the service answered for it): the root is recorded as its, before the report opens
       if (deps.onRoot !== null && shard === undefined) await claimOutputRoot(deps.onRoot, runId, env.clock());
       // The report behind the pull: each wallet is rendered once its streams are in, while later
       // wallets still pull (docs/extraction.md#the-report-behind-the-pull). A report that fails (an
       // unwritable folder) does not stop the pull: the snapshot is kept current and checkpointed, so
       // the rerun after the fix fetches nothing again; its error is told once the pull has ended.
-      const gates = shard === undefined ? new PullGates(scope.wallets.map((w) => w.wallet_id)) : null;
+      const gates = shard === undefined ? new PullGates(discovery.wallets.map((w) => w.wallet_id)) : null;
       if (gates !== null) {
-        reportBehind = report(afterWallets(gates, walletsWritten));
+        reportBehind = report(gates);
         reportBehind.catch(() => undefined);
       }
       env.progress.phase('pull');
       try {
-        pulled = await pullScope(env, spec, deps, scope, key, resumed, gates);
-        await walletsWritten;
+        pulled = await pullScope(env, spec, deps, discovery, key, resumed, gates);
       } catch (error) {
         gates?.fail(error);
         // the report stops on the failed gate and removes its unfinished folder before the error goes up
         await reportBehind?.catch(() => undefined);
-        // nor may the wallets' write land after the snapshot is closed
-        await walletsWritten.catch(() => undefined);
         throw error;
       }
       const stats = deps.apis.stats();

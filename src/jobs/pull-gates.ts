@@ -69,19 +69,3 @@ export class PullGates implements PullPacing {
     this.pulledGate.reject(error);
   }
 }
-
-/**
- * The gates with one more before the report's first: the wallets written with their fee policies,
- * which discovery leaves to be read beside the pull (extract/wallets.ts `discoverWallets`). The
- * report reads the wallets once `sized` opens; a failed read of the policies fails it there.
- */
-export function afterWallets(gates: PullPacing, walletsWritten: Promise<void>): PullPacing {
-  return {
-    sized: async () => {
-      await walletsWritten;
-      await gates.sized();
-    },
-    walletReady: (walletId) => gates.walletReady(walletId),
-    pulled: () => gates.pulled(),
-  };
-}

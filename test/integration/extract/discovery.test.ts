@@ -7,7 +7,7 @@
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { discover, discoverWallets } from '../../../src/extract/wallets.js';
+import { discover } from '../../../src/extract/wallets.js';
 import { bindNormalizers } from '../../../src/jobs/normalizers.js';
 import type { SimHandle } from '../../../src/sim/index.js';
 import { startSimulator } from '../../../src/sim/start-simulator.js';
@@ -73,18 +73,5 @@ describe('discovery', () => {
       expect(wallet.flags).toEqual([]);
     }
     expect(kinds).toEqual(new Set(['policy', 'fee-free', 'no policies']));
-  });
-
-  it('a run lists the wallets first and reads the policies when it says (beside its pull): no policy asked before, the same rows after', async () => {
-    const api = client({ kind: 'bearer', token: sim.bearerToken });
-    const whole = await discover({ ...base(), readers: [{ environmentId: undefined, api }] });
-    sim.requestLog.clear();
-    const found = await discoverWallets({ ...base(), readers: [{ environmentId: undefined, api }] });
-    const policyReads = (): number => sim.requestLog.entries().filter((e) => e.path.endsWith('/policies')).length;
-    expect(policyReads()).toBe(0);
-    expect(found.discovery.wallets.every((w) => w.fee_policy === null)).toBe(true);
-    await found.readPolicies();
-    expect(policyReads()).toBe(found.discovery.allWallets.length);
-    expect(found.discovery).toEqual(whole);
   });
 });
