@@ -75,6 +75,29 @@ describe('network faults through the CLI (--no-db)', () => {
     expectPaymentsComplete(final, truth, 'after the 503 burst');
   });
 
+  it("69: the wallets' fee policies answer 503 beyond the retry budget (discovery): nothing published, the previous report untouched, the rerun completes", async () => {
+    const cwd = withTinyRetries('503-policies');
+    const args = ['export', ...OCTOBER, '--no-db', '--config', 'retries.json'];
+    expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 0);
+    const final = join(cwd, 'reports/export', PERIOD);
+    const before = folderBytes(final);
+
+    sim.sim.setFaults('503=1:retry-after=0,paths=*/policies');
+    try {
+      const failed = await runCli(args, { cwd, env: sim.env('token') });
+      expectExit(args, failed, 69, { message: /GET .*\/policies → 503 read_temporarily_unavailable/, secrets: PLANTED_SECRETS, dirs: [cwd] });
+    } finally {
+      sim.sim.setFaults(null);
+    }
+    expectFolderUnchanged(final, before, 'the previous good report');
+    expect(expectNoPartialFolders(join(cwd, 'reports'), 'export')).toEqual([PERIOD]);
+
+    const rerun = await runCli(args, { cwd, env: sim.env('token') });
+    expectExit(args, rerun, 0);
+    expectSameReport(final, reference, 'after the policies failed');
+    expectPaymentsComplete(final, truth, 'after the policies failed');
+  });
+
   it('75: the service closes mid-pull (connection refused); it comes back on the same port and the rerun completes', async () => {
     // A second simulator over the same data, slowed down so the pull is surely in progress when it closes.
     let flaky = await startTestSim({ dataset: sim.sim.dataset, faults: 'latency=30ms' });
