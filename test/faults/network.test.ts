@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeRun, runCli, splitStderr, startCli } from '../support/cli/cli.js';
+import { describeRun, runCli, splitStderr, startCli, type CliResult } from '../support/cli/cli.js';
 import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
 import { closedPort } from '../support/cli/closed-port.js';
@@ -48,54 +48,50 @@ function withTinyRetries(label: string): string {
   return cwd;
 }
 
+/**
+ * A good export of October, then `endpoint` answering 503 beyond the retry budget: exit 69 naming
+ * it in one secret-free line, the good folder untouched, no partial folder; once the service is
+ * back, the rerun equals a clean run and lists every payment once. The two runs are returned for
+ * what each case adds.
+ */
+async function failBeyondRetries(label: string, endpoint: string): Promise<{ failed: CliResult; rerun: CliResult }> {
+  const cwd = withTinyRetries(label);
+  const args = ['export', ...OCTOBER, '--no-db', '--config', 'retries.json'];
+  expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 0);
+  const final = join(cwd, 'reports/export', PERIOD);
+  const before = folderBytes(final);
+
+  sim.sim.setFaults(`503=1:retry-after=0,paths=*/${endpoint}`);
+  let failed: CliResult;
+  try {
+    failed = await runCli(args, { cwd, env: sim.env('token') });
+    expectExit(args, failed, 69, { message: new RegExp(`GET .*/${endpoint} → 503 read_temporarily_unavailable`), secrets: PLANTED_SECRETS, dirs: [cwd] });
+    expect(splitStderr(failed.stderr).logs.filter((r) => r.msg === 'api retry').length, 'it retried before giving up').toBeGreaterThan(0);
+  } finally {
+    sim.sim.setFaults(null);
+  }
+  expectFolderUnchanged(final, before, 'the previous good report');
+  expect(expectNoPartialFolders(join(cwd, 'reports'), 'export')).toEqual([PERIOD]);
+
+  const rerun = await runCli(args, { cwd, env: sim.env('token') });
+  expectExit(args, rerun, 0);
+  expectSameReport(final, reference, `after the ${endpoint} 503s`);
+  expectPaymentsComplete(final, truth, `after the ${endpoint} 503s`);
+  return { failed, rerun };
+}
+
+const resumed = (run: CliResult): boolean => splitStderr(run.stderr).logs.some((r) => r.msg === 'resuming an interrupted run from its checkpoints');
+
 describe('network faults through the CLI (--no-db)', () => {
   it('69: the ledger endpoints answer 503 beyond the retry budget; the previous report is untouched; the rerun resumes', async () => {
-    const cwd = withTinyRetries('503-burst');
-    const args = ['export', ...OCTOBER, '--no-db', '--config', 'retries.json'];
-    expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 0);
-    const final = join(cwd, 'reports/export', PERIOD);
-    const before = folderBytes(final);
-
-    sim.sim.setFaults('503=1:retry-after=0,paths=*/ledger');
-    try {
-      const failed = await runCli(args, { cwd, env: sim.env('token') });
-      expectExit(args, failed, 69, { message: /GET .*\/ledger → 503 read_temporarily_unavailable/, secrets: PLANTED_SECRETS, dirs: [cwd] });
-      expect(splitStderr(failed.stderr).logs.filter((r) => r.msg === 'api retry').length, 'it retried before giving up').toBeGreaterThan(0);
-    } finally {
-      sim.sim.setFaults(null);
-    }
-    expectFolderUnchanged(final, before, 'the previous good report');
-    expect(expectNoPartialFolders(join(cwd, 'reports'), 'export')).toEqual([PERIOD]);
-
+    const { rerun } = await failBeyondRetries('503-burst', 'ledger');
     // the payments pages that did arrive were kept: the rerun resumes instead of starting over
-    const rerun = await runCli(args, { cwd, env: sim.env('token') });
-    expectExit(args, rerun, 0);
-    expect(splitStderr(rerun.stderr).logs.some((r) => r.msg === 'resuming an interrupted run from its checkpoints')).toBe(true);
-    expectSameReport(final, reference, 'after the 503 burst');
-    expectPaymentsComplete(final, truth, 'after the 503 burst');
+    expect(resumed(rerun)).toBe(true);
   });
 
-  it("69: the wallets' fee policies answer 503 beyond the retry budget (discovery): nothing published, the previous report untouched, the rerun completes", async () => {
-    const cwd = withTinyRetries('503-policies');
-    const args = ['export', ...OCTOBER, '--no-db', '--config', 'retries.json'];
-    expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 0);
-    const final = join(cwd, 'reports/export', PERIOD);
-    const before = folderBytes(final);
-
-    sim.sim.setFaults('503=1:retry-after=0,paths=*/policies');
-    try {
-      const failed = await runCli(args, { cwd, env: sim.env('token') });
-      expectExit(args, failed, 69, { message: /GET .*\/policies → 503 read_temporarily_unavailable/, secrets: PLANTED_SECRETS, dirs: [cwd] });
-    } finally {
-      sim.sim.setFaults(null);
-    }
-    expectFolderUnchanged(final, before, 'the previous good report');
-    expect(expectNoPartialFolders(join(cwd, 'reports'), 'export')).toEqual([PERIOD]);
-
-    const rerun = await runCli(args, { cwd, env: sim.env('token') });
-    expectExit(args, rerun, 0);
-    expectSameReport(final, reference, 'after the policies failed');
-    expectPaymentsComplete(final, truth, 'after the policies failed');
+  it("69: the wallets' fee policies answer 503 beyond the retry budget: discovery stops before any page is pulled, the previous report untouched, the rerun starts afresh and completes", async () => {
+    const { rerun } = await failBeyondRetries('503-policies', 'policies');
+    expect(resumed(rerun)).toBe(false);
   });
 
   it('75: the service closes mid-pull (connection refused); it comes back on the same port and the rerun completes', async () => {
