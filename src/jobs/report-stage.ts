@@ -143,8 +143,8 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     const ledgerCsv = folder.csvAhead(LEDGER_TABLE);
     let paymentRows = 0;
     let ledgerRows = 0;
-    // Each pass reads wallet by wallet, the next wallet's first batches already on their way; behind
-    // the pull, a wallet's reads start only once all of its streams are in.
+    // Each pass reads wallet by wallet, the next wallet's first batches already on their way from a
+    // database (`early`); behind the pull, a wallet's reads start only once all of its streams are in.
     const walletStreams = (wallet: WalletRow) => ({
       ledger: early(afterGate(pacing?.walletReady(wallet.wallet_id), () => source.ledger(org, wallet.wallet_id, { withoutRaw: true }))),
       payments: early(afterGate(pacing?.walletReady(wallet.wallet_id), () => source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, withoutRaw: true }))),
