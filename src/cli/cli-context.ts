@@ -4,6 +4,7 @@
  * line main.ts prints cannot carry one.
  */
 import type { SecretScrubber } from '../util/secret-scrubber.js';
+import type { WallClock } from '../util/wall-clock.js';
 
 export interface CliContext {
   env: Readonly<Record<string, string | undefined>>;
@@ -11,6 +12,8 @@ export interface CliContext {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   scrubber: SecretScrubber;
+  /** the one wall clock: every "now" a command derives reads it (PAYEXPORT_NOW pins it, util/wall-clock.ts) */
+  clock: WallClock;
   /** the exit code a command decided (65 = completed with exceptions); errors throw instead */
   exitCode: number;
 }

@@ -6,6 +6,7 @@ import { hideBin } from 'yargs/helpers';
 import { AppError, exitCodeOf } from '../util/errors.js';
 import { ExitCode } from '../util/exit-codes.js';
 import { SecretScrubber } from '../util/secret-scrubber.js';
+import { wallClockFrom } from '../util/wall-clock.js';
 import { toolInfo } from '../sinks/tool-info.js';
 import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
@@ -107,5 +108,5 @@ function unknownCommand(argv: readonly string[], commands: ReadonlySet<string>):
 // before any command allocates: the heap's growth between collections, tighter above a soft limit (heap-growth.ts, soft-heap-limit.ts say why)
 boundHeapGrowth();
 startSoftHeapLimit();
-const context: CliContext = { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, scrubber: new SecretScrubber(), exitCode: ExitCode.ok };
+const context: CliContext = { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, scrubber: new SecretScrubber(), clock: wallClockFrom(process.env), exitCode: ExitCode.ok };
 process.exitCode = await main(hideBin(process.argv), context);

@@ -39,7 +39,7 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
     return 0;
   }
   const format = loaded.config.logFormat ?? defaultLogFormat(ctx.stderr);
-  const runId = newRunId(new Date());
+  const runId = newRunId(ctx.clock());
   const interactive = ctx.stderr.isTTY === true && format === 'pretty' && args.quiet !== true;
   const bars = interactive ? ttyProgress(ctx.stderr) : null;
   const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format, ...(bars ? { destination: { write: (line: string) => bars.log(line) } } : {}) });
@@ -63,7 +63,7 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
     loaded,
     log,
     scrubber: ctx.scrubber,
-    clock: () => new Date(),
+    clock: ctx.clock,
     cwd: ctx.cwd,
     signal: controller.signal,
     progress,

@@ -267,6 +267,7 @@ function startReport(env: JobEnv, spec: PipelineSpec, deps: RunDeps, run: Report
       period: spec.period.label,
       command: spec.command,
       runId,
+      clock: env.clock,
       formats: config.formats,
       csv: config.csv,
       closed: closedBefore && spec.job === 'month-end',

@@ -64,6 +64,8 @@ export interface ReportStageInput {
   period: string;
   command: string;
   runId: string;
+  /** the run's wall clock (the manifest's started and finished times) */
+  clock: () => Date;
   formats: readonly ReportFormat[];
   csv: CsvOptions;
   /** the period is closed: write `<period>.amended-N` rather than overwrite */
@@ -129,6 +131,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     command: input.command,
     window,
     runId: input.runId,
+    clock: input.clock,
     formats: input.formats,
     csv: input.csv,
     closed: input.closed,

@@ -225,6 +225,12 @@ describe('exit codes of payexport, as a subprocess', () => {
       const args = ['export', ...OCTOBER, '--no-db', '--config', 'payexport.json', '--base-url', 'https://voltageapi.com/v1'];
       expectExit(args, await runCli(args, { cwd, env: { PAYEXPORT_ORGANIZATION_ID: sim.sim.organizationId, PAYEXPORT_API_KEY: PLANTED_SECRETS[0]! } }), 78, cwd, /configured as staging but the base URL is the production API — staging keys belong to https:\/\/staging\.voltageapi\.com\/v1/);
     });
+
+    it('a malformed PAYEXPORT_NOW (the pinned clock of tests) is named in one line', async () => {
+      const cwd = ws.fresh('bad-now');
+      const args = ['export', ...OCTOBER, '--no-db'];
+      expectExit(args, await runCli(args, { cwd, env: { ...sim.env('token'), PAYEXPORT_NOW: 'yesterday' } }), 78, cwd, /PAYEXPORT_NOW="yesterday" is not an RFC 3339 instant/);
+    });
   });
 
   describe('78: another scope in the output root', () => {

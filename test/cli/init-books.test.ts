@@ -53,7 +53,8 @@ async function firstMoves(walletId: string): Promise<WireEvent | undefined> {
 describe.skipIf(readers !== null)('payexport init: the books step, then the first month-end as printed', () => {
   it('journal (every wallet mapped), fifo lots from an opening-lots template of each wallet\'s first deposit, prices fetched; the month-end writes the Journal, Lots and Crypto assets sheets', { timeout: 240_000 }, async () => {
     const cwd = ws.fresh('books');
-    const env = { PAYEXPORT_API_KEY: PLANTED_KEYS[0] };
+    // mid-November: init proposes October, the last complete month, whatever day the suite runs
+    const env = { PAYEXPORT_API_KEY: PLANTED_KEYS[0], PAYEXPORT_NOW: '2026-11-15T12:00:00Z' };
     const args = ['init', '--yes', '--base-url', sim.sim.baseUrl, '--organization', sim.sim.organizationId, '--tz', 'America/New_York', '--books-currency', 'usd'];
     const init = await runCli(args, { cwd, env });
     expect(init.code, describeRun(args, init)).toBe(0);
@@ -90,7 +91,7 @@ describe.skipIf(readers !== null)('payexport init: the books step, then the firs
     expect(normalized.sort()).toEqual(expected.map((r) => [r[0]!, r[1]!, r[2]!.replace(/(\.\d+)?Z$/, 'Z'), r[3]!, r[4]!, r[5]!]).sort());
 
     // the price sources: local fakes instead of the public ones
-    const fake = await serveFakePriceSources({ nowSec: () => Math.floor(Date.now() / 1000) });
+    const fake = await serveFakePriceSources({ nowSec: () => Math.floor(Date.parse(env.PAYEXPORT_NOW) / 1000) });
     const sources = { coinbase: { baseUrl: fake.baseUrl('coinbase') }, kraken: { baseUrl: fake.baseUrl('kraken') }, bitstamp: { baseUrl: fake.baseUrl('bitstamp') }, coingecko: { baseUrl: fake.baseUrl('coingecko') } };
     writeFileSync(configPath, JSON.stringify({ ...config, prices: { ...config.prices, sources } }, null, 2));
 

@@ -44,7 +44,7 @@ export function deliverCommand(ctx: CliContext): CommandModule<object, DeliverAr
       const { readReportToDeliver } = await import('../../delivery/report-to-deliver.js');
       const { deliverPublished, deliverySummaryLines } = await import('../../delivery/delivering-run.js');
       const report = await readReportToDeliver(args.dir);
-      const runId = newRunId(new Date());
+      const runId = newRunId(ctx.clock());
       const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format: loaded.config.logFormat ?? defaultLogFormat(ctx.stderr) });
       const records = await deliverPublished({ loaded, runId, cwd: ctx.cwd, processEnv: ctx.env, scrubber: ctx.scrubber, log, dir: args.dir, job: report.job, ...(args.to ? { only: args.to } : {}) });
       if (records.length === 0) throw configError('no_delivery_destinations', `no delivery destination is chosen for ${report.job} reports (see "when" in delivery.destinations, or name one with --to)`);

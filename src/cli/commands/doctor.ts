@@ -32,7 +32,7 @@ export function doctorCommand(ctx: CliContext): CommandModule<object, CommonArgs
         env: ctx.env,
         cwd: ctx.cwd,
         scrubber: ctx.scrubber,
-        now: () => new Date(),
+        now: ctx.clock,
         print: (line) => ctx.stdout.write(ctx.scrubber.scrub(line) + '\n'),
       });
     },

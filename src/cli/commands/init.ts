@@ -84,7 +84,7 @@ export function initCommand(ctx: CliContext): CommandModule<object, InitArgs> {
           env: ctx.env,
           cwd: ctx.cwd,
           scrubber: ctx.scrubber,
-          now: new Date(),
+          now: ctx.clock(),
           print: (line) => ctx.stdout.write(ctx.scrubber.scrub(line) + '\n'),
           showError: (error) => ctx.stderr.write(ctx.scrubber.scrub(`payexport: ${withHint(error instanceof Error ? error.message : String(error), error instanceof AppError ? error.type : undefined)}`) + '\n'),
         });

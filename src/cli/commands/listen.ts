@@ -61,7 +61,7 @@ export function listenCommand(ctx: CliContext): CommandModule<object, ListenArgs
         return;
       }
       const format = loaded.config.logFormat ?? defaultLogFormat(ctx.stderr);
-      const log = createLogger({ runId: newRunId(new Date()), scrubber: ctx.scrubber, level: loaded.config.logLevel, format });
+      const log = createLogger({ runId: newRunId(ctx.clock()), scrubber: ctx.scrubber, level: loaded.config.logLevel, format });
       const { runListen } = await import('../../listen/run-listen.js');
       const running = await runListen({ loaded, overrides: overridesOf(args), env: ctx.env, log, scrubber: ctx.scrubber });
       await new Promise<void>((resolve) => {

@@ -28,10 +28,10 @@ export function notifyCommand(ctx: CliContext): CommandModule<object, CommonArgs
       if (notify.destinations.length === 0) throw configError('no_destinations', 'no notify destinations in the configuration: add notify.destinations (see README "Notifications")');
       const { RunNotifier } = await import('../../notify/run-notifier.js');
       const { sampleMessage } = await import('../../notify/sample-message.js');
-      const runId = newRunId(new Date());
+      const runId = newRunId(ctx.clock());
       const log = createLogger({ runId, scrubber: ctx.scrubber, level: 'error', format: 'json' });
       const notifier = new RunNotifier({ notify, job: null, runId, env: ctx.env, cwd: ctx.cwd, scrubber: ctx.scrubber, log });
-      const results = await notifier.finish(sampleMessage(runId, new Date()));
+      const results = await notifier.finish(sampleMessage(runId, ctx.clock()));
       const width = Math.max(...results.map((r) => r.destination.length));
       for (const r of [...results].sort((a, b) => notify.destinations.findIndex((d) => d.name === a.destination) - notify.destinations.findIndex((d) => d.name === b.destination))) {
         const tries = `${r.attempts} attempt${r.attempts === 1 ? '' : 's'}, ${r.duration_ms} ms`;

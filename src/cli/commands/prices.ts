@@ -63,7 +63,7 @@ export function pricesCommand(ctx: CliContext): CommandModule<object, object> {
       const { pricesFetchJob } = await import('../../jobs/prices-fetch-job.js');
       const controller = new AbortController();
       ctx.exitCode = await pricesFetchJob(
-        { loaded, cwd: ctx.cwd, clock: () => new Date(), sleep: (ms) => abortableSleep(ms, controller.signal), signal: controller.signal, print: (line) => ctx.stdout.write(ctx.scrubber.scrub(line) + '\n') },
+        { loaded, cwd: ctx.cwd, clock: ctx.clock, sleep: (ms) => abortableSleep(ms, controller.signal), signal: controller.signal, print: (line) => ctx.stdout.write(ctx.scrubber.scrub(line) + '\n') },
         { pair: { base: 'BTC', quote: books }, fromSec, toSec, ...(args.source !== undefined ? { source: args.source } : {}), ...(args.interval !== undefined ? { interval: args.interval } : {}) },
         args['cache-dir'],
       );

@@ -30,6 +30,18 @@ function newestMtime(dir: string): { path: string; mtimeMs: number } {
   return best;
 }
 
+/**
+ * The suite run under faketime (scripts/test-dates.sh) moves the CLI's clock too: libfaketime's
+ * preload and its settings are the one part of the test's environment every child inherits.
+ */
+function fakedClock(): Record<string, string> {
+  const faked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && (name === 'LD_PRELOAD' || name.startsWith('FAKETIME'))) faked[name] = value;
+  }
+  return faked;
+}
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -57,7 +69,7 @@ export interface RunningCli {
 export function startCli(args: readonly string[], options: CliOptions): RunningCli {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: options.cwd, ...options.env },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: options.cwd, ...fakedClock(), ...options.env },
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
   });
