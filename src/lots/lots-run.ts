@@ -10,7 +10,7 @@
  * window's withdrawals as classified (withdrawals.ts). Withdrawals and deposits classified
  * own_custody carry their custody wallet into the events (custody.ts).
  */
-import type { BuildContext } from '../journal/build-movement.js';
+import { localDate, type BuildContext } from '../journal/build-movement.js';
 import type { ExportedEntry } from '../model/journal-record.js';
 import type { RecordedPeriodFigures } from '../model/lots-record.js';
 import { collectMovements } from './collect-movements.js';
@@ -61,7 +61,7 @@ export async function lotsRun(input: LotsStageInput, ctx: BuildContext, methods:
   const walletIds = new Set(input.wallets.map((w) => w.wallet_id.toLowerCase()));
   // a seeded run keeps the file's deposit rows (a later deposit's basis) but not its opening balances
   const openings = input.lots.openings.filter((o) => walletIds.has(o.walletId) && (seed === null || o.ref !== null));
-  const ledger = new Subledger({ methods, identifications: input.lots.identifications }, openings);
+  const ledger = new Subledger({ methods, identifications: input.lots.identifications, day: (instant) => localDate(ctx.clock, instant) }, openings);
   // the record's lots of this run's wallets, and those at the company's own custody wallets
   if (seed !== null) ledger.seed(seed.lots.filter((l) => walletIds.has(l.walletId.toLowerCase()) || isCustody(l.walletId)) as Lot[]);
   // the months before the window as their own closes would have computed them (replay-months.ts)

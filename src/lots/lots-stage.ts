@@ -5,6 +5,7 @@
  * crypto-assets.csv (sheet Crypto assets), and the lots.* checks.
  */
 import { journalBuildContext } from '../journal/build-context.js';
+import { localDate } from '../journal/build-movement.js';
 import { formatBase, groupThousands } from '../money/format.js';
 import type { Finding } from '../model/results.js';
 import { cumulativeTieout } from './cumulative-tieout.js';
@@ -19,6 +20,7 @@ import type { LotsStageInput } from './lots-input.js';
 import { lotsRun, type LotsRun } from './lots-run.js';
 import { figureKey } from './period-run.js';
 import { shareByUnits } from './relief.js';
+import { daysBetween, termOfDays } from './term.js';
 import { CRYPTO_ASSETS_TABLE } from './tables/crypto-assets.js';
 import { cryptoOverview, writeCryptoAssetsSheet } from './tables/crypto-assets-sheet.js';
 import { cryptoAssetsNote, TIE_CHECKS } from './crypto-assets-note.js';
@@ -69,7 +71,12 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   await reliefs.close();
   const lotsTable = await input.folder.table(LOTS_TABLE);
   // each holder's lots of one currency together: the sheet's subtotal rows follow each group (lots.ts)
-  for (const lot of byWalletAndCurrency(run.closing)) await lotsTable.write({ lot, fairValue: lotFair.get(lot.lotId) ?? null, minorUnits: scale } satisfies HeldLotRow);
+  // the holding period at the window's end on the books' calendar, as the reliefs' (term.ts)
+  const endDay = localDate(ctx.clock, window.to);
+  for (const lot of byWalletAndCurrency(run.closing)) {
+    const acquiredDay = localDate(ctx.clock, lot.acquiredAt);
+    await lotsTable.write({ lot, fairValue: lotFair.get(lot.lotId) ?? null, minorUnits: scale, heldDays: daysBetween(acquiredDay, endDay), term: termOfDays(acquiredDay, endDay) } satisfies HeldLotRow);
+  }
   await lotsTable.close();
   const form = input.folder.extraCsv(FORM_8949_TABLE);
   for (const row of form8949Rows(ctx, run.reliefs, input.wallets)) await form.write(row);

@@ -10,12 +10,14 @@ import { identifiedOrder, NO_IDENTIFICATIONS, type Identifications } from './ide
 import { lotId } from './lot-id.js';
 import { methodAt, ordered, type MethodPeriod } from './method.js';
 import { averageInPlace, relieve, shareByUnits } from './relief.js';
-import { holdingTerm } from './term.js';
+import { holdingTerm, UTC_DAY, type LocalDay } from './term.js';
 
 export interface SubledgerOptions {
   /** per wallet id: its methods by effective date (absent: fifo) */
   methods: ReadonlyMap<string, readonly MethodPeriod[]>;
   identifications?: Identifications;
+  /** the books' calendar the holding period is counted in (term.ts); default UTC's */
+  day?: LocalDay;
 }
 
 export type LotNoteCode = 'basis_unknown' | 'identification_late';
@@ -141,7 +143,7 @@ export class Subledger {
       const proceeds = leg.proceeds === null ? null : shareByUnits(leg.proceeds, slices.map((s) => s.units));
       slices.forEach((s, i) => {
         const p = proceeds === null ? null : (proceeds[i] as bigint);
-        applied.reliefs.push({ walletId, currency, disposalRef: ref, part: leg.part, disposedAt: at, lotId: s.lot.lotId, acquiredAt: s.lot.acquiredAt, units: s.units, proceeds: p, cost: s.cost, gain: p === null || s.cost === null ? null : p - s.cost, term: holdingTerm(s.lot.acquiredAt, at) });
+        applied.reliefs.push({ walletId, currency, disposalRef: ref, part: leg.part, disposedAt: at, lotId: s.lot.lotId, acquiredAt: s.lot.acquiredAt, units: s.units, proceeds: p, cost: s.cost, gain: p === null || s.cost === null ? null : p - s.cost, term: holdingTerm(s.lot.acquiredAt, at, this.options.day ?? UTC_DAY) });
       });
     }
   }

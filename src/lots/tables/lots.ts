@@ -10,20 +10,20 @@ import { formatBase } from '../../money/format.js';
 import { displayCurrency } from '../../money/units.js';
 import { baseAmount, code, count, decimal, id, instant, type TableSpec } from '../../sinks/column-spec.js';
 import { isCustody } from '../custody.js';
-import type { Lot } from '../model.js';
-import { holdingTerm } from '../term.js';
+import type { Lot, Term } from '../model.js';
 
 export interface HeldLotRow {
   lot: Lot;
   /** fair value at the window end, minor units; null without a period-end price */
   fairValue: bigint | null;
   minorUnits: number;
+  /** calendar days from the acquisition to the window's end, in the books' zone (term.ts) */
+  heldDays: number;
+  /** the holding period if the lot were disposed of at the window's end, on the same calendar */
+  term: Term;
 }
 
 const money = (v: bigint | null, scale: number): string | null => (v === null ? null : formatBase(v, scale));
-const DAY_MS = 86_400_000;
-/** whole days from the acquisition date to the date of `at`, both UTC calendar dates (term.ts counts the same way) */
-const daysHeld = (acquiredAt: string, at: string): number => Math.round((Date.parse(at.slice(0, 10)) - Date.parse(acquiredAt.slice(0, 10))) / DAY_MS);
 const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 export const LOTS_TABLE: TableSpec<HeldLotRow> = {
@@ -42,8 +42,8 @@ export const LOTS_TABLE: TableSpec<HeldLotRow> = {
     decimal('cost_basis', "cost of the units still held, in the books' currency; empty = unknown basis", (r) => money(r.lot.cost, r.minorUnits)),
     decimal('fair_value', "the units at the period-end price (the wallet's fair value shared over its lots by units); empty = no price", (r) => money(r.fairValue, r.minorUnits)),
     decimal('unrealized_gain', 'fair_value − cost_basis; empty when either is unknown', (r) => (r.fairValue === null || r.lot.cost === null ? null : formatBase(r.fairValue - r.lot.cost, r.minorUnits))),
-    count('held_days', "days held: from the acquisition date to the window's end (UTC dates)", (r, ctx) => daysHeld(r.lot.acquiredAt, ctx.asOf)),
-    code('term', "short or long: the holding period if the lot were disposed of at the window's end (long: held more than one year)", (r, ctx) => holdingTerm(r.lot.acquiredAt, ctx.asOf)),
+    count('held_days', "days held: from the acquisition date to the window's end (calendar dates in the reporting zone, as the term)", (r) => r.heldDays),
+    code('term', "short or long: the holding period if the lot were disposed of at the window's end (long: held more than one year)", (r) => r.term),
     // appended last so the earlier columns keep their places (docs/lots.md "Withdrawals and own custody")
     code('location', "where the lot is held: service (a wallet of the service) or own_custody (the company's own wallet it was withdrawn to, wallet_id custody:<id>; as it left the service)", (r) => (isCustody(r.lot.walletId) ? 'own_custody' : 'service')),
   ],

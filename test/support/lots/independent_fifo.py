@@ -78,12 +78,18 @@ def share(total, weights):
     return [sign * f for f in floors]
 
 
+# the books' zone: the holding period is counted on the calendar the dates are printed in (docs/tax.md)
+BOOKS_TZ = timezone.utc
+
+
 def term(acquired, disposed):
-    year = int(acquired[:4]) + 1
-    md = acquired[4:10]
+    a = parse(acquired).astimezone(BOOKS_TZ).strftime('%Y-%m-%d')
+    d = parse(disposed).astimezone(BOOKS_TZ).strftime('%Y-%m-%d')
+    year = int(a[:4]) + 1
+    md = a[4:10]
     if md == '-02-29':
         md = '-02-28'
-    return 'long' if disposed[:10] > f'{year:04d}{md}' else 'short'
+    return 'long' if d > f'{year:04d}{md}' else 'short'
 
 
 def method_at(methods, at):
@@ -258,6 +264,8 @@ def main():
             openings.append({'wallet': r['wallet_id'].lower(), 'currency': r['currency'], 'acquired': instant(r['acquired_at']), 'units': int(r['units_base']), 'cost': None if r['cost'] == 'unknown' else cents(r['cost']), 'ref': r.get('ref') or None})
     ledger = Ledger(lots_config, openings)
     tz = ZoneInfo(spec['tz'])
+    global BOOKS_TZ
+    BOOKS_TZ = tz
     start, end = spec['window']['from'], spec['window']['to']
     blocks = {}
     for m in movements(spec['journals']):
