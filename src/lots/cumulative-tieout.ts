@@ -6,7 +6,10 @@
  * window realized (an export from the 10th), then the window. Walking them, each recorded close
  * must end where the one before it plus its own realized gain does, and the window where all of
  * them do. The first recorded close starts from what its own run replayed (cumulative − realized,
- * checked when it closed); so does a recorded close after a gap of unrecorded months.
+ * checked when it closed); so does a recorded close after a gap of unrecorded months. A window
+ * read back from its own record (a re-run of a closed month) is such a close too: the months its
+ * closing run replayed are in no record, so unless it continues a recorded close it starts where
+ * that replay did, and the re-run finds what the close found.
  */
 import type { Finding } from '../model/results.js';
 import { finding } from '../reconcile/findings.js';
@@ -21,7 +24,15 @@ export interface PeriodGains {
   cumulative: ReadonlyMap<string, bigint> | null;
 }
 
-export function cumulativeTieout(periods: readonly PeriodGains[], window: { period: string; figures: ReadonlyMap<string, WalletFigures> }): { findings: Finding[]; evaluated: number } {
+/** The window checked: its figures, and whether they are its own recorded close read back (lots-run.ts basis 'recorded'). */
+export interface WindowGains {
+  period: string;
+  from: string;
+  figures: ReadonlyMap<string, WalletFigures>;
+  recorded: boolean;
+}
+
+export function cumulativeTieout(periods: readonly PeriodGains[], window: WindowGains): { findings: Finding[]; evaluated: number } {
   const findings: Finding[] = [];
   const keys = new Set<string>(window.figures.keys());
   for (const p of periods) for (const key of [...p.realized.keys(), ...(p.cumulative?.keys() ?? [])]) keys.add(key);
@@ -49,6 +60,7 @@ export function cumulativeTieout(periods: readonly PeriodGains[], window: { peri
     const f = window.figures.get(key);
     if (f === undefined) continue;
     evaluated++;
+    if (window.recorded && previousTo !== window.from) running = f.cumulativeRealizedGain - f.realizedGain;
     if (running + f.realizedGain !== f.cumulativeRealizedGain) differs(window.period, running + f.realizedGain, f.cumulativeRealizedGain);
   }
   return { findings, evaluated };

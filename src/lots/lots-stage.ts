@@ -86,7 +86,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   const { rows: assetRows, journalFair } = cryptoAssetRows({ ctx, run, window, balances: input.balances, wallets: input.wallets, custody, methods, tracked, held });
   const fairValues = new Map(assetRows.map((r) => [r.currency, { lots: r.closingFairValue, journal: journalFair.get(r.currency) ?? null }]));
   const checks = lotsChecks({ figures: run.figures, closing: run.closing, reliefs: run.reliefs, notes: run.notes, balances: input.balances, tracked, fairValues });
-  const cumulative = cumulativeTieout(periods, { period: input.record?.period ?? 'the window', figures: run.figures });
+  const cumulative = cumulativeTieout(periods, { period: input.record?.period ?? 'the window', from: window.from, figures: run.figures, recorded: basis === 'recorded' });
   const unclassified = withdrawalFindings(withdrawals, ctx);
   checks.findings.push(...cumulative.findings, ...unclassified.findings);
   checks.evaluated['lots.cumulative_tieout'] = cumulative.evaluated;

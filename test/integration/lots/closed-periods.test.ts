@@ -3,7 +3,7 @@
  * record, as for the journal): month-end closes October on the demo's simulator and records its
  * lots (lot_periods, lot_figures, lot_closings, lot_period_reliefs); then the opening-lots file is
  * changed after the close (every cost doubled). A re-run of October's month-end shows the record
- * (its lots files the same bytes), and November starts from October's recorded closing lots — the
+ * (its lots files the same bytes, the same findings: nothing amended), and November starts from October's recorded closing lots — the
  * changed file does not reach them — and still ties (lots.units_tieout, lots.cost_tieout).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -78,6 +78,10 @@ for (const engine of engines) {
 
       const again = await run('2026-10', true);
       expect(again.outcome.report?.lots?.basis).toBe('recorded');
+      // the re-run finds what the close found (its cumulative realized gain carries the months the close replayed): nothing to amend
+      expect(again.outcome.exitCode).toBe(0);
+      expect(again.outcome.report?.result.findings.filter((f) => f.check_id.startsWith('lots.'))).toEqual([]);
+      expect({ dir: again.dir, unchanged: again.outcome.report?.publish.unchanged }).toEqual({ dir: october.dir, unchanged: true });
       for (const f of LOTS_FILES) expect({ f, text: await readFile(join(again.dir, f), 'utf8') }).toEqual({ f, text: octoberFiles.get(f) });
 
       const november = await run('2026-11', false);
