@@ -198,7 +198,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     if (shard !== undefined) {
       // A shard pulls its wallets only; `payexport report` builds the files once every shard is in.
       status = 'succeeded';
-      env.print(`pulled shard ${shard.index}/${shard.count}: ${discovery?.wallets.length ?? 0} wallet(s). Build the files with: npx payexport report --organization ${organizationId} ${reportHint(spec)}`);
+      env.print(`pulled shard ${shard.index}/${shard.count}: ${discovery?.wallets.length ?? 0} wallet(s). Build the files with: payexport report --organization ${organizationId} ${reportHint(spec)}`);
       return { exitCode: 0, runId, dir: null, report: null, pull: pulled, notClosed: null, plan: null };
     }
 

@@ -12,6 +12,8 @@ export type Scheduler = (typeof SCHEDULERS)[number];
 export interface NextCommandsInput {
   configPath: string;
   cwd: string;
+  /** this checkout's bin/payexport by absolute path (own-command.ts): the crontab line's command */
+  command: string;
   tz: string;
   key: KeySource;
   scheduler: Scheduler;
@@ -34,11 +36,11 @@ export function nextCommands(input: NextCommandsInput): string[] {
   return [
     // the lots value every movement since the first, and auto-fetch covers a run's own window only (docs/prices.md#auto-fetch)
     ...(input.books && history !== null && history <= yesterday
-      ? [`  0. npx payexport prices fetch --currency BTC --books ${input.books.booksCurrency} --from ${history} --to ${yesterday} ${config}`, `       once: the BTC prices since the first movement the lots value (after that, each run fetches its own window)`]
+      ? [`  0. payexport prices fetch --currency BTC --books ${input.books.booksCurrency} --from ${history} --to ${yesterday} ${config}`, `       once: the BTC prices since the first movement the lots value (after that, each run fetches its own window)`]
       : []),
-    `  1. npx payexport month-end ${config} --dry-run`,
+    `  1. payexport month-end ${config} --dry-run`,
     `       the plan: wallets, streams and requests; nothing is written`,
-    `  2. npx payexport month-end ${config} --month ${month}`,
+    `  2. payexport month-end ${config} --month ${month}`,
     `       the first month-end: reports${input.books ? ' (with the Journal, Lots and Crypto assets sheets)' : ''}, snapshot, the month closed`,
     `  3. ${schedulerLine(input, config)}`,
     `       ${schedulerNote(input.scheduler)}${keyNote}`,
@@ -48,8 +50,9 @@ export function nextCommands(input: NextCommandsInput): string[] {
 function schedulerLine(input: NextCommandsInput, config: string): string {
   switch (input.scheduler) {
     case 'cron':
-      // the 2nd at 06:30 in the host's zone: the previous month has ended in every zone by then
-      return `30 6 2 * *  cd ${shellWord(input.cwd)} && npx payexport month-end ${config} >>month-end.log 2>&1`;
+      // the 2nd at 06:30 in the host's zone: the previous month has ended in every zone by then; the
+      // command by its path, as cron's PATH finds no `payexport` (own-command.ts)
+      return `30 6 2 * *  cd ${shellWord(input.cwd)} && ${shellWord(input.command)} month-end ${config} >>month-end.log 2>&1`;
     case 'systemd':
       return `sudo cp deploy/systemd/payexport-month-end.service deploy/systemd/payexport-month-end.timer /etc/systemd/system/ && sudo systemctl enable --now payexport-month-end.timer`;
     case 'kubernetes':

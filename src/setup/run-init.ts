@@ -21,6 +21,7 @@ import { configFromAnswers, writeValidatedConfig, type KeySource } from './init-
 import { Questions } from './init-questions.js';
 import { defaultKeyFile, saveKeyFile } from './key-location.js';
 import { nextCommands, type Scheduler } from './next-commands.js';
+import { ownCommandPath } from './own-command.js';
 import type { Prompter } from './prompter.js';
 import { checkSnapshot, describeSnapshot } from './snapshot-answer.js';
 import { folderFault } from './writable-folder.js';
@@ -133,8 +134,8 @@ export async function runInit(options: InitOptions): Promise<void> {
   print(`Wrote ${options.configPath} (${environments.length} environment(s), ${wallets.length} wallet(s) in reach${books === null ? '' : `, books in ${books.booksCurrency}`}; checked as the jobs load it)`);
   print('');
   print('Next:');
-  for (const line of nextCommands({ configPath: options.configPath, cwd, tz, key, scheduler: flags.scheduler ?? 'cron', now: options.now, books: books === null ? null : { booksCurrency: books.booksCurrency, firstMovement: books.firstMovement } })) print(line);
-  print(`Before tonight's run: npx payexport doctor --config ${options.configPath}`);
+  for (const line of nextCommands({ configPath: options.configPath, cwd, command: ownCommandPath(), tz, key, scheduler: flags.scheduler ?? 'cron', now: options.now, books: books === null ? null : { booksCurrency: books.booksCurrency, firstMovement: books.firstMovement } })) print(line);
+  print(`Before tonight's run: payexport doctor --config ${options.configPath}`);
 }
 
 function systemTimeZone(): string {

@@ -26,7 +26,7 @@ const END = '<!-- demo-transcript:end -->';
  * simulator's port as it happens to be), so it cannot go stale: UPDATE_DOCS=1 rewrites it.
  */
 function expectReadmeTranscript(stdout: string, cwd: string): void {
-  const transcript = ['```text', '$ mkdir /tmp/demo && cd /tmp/demo && npx payexport demo', stdout.split(cwd).join('/tmp/demo').trimEnd(), '```'].join('\n');
+  const transcript = ['```text', '$ mkdir /tmp/demo && cd /tmp/demo && payexport demo', stdout.split(cwd).join('/tmp/demo').trimEnd(), '```'].join('\n');
   const readme = readFileSync(README, 'utf8');
   const from = readme.indexOf(START);
   const to = readme.indexOf(END);
@@ -56,7 +56,7 @@ describe('payexport demo', () => {
 
     // the demo's own root: its simulated organization never shares a root with a real account's books
     const folders = [join(cwd, 'reports/demo/month-end/2026-10'), join(cwd, 'reports/demo/export/2026-11-01_2026-11-21')];
-    expect(result.stdout).toContain(`Check them: npx payexport verify ${folders[0]} && npx payexport verify ${folders[1]}`);
+    expect(result.stdout).toContain(`Check them: payexport verify ${folders[0]} && payexport verify ${folders[1]}`);
     expectReadmeTranscript(result.stdout, cwd);
     expect(existsSync(join(cwd, 'data/demo/pgdata')), 'embedded database under the working directory').toBe(true);
     expect(readdirSync(cwd).sort()).toEqual(['data', 'reports']);

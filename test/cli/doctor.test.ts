@@ -175,7 +175,7 @@ describe('payexport doctor', () => {
       return current;
     });
     const d = await doctor('old-schema', { ...baseConfig(), dbSchema: schema }, { env: { DATABASE_URL: pg.url! } });
-    expectOnlyFailure(d, 'snapshot schema version', new RegExp(`at version ${current - 1}, this payexport's is ${current}`), /npx payexport db migrate --config payexport\.json/);
+    expectOnlyFailure(d, 'snapshot schema version', new RegExp(`at version ${current - 1}, this payexport's is ${current}`), /payexport db migrate --config payexport\.json/);
   });
 
   it.skipIf(!pg.url)('a held run lock (Postgres): ✗ naming the job, ✓ again once its owner releases it', async () => {

@@ -97,9 +97,9 @@ describe.skipIf(readers !== null)('payexport init: the books step, then the firs
 
     // the commands init printed, run as printed
     const printed = (step: number): string[] => {
-      const line = init.stdout.split('\n').find((l) => l.startsWith(`  ${step}. npx payexport `));
+      const line = init.stdout.split('\n').find((l) => l.startsWith(`  ${step}. payexport `));
       expect(line, init.stdout).toBeDefined();
-      return line!.replace(`  ${step}. npx payexport `, '').split(' ');
+      return line!.replace(`  ${step}. payexport `, '').split(' ');
     };
     const fetch = printed(0);
     expect(fetch.slice(0, 6)).toEqual(['prices', 'fetch', '--currency', 'BTC', '--books', 'USD']);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, describeRun, runCli } from '../support/cli/cli.js';
+import { assertBuilt, describeRun, ROOT, runCli } from '../support/cli/cli.js';
 import { expectNoSecrets } from '../support/cli/secrets.js';
 import { PLANTED_KEYS, PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
@@ -49,8 +49,10 @@ describe('payexport init with flags', () => {
     const own = sim.sim.wallets.filter((w) => w.environmentId === sim.sim.environments[0]!.id);
     for (const wallet of own) expect(init.stdout).toContain(wallet.id);
     for (const wallet of own) expect(init.stdout).toMatch(new RegExp(`${wallet.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +${wallet.id}.*${wallet.active ? '' : '\\(inactive\\)'}`));
-    expect(init.stdout).toMatch(/1\. npx payexport month-end --config config\/payexport\.json --dry-run/);
-    expect(init.stdout).toMatch(/3\. 30 6 2 \* \* {2}cd .* && npx payexport month-end --config config\/payexport\.json/);
+    expect(init.stdout).toMatch(/1\. payexport month-end --config config\/payexport\.json --dry-run/);
+    // cron's PATH finds no `payexport`: the crontab line names this checkout's own by its path
+    expect(init.stdout).toMatch(/3\. 30 6 2 \* \* {2}cd .* && /);
+    expect(init.stdout).toContain(` && ${join(ROOT, 'bin', 'payexport')} month-end --config config/payexport.json >>month-end.log`);
     expectNoSecrets(PLANTED_SECRETS, { texts: [init.stdout, init.stderr], dirs: [join(cwd, 'config')] });
 
     // the Done-when: the written config, unchanged, runs a month-end

@@ -47,7 +47,7 @@ describe.skipIf(pg.url === null)(`--shard K/N${pg.skipReason === null ? '' : ` (
     const expected = [0, 1, 2].map((k) => sim.sim.wallets.filter((w) => shardOf(w.id, 3) === k).length);
     shardRuns.forEach((result, k) => {
       expect(result.code, describeRun([`shard ${k}/3`], result)).toBe(0);
-      expect(result.stdout).toContain(`pulled shard ${k}/3: ${expected[k]} wallet(s). Build the files with: npx payexport report --organization ${sim.sim.organizationId} --from 2026-10-01 --to 2026-10-31 --job export`);
+      expect(result.stdout).toContain(`pulled shard ${k}/3: ${expected[k]} wallet(s). Build the files with: payexport report --organization ${sim.sim.organizationId} --from 2026-10-01 --to 2026-10-31 --job export`);
     });
     expect(expected.reduce((a, b) => a + b, 0)).toBe(sim.sim.wallets.length);
     expect(existsSync(join(cwd, 'sharded')), 'a shard writes no report').toBe(false);

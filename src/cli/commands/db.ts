@@ -37,8 +37,8 @@ function migrateCommand(ctx: CliContext): CommandModule<object, DbArgs> {
     describe: 'Create or upgrade the payexport schema (--database-url, or the embedded database under --data-dir)',
     builder: (y: Argv<object>) =>
       withCommonOptions(y, 'db', DB_EPILOG([
-        ['DATABASE_URL=postgres://payexport@db/finance npx payexport db migrate', 'create or upgrade the payexport schema on a server'],
-        ['npx payexport db migrate --schema books', 'the embedded database under data/, schema books'],
+        ['DATABASE_URL=postgres://payexport@db/finance payexport db migrate', 'create or upgrade the payexport schema on a server'],
+        ['payexport db migrate --schema books', 'the embedded database under data/, schema books'],
       ], 'db migrate')) as Argv<DbArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
@@ -64,7 +64,7 @@ function shellCommand(ctx: CliContext): CommandModule<object, DbArgs> {
       withCommonOptions(
         y.option('port', { type: 'number', default: 5433, describe: 'port for psql on 127.0.0.1', group: 'Shell:' }),
         'db',
-        DB_EPILOG([['npx payexport db shell --data-dir data/demo', 'then, in another terminal: psql -h 127.0.0.1 -p 5433 -U postgres postgres']], 'db shell'),
+        DB_EPILOG([['payexport db shell --data-dir data/demo', 'then, in another terminal: psql -h 127.0.0.1 -p 5433 -U postgres postgres']], 'db shell'),
       ) as Argv<DbArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);

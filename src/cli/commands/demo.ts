@@ -116,8 +116,8 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
         );
         const dirs = outcomes.map((o) => o.dir).filter((d): d is string => d !== null);
         ctx.stdout.write(`\nOpen the workbooks: ${dirs.join(' and ')} (report.xlsx, CSV files, manifest.json).\n`);
-        ctx.stdout.write(`Check them: ${dirs.map((d) => `npx payexport verify ${d}`).join(' && ')}\n`);
-        ctx.stdout.write(`Look inside the snapshot: npx payexport db shell --data-dir ${dataDir}\n`);
+        ctx.stdout.write(`Check them: ${dirs.map((d) => `payexport verify ${d}`).join(' && ')}\n`);
+        ctx.stdout.write(`Look inside the snapshot: payexport db shell --data-dir ${dataDir}\n`);
         ctx.exitCode = Math.max(monthEnd, exported);
       } finally {
         await sim.close();

@@ -19,8 +19,8 @@ export function doctorCommand(ctx: CliContext): CommandModule<object, CommonArgs
         y,
         'check',
         `${examplesEpilog([
-          ['npx payexport doctor --config config/payexport.json', 'the checklist; exit 0 only when every line is ✓'],
-          ['npx payexport doctor --config config/payexport.json || mail -s "payexport not ready" ops@example.com', 'from a scheduler, before the night'],
+          ['payexport doctor --config config/payexport.json', 'the checklist; exit 0 only when every line is ✓'],
+          ['payexport doctor --config config/payexport.json || mail -s "payexport not ready" ops@example.com', 'from a scheduler, before the night'],
         ])}`,
       ).epilog(`\n${exitCodesEpilog('doctor')}`) as Argv<CommonArgs>,
     handler: async (args) => {

@@ -53,8 +53,8 @@ export function initCommand(ctx: CliContext): CommandModule<object, InitArgs> {
         .option('scheduler', { choices: SCHEDULERS, describe: 'which scheduler line to print at the end (default cron)' })
         .epilog(
           examplesEpilog([
-            ['npx payexport init', 'asks each question at the terminal (the key without echo)'],
-            ['PAYEXPORT_API_KEY=… npx payexport init --yes --organization <uuid> --tz America/New_York', 'for a script: nothing asked'],
+            ['payexport init', 'asks each question at the terminal (the key without echo)'],
+            ['PAYEXPORT_API_KEY=… payexport init --yes --organization <uuid> --tz America/New_York', 'for a script: nothing asked'],
           ]),
         )
         .epilog(`\n${exitCodesEpilog('init')}`) as Argv<InitArgs>,

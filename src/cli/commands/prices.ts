@@ -47,8 +47,8 @@ export function pricesCommand(ctx: CliContext): CommandModule<object, object> {
         .option('cache-dir', { type: 'string', describe: 'the cache folder (default: prices.cacheDir, relative to the config file)' })
         .epilog(
           `${examplesEpilog([
-            ['npx payexport prices fetch --from 2026-10-01 --to 2026-10-31', "October's hourly BTC-USD closes, from the policy's first source that has them"],
-            ['npx payexport prices fetch --source kraken --interval 1d --from 2026-10-01 --to 2026-10-31', 'one source, daily closes (UTC days)'],
+            ['payexport prices fetch --from 2026-10-01 --to 2026-10-31', "October's hourly BTC-USD closes, from the policy's first source that has them"],
+            ['payexport prices fetch --source kraken --interval 1d --from 2026-10-01 --to 2026-10-31', 'one source, daily closes (UTC days)'],
           ])}\n\n${exitCodesEpilog('prices fetch')}`,
         ) as unknown as Argv<FetchArgs>,
     handler: async (args) => {

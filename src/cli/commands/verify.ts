@@ -14,8 +14,8 @@ export function verifyCommand(ctx: CliContext): CommandModule<object, { dir: str
         .positional('dir', { type: 'string', demandOption: true, describe: 'a report folder, e.g. reports/month-end/2026-10' })
         .epilog(
           `${examplesEpilog([
-            ['npx payexport verify reports/month-end/2026-10', 'prove the files are the ones the run wrote'],
-            ['npx payexport verify reports/month-end/2026-10 && rsync -a reports/ books:/archive/', 'archive only folders that verify'],
+            ['payexport verify reports/month-end/2026-10', 'prove the files are the ones the run wrote'],
+            ['payexport verify reports/month-end/2026-10 && rsync -a reports/ books:/archive/', 'archive only folders that verify'],
           ])}\n\n${exitCodesEpilog('verify')}`,
         ) as Argv<{ dir: string }>,
     handler: async (args) => {

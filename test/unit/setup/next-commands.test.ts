@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { nextCommands, SCHEDULERS } from '../../../src/setup/next-commands.js';
 
 describe("init's next commands", () => {
-  const base = { configPath: 'config/payexport.json', cwd: '/srv/books', tz: 'America/New_York', key: { kind: 'file', path: 'config/payexport.api-key' } as const, now: new Date('2026-11-27T03:00:00Z') };
+  const base = { configPath: 'config/payexport.json', cwd: '/srv/books', command: '/opt/payexport/bin/payexport', tz: 'America/New_York', key: { kind: 'file', path: 'config/payexport.api-key' } as const, now: new Date('2026-11-27T03:00:00Z') };
 
   it('a dry run, the first month-end (the previous month in the books\' zone), then the scheduler line', () => {
     const lines = nextCommands({ ...base, scheduler: 'cron' });
-    expect(lines[0]).toBe('  1. npx payexport month-end --config config/payexport.json --dry-run');
-    expect(lines[2]).toBe('  2. npx payexport month-end --config config/payexport.json --month 2026-10');
-    expect(lines[4]).toBe('  3. 30 6 2 * *  cd /srv/books && npx payexport month-end --config config/payexport.json >>month-end.log 2>&1');
+    expect(lines[0]).toBe('  1. payexport month-end --config config/payexport.json --dry-run');
+    expect(lines[2]).toBe('  2. payexport month-end --config config/payexport.json --month 2026-10');
+    expect(lines[4]).toBe('  3. 30 6 2 * *  cd /srv/books && /opt/payexport/bin/payexport month-end --config config/payexport.json >>month-end.log 2>&1');
   });
 
   it('each scheduler names its file in deploy/, and a key from the environment is a note, never a value', () => {
@@ -20,5 +20,6 @@ describe("init's next commands", () => {
 
   it('quotes a working directory a shell would split', () => {
     expect(nextCommands({ ...base, cwd: "/srv/o'brien books", scheduler: 'cron' })[4]).toContain(`cd '/srv/o'\\''brien books' &&`);
+    expect(nextCommands({ ...base, command: '/home/me/my books/bin/payexport', scheduler: 'cron' })[4]).toContain(`&& '/home/me/my books/bin/payexport' month-end`);
   });
 });

@@ -32,7 +32,7 @@ async function schemaLine(db: Db, schema: StoreSchema, configHint: string): Prom
   if (!present?.present) return pass(VERSION, `schema ${schema.name} is not created yet: the first run creates it at version ${current}`);
   const { rows: [row] } = await db.query<{ version: number | null }>(`SELECT max(version)::int AS version FROM ${schema.table('schema_migrations')}`);
   const version = row?.version ?? 0;
-  if (version < current) return fail(VERSION, `schema ${schema.name} is at version ${version}, this payexport's is ${current}`, `npx payexport db migrate${configHint} (a role without CREATE rights cannot let the run do it)`);
+  if (version < current) return fail(VERSION, `schema ${schema.name} is at version ${version}, this payexport's is ${current}`, `payexport db migrate${configHint} (a role without CREATE rights cannot let the run do it)`);
   if (version > current) return fail(VERSION, `schema ${schema.name} is at version ${version}, newer than this payexport's ${current}`, 'upgrade payexport to the version that wrote it');
   return pass(VERSION, `schema ${schema.name} at version ${version}, current`);
 }
