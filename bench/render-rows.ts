@@ -28,7 +28,7 @@ import type { LedgerRow, PaymentRow } from '../src/model/rows.js';
 import { compileTable, type CompiledTable, type RenderContext, type XlsxValue } from '../src/sinks/render-cells.js';
 import { LEDGER_TABLE, PAYMENTS_TABLE } from '../src/sinks/tables/index.js';
 import { RowXmlWriter } from '../src/sinks/xlsx-row-xml.js';
-import { ZonedClock } from '../src/sinks/zoned-time.js';
+import { ZonedClock } from '../src/model/zoned-time.js';
 import { makeLedgerRow, uuid } from '../test/support/rows/builders.js';
 import { payment } from './payment-rows.js';
 

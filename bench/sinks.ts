@@ -26,7 +26,7 @@ import { compileTable } from '../src/sinks/render-cells.js';
 import { PAYMENTS_TABLE } from '../src/sinks/tables/index.js';
 import { StreamingWorkbook } from '../src/sinks/xlsx-workbook.js';
 import { XlsxTableSheets } from '../src/sinks/xlsx-table-sheets.js';
-import { ZonedClock } from '../src/sinks/zoned-time.js';
+import { ZonedClock } from '../src/model/zoned-time.js';
 import { syntheticPayments } from '../test/support/sinks/rows.js';
 
 export const VARIANTS = ['csv-bare', 'csv-ours', 'xlsx-bare', 'xlsx-bare-styled', 'xlsx-ours'] as const;

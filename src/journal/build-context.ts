@@ -7,7 +7,7 @@ import type { JournalConfig } from '../config/journal-schema.js';
 import { pow10 } from '../money/rounding.js';
 import { MSATS_PER_BTC } from '../money/units.js';
 import type { AssetRow } from '../model/rows.js';
-import { ZonedClock } from '../sinks/zoned-time.js';
+import { ZonedClock } from '../model/zoned-time.js';
 import type { BuildContext } from './build-movement.js';
 import { compileRules } from './counter-account.js';
 import { makeDisplay } from './display.js';

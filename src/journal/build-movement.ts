@@ -18,7 +18,7 @@ import type { JournalConfig } from '../config/journal-schema.js';
 import type { LedgerRow, PaymentRow } from '../model/rows.js';
 import { finding } from '../reconcile/findings.js';
 import type { Finding } from '../model/results.js';
-import type { ZonedClock } from '../sinks/zoned-time.js';
+import type { ZonedClock } from '../model/zoned-time.js';
 import { counterAccount, type CompiledRule } from './counter-account.js';
 import type { Display } from './display.js';
 import { entryNumber } from './entry-number.js';

@@ -9,7 +9,7 @@ import type { JournalConfig } from '../config/journal-schema.js';
 import type { AssetRow, LedgerRow, PaymentRow, WalletRow } from '../model/rows.js';
 import { finding } from '../reconcile/findings.js';
 import type { BalanceRow, FeeRow, Finding } from '../model/results.js';
-import type { ReportFolder } from '../sinks/report-folder-api.js';
+import type { ReportTables } from '../model/report-output.js';
 import type { ReportSource } from '../model/ports.js';
 import type { Window } from '../model/window.js';
 import { windowContains } from '../model/window.js';
@@ -41,7 +41,7 @@ export interface JournalStageInput {
   discipline?: DisciplineOptions | null;
   balances: readonly BalanceRow[];
   fees: readonly FeeRow[];
-  folder: ReportFolder;
+  folder: ReportTables;
   /** deposits and withdrawals to or from the company's own custody wallets post to its account (the lots' configuration) */
   balanceAccount?: BuildContext['balanceAccount'];
 }

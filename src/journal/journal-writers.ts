@@ -3,7 +3,7 @@
  * (and the Journal sheet) gets every entry line, including entries that need a price; Beancount,
  * hledger, QuickBooks Online and Xero get the posted entries that are fully valued.
  */
-import type { ExtraFileHandle, ReportFolder, TableHandle } from '../sinks/report-folder-api.js';
+import type { ExtraFileHandle, ReportTables, TableHandle } from '../model/report-output.js';
 import { BEANCOUNT_FILE, beancountEntry, beancountHeader } from './formats/beancount.js';
 import { ledgerName, qboName, xeroCode, type FormatContext } from './formats/format-context.js';
 import { HLEDGER_FILE, hledgerEntry, hledgerHeader } from './formats/hledger.js';
@@ -25,7 +25,7 @@ export class JournalWriters {
     private readonly xero: TableHandle<XeroRow> | null,
   ) {}
 
-  static async open(folder: ReportFolder, ctx: FormatContext): Promise<JournalWriters> {
+  static async open(folder: ReportTables, ctx: FormatContext): Promise<JournalWriters> {
     const on = new Set(ctx.config.formats);
     const csv = on.has('csv') ? await folder.table(JOURNAL_TABLE) : null;
     const beancount = on.has('beancount') ? folder.extraFile(BEANCOUNT_FILE) : null;

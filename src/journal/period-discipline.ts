@@ -15,7 +15,7 @@
  * a failed run leaves nothing recorded.
  */
 import type { UtcInstant } from '../model/rows.js';
-import type { ZonedClock } from '../sinks/zoned-time.js';
+import type { ZonedClock } from '../model/zoned-time.js';
 import { localDate } from './build-movement.js';
 import type { JournalExports } from '../model/journal-record.js';
 import { contentHash } from './content-hash.js';

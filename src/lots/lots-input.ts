@@ -10,7 +10,8 @@ import type { ReportSource } from '../model/ports.js';
 import type { BalanceRow } from '../model/results.js';
 import type { AssetRow, WalletRow } from '../model/rows.js';
 import type { Window } from '../model/window.js';
-import type { ReportFolder } from '../sinks/report-folder-api.js';
+import type { ReportTables } from '../model/report-output.js';
+import type { writeCryptoAssetsSheet } from './tables/crypto-assets-sheet.js';
 import type { LotsSetup } from './lots-setup.js';
 
 export interface LotsStageInput {
@@ -23,7 +24,8 @@ export interface LotsStageInput {
   assets: readonly AssetRow[];
   window: Window;
   balances: readonly BalanceRow[];
-  folder: ReportFolder;
+  /** the report folder; the Crypto assets sheet is laid out on its workbook */
+  folder: ReportTables<Parameters<typeof writeCryptoAssetsSheet>[0]>;
   /** the snapshot's record of closed periods (null on the spool) and what this run does with it */
   record?: LotsRecordUse | null;
 }

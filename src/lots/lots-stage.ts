@@ -24,7 +24,7 @@ import { daysBetween, termOfDays } from './term.js';
 import { CRYPTO_ASSETS_TABLE } from './tables/crypto-assets.js';
 import { cryptoOverview, writeCryptoAssetsSheet } from './tables/crypto-assets-sheet.js';
 import { cryptoAssetsNote, TIE_CHECKS } from './crypto-assets-note.js';
-import type { CryptoOverview } from '../sinks/overview-crypto.js';
+import type { CryptoOverview } from '../model/crypto-overview.js';
 import { FORM_8949_TABLE } from './tables/form-8949.js';
 import { LOT_RELIEFS_TABLE } from './tables/lot-reliefs.js';
 import { LOTS_TABLE, type HeldLotRow } from './tables/lots.js';

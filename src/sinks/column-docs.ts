@@ -2,7 +2,7 @@
  * The column reference of docs/reports.md, generated from the table specs (the same specs that
  * write the files), so the documentation cannot drift from the output. A test keeps the doc in sync.
  */
-import { COLUMN_TYPE_INFO, tableColumns, type AnyTableSpec } from './column-spec.js';
+import { COLUMN_TYPE_INFO, tableColumns, type AnyTableSpec } from '../model/column-spec.js';
 import { ALL_TABLES } from './tables/index.js';
 
 function cell(text: string): string {

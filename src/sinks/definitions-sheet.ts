@@ -3,7 +3,7 @@
  * same specs that wrote the sheets, followed by the rules a reader needs (unknown vs zero, time
  * zone, formula neutralization, text amounts, replaced characters).
  */
-import { COLUMN_TYPE_INFO, tableColumns, type AnyTableSpec } from './column-spec.js';
+import { COLUMN_TYPE_INFO, tableColumns, type AnyTableSpec } from '../model/column-spec.js';
 import { FORMULA_TRIGGER_CHARS } from './cells.js';
 import type { Style } from 'exceljs';
 import { HEADER_STYLE, PLAIN_STYLE, putRow, putWrapped, textCell, BOLD_STYLE, SECTION_STYLE, wrapped } from './xlsx-cells.js';

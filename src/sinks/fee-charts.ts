@@ -16,14 +16,14 @@ import { inFeeSums } from '../reconcile/controls.js';
 import type { BillCheckRow } from '../model/results.js';
 import { formatBase } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
-import type { SpecContext } from './column-spec.js';
+import type { SpecContext } from '../model/column-spec.js';
 import { totalFees, type FeeBar, type FeePicture } from './fees-picture.js';
 import { barChartXml, rangeRef, type BarChartSpec, type ChartAnchor } from './xlsx-chart-xml.js';
 import { amountCell, BOLD_STYLE, HEADER_RIGHT_STYLE, HEADER_STYLE, INDENT_STYLE, putRow, putWrapped, SUBTITLE_STYLE, textCell, TITLE_STYLE } from './xlsx-cells.js';
 import { printSetup } from './print-fit.js';
 import { columnLetter } from './xlsx-row-xml.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
-import type { ZonedClock } from './zoned-time.js';
+import type { ZonedClock } from '../model/zoned-time.js';
 
 export const FEE_CHARTS_SHEET = 'Fee charts';
 /** bars per chart by wallet; the rest is one "other" bar (file comment) */

@@ -7,7 +7,7 @@
 import type { FeeRow } from '../model/results.js';
 import { formatBase, groupThousands } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
-import type { SpecContext } from './column-spec.js';
+import type { SpecContext } from '../model/column-spec.js';
 
 export interface FeeBar {
   currency: string;

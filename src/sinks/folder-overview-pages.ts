@@ -6,7 +6,7 @@
 import type { CheckResult, ControlTotals } from '../model/results.js';
 import type { BalanceSummary } from './balance-summary.js';
 import type { CloseStatus } from './close-status.js';
-import type { AnyTableSpec } from './column-spec.js';
+import type { AnyTableSpec } from '../model/column-spec.js';
 import { writeDefinitionsSheet } from './definitions-sheet.js';
 import { writeFeeChartsSheet, type FeeChartData } from './fee-charts.js';
 import type { FeePicture } from './fees-picture.js';

@@ -6,35 +6,13 @@
  * Crypto assets and Lots sheets.
  */
 import { formatBase } from '../money/format.js';
+import type { CryptoOverview, CryptoOverviewRow } from '../model/crypto-overview.js';
 import { decimalStyle } from './render-cells.js';
 import { headerCells, type OverviewRows } from './overview-layout.js';
 import { BOLD_STYLE, COUNT_STYLE, FAIL_STYLE, PASS_STYLE, SUBTITLE_STYLE, textCell, type Cell } from './xlsx-cells.js';
 
-export interface CryptoOverviewRow {
-  /** BTC, USDT: the code a controller uses */
-  ticker: string;
-  lots: number;
-  units: bigint;
-  /** decimals of a whole unit (BTC 11, an asset its decimal_display) */
-  unitScale: number;
-  /** books minor units; null = unknown */
-  costBasis: bigint | null;
-  fairValue: bigint | null;
-  realizedGain: bigint | null;
-  unrealizedGain: bigint | null;
-  /** no lots check found anything for this currency */
-  ties: boolean;
-}
-
-export interface CryptoOverview {
-  booksCurrency: string;
-  minorUnits: number;
-  /** the period's last day in words: "31 October 2026" */
-  lastDay: string;
-  rows: CryptoOverviewRow[];
-  /** sentences under the table (e.g. why a stablecoin at par shows cents of unrealized gain) */
-  notes: string[];
-}
+// the block's figures are the subledger's data (model/crypto-overview.ts); this file only draws them
+export type { CryptoOverview, CryptoOverviewRow };
 
 export function writeCryptoBlock(out: OverviewRows, crypto: CryptoOverview): void {
   const books = crypto.booksCurrency;

@@ -13,7 +13,7 @@ import type { CloseStatus } from './close-status.js';
 import type { CheckResult, ControlTotals } from '../model/results.js';
 import { formatBase, groupThousands } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
-import type { SpecContext } from './column-spec.js';
+import type { SpecContext } from '../model/column-spec.js';
 import { totalFees, type FeePicture } from './fees-picture.js';
 import { chartParts, FEE_CHARTS_SHEET, type FeeChartPanel } from './fee-charts.js';
 import { writeCryptoBlock, type CryptoOverview } from './overview-crypto.js';

@@ -10,8 +10,8 @@ import type { Style } from 'exceljs';
 import { formatBase } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
 import { decimalFitsExcel, fitsExcelNumber, isPlainDecimal, neutralizeFormula, plainCellText, xlsxText } from './cells.js';
-import { tableColumns, type ColumnSpec, type SpecContext, type TableSpec } from './column-spec.js';
-import type { ZonedClock } from './zoned-time.js';
+import { tableColumns, type ColumnSpec, type SpecContext, type TableSpec } from '../model/column-spec.js';
+import type { ZonedClock } from '../model/zoned-time.js';
 
 export interface RenderContext extends SpecContext {
   readonly clock: ZonedClock;

@@ -7,8 +7,9 @@
 import type { AssetRow } from '../model/rows.js';
 import type { CheckResult, ControlTotals } from '../model/results.js';
 import type { Window } from '../model/window.js';
+import type { ExtraFileHandle, TableHandle } from '../model/report-output.js';
 import type { CloseStatus } from './close-status.js';
-import type { TableSpec } from './column-spec.js';
+import type { TableSpec } from '../model/column-spec.js';
 import type { CsvOptions } from './csv-table-writer.js';
 import type { Manifest } from './manifest.js';
 import type { ManifestScope } from './output-scope.js';
@@ -54,18 +55,8 @@ export interface ReportFolderOptions {
   charts?: boolean;
 }
 
-export interface TableHandle<Row> {
-  /** Writes a row; await it — it resolves at once unless a buffer is full. */
-  write(row: Row): Promise<void> | undefined;
-  writeAll(rows: Iterable<Row>): Promise<void>;
-  close(): Promise<{ rows: number }>;
-}
-
-export interface ExtraFileHandle {
-  write(text: string): Promise<void> | undefined;
-  /** `rows`: what the manifest records for the file */
-  close(rows: number): Promise<void>;
-}
+// the handles the journal and the lots write through are theirs to name (model/report-output.ts)
+export type { ExtraFileHandle, TableHandle };
 
 export interface PublishInput {
   /** run parameters without secrets (redacted again defensively); shown on the Overview and in the manifest */

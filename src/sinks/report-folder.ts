@@ -32,7 +32,7 @@ import { cleanStaleFolders, createTempFolder } from './atomic-folder.js';
 import { BalanceSummary } from './balance-summary.js';
 import { EXCEL_MAX_ROWS } from './cells.js';
 import { closeStatus } from './close-status.js';
-import type { AnyTableSpec, TableSpec } from './column-spec.js';
+import type { AnyTableSpec, TableSpec } from '../model/column-spec.js';
 import { CsvTableWriter, DEFAULT_CSV_OPTIONS, type CsvOptions, type FileResult } from './csv-table-writer.js';
 import { FeeChartData } from './fee-charts.js';
 import { FeePicture, renderFeesHtml } from './fees-picture.js';
@@ -52,7 +52,7 @@ import { toolInfo } from './tool-info.js';
 import { XlsxTableSheets, type SheetResult } from './xlsx-table-sheets.js';
 import { StreamingWorkbook } from './xlsx-workbook.js';
 import { sumXlsxStats, xlsxNotes } from './xlsx-render-notes.js';
-import { ZonedClock } from './zoned-time.js';
+import { ZonedClock } from '../model/zoned-time.js';
 
 interface TableOutcome {
   spec: AnyTableSpec;

@@ -6,7 +6,7 @@ import type { Row, Style, Worksheet } from 'exceljs';
 import { formatBase } from '../money/format.js';
 import { displayScale } from '../money/units.js';
 import { fitsExcelNumber, neutralizeFormula, xlsxText } from './cells.js';
-import type { SpecContext } from './column-spec.js';
+import type { SpecContext } from '../model/column-spec.js';
 import { decimalStyle } from './render-cells.js';
 import { HEADER_STYLE } from './xlsx-table-sheets.js';
 import { LINE_PT, wrappedLines } from './print-fit.js';

@@ -13,7 +13,7 @@ import type { Style } from 'exceljs';
 import { formatBase, parseDecimalToBase } from '../money/format.js';
 import { displayScale } from '../money/units.js';
 import { decimalFitsExcel, fitsExcelNumber, neutralizeFormula, xlsxText } from './cells.js';
-import type { ColumnSpec, SpecContext, SubtotalSpec } from './column-spec.js';
+import type { ColumnSpec, SpecContext, SubtotalSpec } from '../model/column-spec.js';
 import { decimalStyle, type XlsxValue } from './render-cells.js';
 import { columnLetter } from './xlsx-row-xml.js';
 

@@ -7,7 +7,7 @@
 import { columnLetter, RowXmlWriter } from './xlsx-row-xml.js';
 import type { Style, Worksheet } from 'exceljs';
 import { EXCEL_MAX_ROWS } from './cells.js';
-import type { ColumnType } from './column-spec.js';
+import type { ColumnType } from '../model/column-spec.js';
 import type { CompiledTable } from './render-cells.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
 import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';

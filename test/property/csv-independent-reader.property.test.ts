@@ -17,11 +17,11 @@ import type { PaymentRow } from '../../src/model/rows.js';
 import type { BalanceRow, FeeRow, Finding, SummaryCheckRow } from '../../src/model/results.js';
 import type { LedgerRow } from '../../src/model/rows.js';
 import { FORMULA_TRIGGER_CHARS } from '../../src/sinks/cells.js';
-import type { TableSpec } from '../../src/sinks/column-spec.js';
+import type { TableSpec } from '../../src/model/column-spec.js';
 import { CsvTableWriter, type CsvOptions } from '../../src/sinks/csv-table-writer.js';
 import { compileTable, type RenderContext } from '../../src/sinks/render-cells.js';
 import { BALANCES_TABLE, EXCEPTIONS_TABLE, FEES_TABLE, LEDGER_TABLE, OPEN_ITEMS_TABLE, PAYMENTS_TABLE, SUMMARY_CHECK_TABLE } from '../../src/sinks/tables/index.js';
-import { ZonedClock } from '../../src/sinks/zoned-time.js';
+import { ZonedClock } from '../../src/model/zoned-time.js';
 import { ASSET, balanceRow, feeRow, finding, ledgerRow, paymentRow, summaryRow } from '../support/sinks/rows.js';
 import { readCsvWithPython, readersMissing } from '../support/readers/readers.js';
 

@@ -4,7 +4,7 @@
  * and its exact source amount with the rate, its source and time — what an auditor asks for.
  */
 import { formatBase } from '../../money/format.js';
-import { amount, bool, code, decimal, id, instant, text, type TableSpec } from '../../sinks/column-spec.js';
+import { amount, bool, code, decimal, id, instant, text, type TableSpec } from '../../model/column-spec.js';
 import type { JournalEntry, JournalLine } from '../model.js';
 
 export interface JournalTableRow {

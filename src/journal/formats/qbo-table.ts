@@ -5,7 +5,7 @@
  * (QuickBooks' importer does not import foreign-currency journals): the source amount, rate and
  * time are in the Description. Zero lines are left out (QuickBooks refuses a line with neither).
  */
-import { decimal, text, type TableSpec } from '../../sinks/column-spec.js';
+import { decimal, text, type TableSpec } from '../../model/column-spec.js';
 import { formatBase } from '../../money/format.js';
 import type { JournalEntry, JournalLine } from '../model.js';
 

@@ -4,7 +4,7 @@
  * Amount is positive for a debit and negative for a credit, and each journal nets to zero. The
  * tax rate (mandatory) comes from the config; dates are `dd MMM yyyy`, unambiguous in every region.
  */
-import { decimal, text, type TableSpec } from '../../sinks/column-spec.js';
+import { decimal, text, type TableSpec } from '../../model/column-spec.js';
 import { formatBase } from '../../money/format.js';
 import type { JournalEntry, JournalLine } from '../model.js';
 

@@ -8,7 +8,7 @@
  * transfers_net and is shown beside, in the own_custody_* columns (docs/lots.md).
  */
 import { formatBase } from '../../money/format.js';
-import { baseAmount, code, decimal, text, type TableSpec } from '../../sinks/column-spec.js';
+import { baseAmount, code, decimal, text, type TableSpec } from '../../model/column-spec.js';
 
 export interface CryptoAssetRow {
   currency: string;

@@ -6,7 +6,7 @@
  * reported basis) is the preparer's choice and not set here.
  */
 import { formatBase } from '../../money/format.js';
-import { code, decimal, text, type TableSpec } from '../../sinks/column-spec.js';
+import { code, decimal, text, type TableSpec } from '../../model/column-spec.js';
 
 export interface Form8949Row {
   part: 'I' | 'II';

@@ -4,7 +4,7 @@
  * journal's value of the leg, shared over its lots by units), the cost relieved and the gain.
  */
 import { formatBase } from '../../money/format.js';
-import { baseAmount, code, decimal, id, instant, type TableSpec } from '../../sinks/column-spec.js';
+import { baseAmount, code, decimal, id, instant, type TableSpec } from '../../model/column-spec.js';
 import type { ReliefLine } from '../model.js';
 
 export interface ReliefRow {

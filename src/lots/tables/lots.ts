@@ -8,7 +8,7 @@
  */
 import { formatBase } from '../../money/format.js';
 import { displayCurrency } from '../../money/units.js';
-import { baseAmount, code, count, decimal, id, instant, type TableSpec } from '../../sinks/column-spec.js';
+import { baseAmount, code, count, decimal, id, instant, type TableSpec } from '../../model/column-spec.js';
 import { isCustody } from '../custody.js';
 import type { Lot, Term } from '../model.js';
 

@@ -5,7 +5,7 @@
  * since the window end and today's API balance instead, so no column contradicts its neighbours.
  */
 import type { BalanceRow } from '../../model/results.js';
-import { amount, code, displayCurrencyColumn, fieldColumns, instant, text, type TableSpec } from '../column-spec.js';
+import { amount, code, displayCurrencyColumn, fieldColumns, instant, text, type TableSpec } from '../../model/column-spec.js';
 
 const field = fieldColumns<BalanceRow>();
 const cur = (r: BalanceRow): string => r.currency;

@@ -3,7 +3,7 @@
  * beside the figure recomputed from the snapshot (docs/reconciliation.md "Bill checks").
  */
 import type { BillCheckRow } from '../../model/results.js';
-import { baseAmount, fieldColumns, instant, type TableSpec } from '../column-spec.js';
+import { baseAmount, fieldColumns, instant, type TableSpec } from '../../model/column-spec.js';
 
 const field = fieldColumns<BillCheckRow>();
 /** A count's "currency" is none: the base columns then hold the count itself. */

@@ -1,6 +1,6 @@
 /** exceptions.csv / sheet "Exceptions": one row per finding of a reconciliation check. */
 import type { Finding } from '../../model/results.js';
-import { fieldColumns, type TableSpec } from '../column-spec.js';
+import { fieldColumns, type TableSpec } from '../../model/column-spec.js';
 
 const field = fieldColumns<Finding>();
 export const EXCEPTIONS_TABLE: TableSpec<Finding> = {

@@ -1,6 +1,6 @@
 /** fee-rates.csv / sheet "Fee rates": the processing-fee rate in force per wallet and direction over time. */
 import type { FeeRateRow } from '../../model/results.js';
-import { fieldColumns, type TableSpec } from '../column-spec.js';
+import { fieldColumns, type TableSpec } from '../../model/column-spec.js';
 
 const field = fieldColumns<FeeRateRow>();
 export const FEE_RATES_TABLE: TableSpec<FeeRateRow> = {

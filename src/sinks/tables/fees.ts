@@ -4,7 +4,7 @@
  */
 import type { FeeRow } from '../../model/results.js';
 import { ratioBps } from '../../money/rate-display.js';
-import { decimal, displayCurrencyColumn, fieldColumns, type TableSpec } from '../column-spec.js';
+import { decimal, displayCurrencyColumn, fieldColumns, type TableSpec } from '../../model/column-spec.js';
 
 const field = fieldColumns<FeeRow>();
 const cur = (r: FeeRow): string => r.currency;

@@ -1,5 +1,5 @@
 /** Every report table, in file and sheet order (docs/contracts.md#report-folder). */
-import type { AnyTableSpec } from '../column-spec.js';
+import type { AnyTableSpec } from '../../model/column-spec.js';
 import { BALANCES_TABLE } from './balances.js';
 import { BILLS_TABLE } from './bills.js';
 import { EXCEPTIONS_TABLE } from './exceptions.js';

@@ -1,6 +1,6 @@
 /** ledger.csv / sheet "Ledger": one row per wallet ledger event effective in the window. */
 import type { LedgerRow } from '../../model/rows.js';
-import { displayCurrencyColumn, fieldColumns, type TableSpec } from '../column-spec.js';
+import { displayCurrencyColumn, fieldColumns, type TableSpec } from '../../model/column-spec.js';
 
 const field = fieldColumns<LedgerRow>();
 const cur = (r: LedgerRow): string => r.currency;

@@ -3,7 +3,7 @@
  * generating, receiving, ...), with its age at the end of the window so stale items stand out.
  */
 import type { PaymentRow } from '../../model/rows.js';
-import { count, fieldColumns, type SpecContext, type TableSpec } from '../column-spec.js';
+import { count, fieldColumns, type SpecContext, type TableSpec } from '../../model/column-spec.js';
 import { paymentIdentityColumns, paymentPrincipal } from './payments.js';
 
 const cur = (r: PaymentRow): string => r.currency;

@@ -6,7 +6,7 @@
 import type { PaymentRow } from '../../model/rows.js';
 import { quoteRatePerBtc } from '../../money/rate-display.js';
 import { displayScale } from '../../money/units.js';
-import { decimal, displayCurrencyColumn, fieldColumns, walletName, type ColumnSpec, type SpecContext, type TableSpec } from '../column-spec.js';
+import { decimal, displayCurrencyColumn, fieldColumns, walletName, type ColumnSpec, type SpecContext, type TableSpec } from '../../model/column-spec.js';
 
 const cur = (r: PaymentRow): string => r.currency;
 const railCurrency = (r: PaymentRow): string | null => r.rail_currency;

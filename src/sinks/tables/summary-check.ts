@@ -1,6 +1,6 @@
 /** summary-check.csv / sheet "Summary check": API summary count vs count of listed payments. */
 import type { SummaryCheckRow } from '../../model/results.js';
-import { fieldColumns, type TableSpec } from '../column-spec.js';
+import { fieldColumns, type TableSpec } from '../../model/column-spec.js';
 
 const field = fieldColumns<SummaryCheckRow>();
 export const SUMMARY_CHECK_TABLE: TableSpec<SummaryCheckRow> = {

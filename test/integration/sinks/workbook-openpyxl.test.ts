@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tableColumns } from '../../../src/sinks/column-spec.js';
+import { tableColumns } from '../../../src/model/column-spec.js';
 import { ALL_TABLES, PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
 import { writeSmallReport } from '../../support/sinks/write-report.js';
 import { readersMissing, readXlsxWithOpenpyxl, type OpenpyxlSheet, sheetNamed } from '../../support/readers/readers.js';

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { FORMULA_TRIGGER_CHARS } from '../../../src/sinks/cells.js';
-import { tableColumns, type AnyTableSpec, type ColumnType } from '../../../src/sinks/column-spec.js';
+import { tableColumns, type AnyTableSpec, type ColumnType } from '../../../src/model/column-spec.js';
 import type { Manifest, ManifestFile } from '../../../src/sinks/manifest.js';
 import { ALL_TABLES } from '../../../src/sinks/tables/index.js';
 import { JOURNAL_TABLE } from '../../../src/journal/formats/journal-table.js';

@@ -5,7 +5,7 @@ import { JOURNAL_TABLE } from '../../../src/journal/formats/journal-table.js';
 import { QBO_TABLE } from '../../../src/journal/formats/qbo-table.js';
 import { XERO_TABLE } from '../../../src/journal/formats/xero-table.js';
 import { COLUMNS_END, COLUMNS_START, columnsMarkdown } from '../../../src/sinks/column-docs.js';
-import type { AnyTableSpec } from '../../../src/sinks/column-spec.js';
+import type { AnyTableSpec } from '../../../src/model/column-spec.js';
 
 const DOC = join(import.meta.dirname, '../../../docs/journal.md');
 

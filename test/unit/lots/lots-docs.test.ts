@@ -6,7 +6,7 @@ import { FORM_8949_TABLE } from '../../../src/lots/tables/form-8949.js';
 import { LOT_RELIEFS_TABLE } from '../../../src/lots/tables/lot-reliefs.js';
 import { LOTS_TABLE } from '../../../src/lots/tables/lots.js';
 import { COLUMNS_END, COLUMNS_START, columnsMarkdown } from '../../../src/sinks/column-docs.js';
-import type { AnyTableSpec } from '../../../src/sinks/column-spec.js';
+import type { AnyTableSpec } from '../../../src/model/column-spec.js';
 
 const DOC = join(import.meta.dirname, '../../../docs/lots.md');
 

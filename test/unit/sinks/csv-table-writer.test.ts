@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CsvTableWriter, type CsvOptions } from '../../../src/sinks/csv-table-writer.js';
-import { text, type TableSpec } from '../../../src/sinks/column-spec.js';
+import { text, type TableSpec } from '../../../src/model/column-spec.js';
 import { compileTable } from '../../../src/sinks/render-cells.js';
-import { ZonedClock } from '../../../src/sinks/zoned-time.js';
+import { ZonedClock } from '../../../src/model/zoned-time.js';
 
 /** Two free-text columns, so quoting is seen in the middle and at the end of a record. */
 const MEMOS: TableSpec<[string, string]> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FeeChartData, topAndRest } from '../../../src/sinks/fee-charts.js';
 import { barChartXml, columnLetter, drawingXml, rangeRef } from '../../../src/sinks/xlsx-chart-xml.js';
-import { ZonedClock } from '../../../src/sinks/zoned-time.js';
+import { ZonedClock } from '../../../src/model/zoned-time.js';
 import { chartBills } from '../../support/sinks/write-chart-report.js';
 import { paymentRow } from '../../support/sinks/rows.js';
 

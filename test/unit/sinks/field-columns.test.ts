@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PaymentRow } from '../../../src/model/rows.js';
-import { fieldColumns, type SpecContext } from '../../../src/sinks/column-spec.js';
+import { fieldColumns, type SpecContext } from '../../../src/model/column-spec.js';
 import { makePaymentRow } from '../../support/rows/builders.js';
 
 const ctx: SpecContext = { assetDecimals: new Map(), assetNames: new Map(), asOf: '2026-11-01T00:00:00.000000Z' };

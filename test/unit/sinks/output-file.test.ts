@@ -6,7 +6,7 @@ import { CsvTableWriter } from '../../../src/sinks/csv-table-writer.js';
 import { outputError } from '../../../src/sinks/output-file.js';
 import { compileTable } from '../../../src/sinks/render-cells.js';
 import { LEDGER_TABLE } from '../../../src/sinks/tables/index.js';
-import { ZonedClock } from '../../../src/sinks/zoned-time.js';
+import { ZonedClock } from '../../../src/model/zoned-time.js';
 import { AppError } from '../../../src/util/errors.js';
 import { ledgerRow } from '../../support/sinks/rows.js';
 

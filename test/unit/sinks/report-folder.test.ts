@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { neutralizeFormula, xlsxText } from '../../../src/sinks/cells.js';
 import { openReportFolder } from '../../../src/sinks/report-folder.js';
-import { tableColumns } from '../../../src/sinks/column-spec.js';
+import { tableColumns } from '../../../src/model/column-spec.js';
 import { ALL_TABLES, LEDGER_TABLE, PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
 import { toolInfo } from '../../../src/sinks/tool-info.js';
 import { verify } from '../../../src/sinks/verify.js';

@@ -14,7 +14,7 @@ import { compileTable, type RenderContext } from '../../../src/sinks/render-cell
 import { BALANCES_TABLE, EXCEPTIONS_TABLE, FEES_TABLE, LEDGER_TABLE, OPEN_ITEMS_TABLE, PAYMENTS_TABLE, SUMMARY_CHECK_TABLE } from '../../../src/sinks/tables/index.js';
 import { StreamingWorkbook } from '../../../src/sinks/xlsx-workbook.js';
 import { XlsxTableSheets } from '../../../src/sinks/xlsx-table-sheets.js';
-import { ZonedClock } from '../../../src/sinks/zoned-time.js';
+import { ZonedClock } from '../../../src/model/zoned-time.js';
 import { ASSETS, paymentRow, smallFixture, syntheticPayments, BEYOND_2_53 } from '../../support/sinks/rows.js';
 
 const roots: string[] = [];

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { amount, code, decimal, id, type TableSpec } from '../../../src/sinks/column-spec.js';
+import { amount, code, decimal, id, type TableSpec } from '../../../src/model/column-spec.js';
 import { openReportFolder } from '../../../src/sinks/report-folder.js';
 import { verify } from '../../../src/sinks/verify.js';
 import { readCsv } from '../../support/sinks/read-back.js';

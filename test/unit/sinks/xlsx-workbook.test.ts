@@ -7,7 +7,7 @@ import { compileTable } from '../../../src/sinks/render-cells.js';
 import { PAYMENTS_TABLE } from '../../../src/sinks/tables/index.js';
 import { StreamingWorkbook } from '../../../src/sinks/xlsx-workbook.js';
 import { XlsxTableSheets } from '../../../src/sinks/xlsx-table-sheets.js';
-import { ZonedClock } from '../../../src/sinks/zoned-time.js';
+import { ZonedClock } from '../../../src/model/zoned-time.js';
 import { barChartXml } from '../../../src/sinks/xlsx-chart-xml.js';
 import { readWorkbook } from '../../support/sinks/read-back.js';
 import { syntheticPayments } from '../../support/sinks/rows.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { describe, expect, it } from 'vitest';
-import { ZonedClock } from '../../src/sinks/zoned-time.js';
+import { ZonedClock } from '../../src/model/zoned-time.js';
 
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'America/St_Johns', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/Sao_Paulo'];
 const FROM = Date.UTC(2000, 0, 1);

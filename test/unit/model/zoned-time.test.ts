@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOffset, isValidTimeZone, ZonedClock } from '../../../src/sinks/zoned-time.js';
+import { formatOffset, isValidTimeZone, ZonedClock } from '../../../src/model/zoned-time.js';
 import { AppError } from '../../../src/util/errors.js';
 
 describe('ZonedClock', () => {

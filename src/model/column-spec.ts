@@ -8,7 +8,7 @@
  * decimals, USD with 2, an asset with its `decimal_display`), and an instant becomes `<x>` (ISO
  * 8601 with the reporting zone's offset) plus `<x>_utc`.
  */
-import type { UtcInstant } from '../model/rows.js';
+import type { UtcInstant } from './rows.js';
 
 /** What a getter may need beyond the row: asset metadata and the report's as-of instant. */
 export interface SpecContext {

@@ -8,8 +8,8 @@
  * time — exact, and it spares an Intl call per row.
  */
 import { tzOffset } from '@date-fns/tz';
-import type { UtcInstant } from '../model/rows.js';
-import { canonicalShape, toUtcInstant } from '../model/instant.js';
+import type { UtcInstant } from './rows.js';
+import { canonicalShape, toUtcInstant } from './instant.js';
 import { usageError } from '../util/errors.js';
 
 /** what fork() passes: the zone was checked when the first clock of it was made */

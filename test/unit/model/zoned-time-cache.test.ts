@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ZonedClock } from '../../../src/sinks/zoned-time.js';
+import { ZonedClock } from '../../../src/model/zoned-time.js';
 
 const ZONES = ['UTC', 'Europe/Berlin', 'America/St_Johns', 'Australia/Lord_Howe'];
 
