@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { localDate } from '../../../src/journal/build-movement.js';
 import { Subledger } from '../../../src/lots/subledger.js';
 import { anniversary, holdingTerm, termOfDays, UTC_DAY } from '../../../src/lots/term.js';
-import { ZonedClock } from '../../../src/sinks/zoned-time.js';
+import { ZonedClock } from '../../../src/model/zoned-time.js';
 
 /** a wall-clock time in `tz` as the snapshot's UTC instant text */
 function at(tz: string, y: number, m: number, d: number, hh: number, mm: number): string {
