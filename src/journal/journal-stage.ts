@@ -19,7 +19,8 @@ import { journalBuildContext, mappedAccount } from './build-context.js';
 import { JournalWriters } from './journal-writers.js';
 import { isValued, type JournalEntry } from './model.js';
 import { DayWalletGrouper } from './per-day-wallet.js';
-import { PeriodDiscipline, type DisciplineOptions } from './period-discipline.js';
+import { PeriodDiscipline, type DisciplineOptions, type Resolved } from './period-discipline.js';
+import { EntrySequence, numberPosted } from './entry-sequence.js';
 import type { PriceLookup } from './price-file.js';
 import { remeasurementEntry } from './remeasurement.js';
 import { FeeTieout, WalletTieout } from './tieouts.js';
@@ -73,7 +74,9 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
   };
   const walletTieout = new WalletTieout();
   const feeTieout = new FeeTieout(config);
-  const grouper = config.entryMode === 'per-day-wallet' ? new DayWalletGrouper(config.numberPrefix) : null;
+  // the gapless numbers, in the order the journal lists its entries (entry-sequence.ts)
+  const sequence = new EntrySequence();
+  const grouper = config.entryMode === 'per-day-wallet' ? new DayWalletGrouper(config.numberPrefix, sequence) : null;
   let needsPrice = 0;
 
   const balanced = (entry: JournalEntry): boolean => {
@@ -138,13 +141,15 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
           if (outcome.entry !== null && balanced(outcome.entry)) entries.push(outcome.entry);
         }
       }
-      const resolved = discipline === null ? entries.map((entry) => ({ posted: [entry], individual: false })) : await discipline.resolve(entries);
-      for (const [i, entry] of entries.entries()) {
-        const r = resolved[i] as { posted: JournalEntry[]; individual: boolean };
+      const resolved: Resolved[] = discipline === null ? entries.map((entry) => ({ posted: [entry], individual: false, late: false })) : await discipline.resolve(entries);
+      for (const [i, built] of entries.entries()) {
+        const r = resolved[i] as Resolved;
+        const number = sequence.next(built.date, r.late ? 'late' : 'period');
+        const entry: JournalEntry = { ...built, number };
         const summaryNo = grouper !== null && !r.individual && entry.kind === 'movement' ? grouper.summaryNo(entry) : null;
         // journal.csv is the period's journal as it stands; corrections go to the import files only
         await writers.detail(entry, summaryNo);
-        for (const posted of r.posted) await post(posted, r.individual);
+        for (const posted of numberPosted(entry, number, r.posted)) await post(posted, r.individual);
       }
       if (grouper !== null) {
         const last = grouper.flush();

@@ -22,11 +22,20 @@ export interface Valuation {
   at: UtcInstant;
   /** the rate as an accountant reads it, e.g. `86552.00 USD/BTC` */
   text: string;
+  /** the rate alone, exact, as a plain decimal: books' currency per whole source unit (`86552.00`) */
+  rate: string;
+  /** what the rate is in: `USD/BTC` */
+  unit: string;
 }
 
 export interface JournalEntry {
-  /** short, stable, ≤ 21 characters: derived from the posting unit (payment + ledger entry) */
+  /**
+   * the internal id: short, stable, ≤ 21 characters, derived from the posting unit (payment +
+   * ledger entry); the closed-period record and corrections are keyed by it
+   */
   entryNo: string;
+  /** the gapless number a person reads (`JE-2026-10-00001`, entry-sequence.ts), once the journal lists the entry */
+  number?: string;
   kind: EntryKind;
   /** YYYY-MM-DD in the books' (reporting) time zone */
   date: string;

@@ -6,16 +6,33 @@
  * A day with any movement that needs a price needs a price as a whole.
  */
 import { entryNumber } from './entry-number.js';
+import { EntrySequence } from './entry-sequence.js';
 import type { JournalEntry, JournalLine } from './model.js';
 
 export class DayWalletGrouper {
   private current: { walletId: string; date: string; entries: number; lines: Map<string, JournalLine>; valued: boolean; first: JournalEntry } | null = null;
+  /** each wallet's day numbered when first met: the summaries' gapless series (entry-sequence.ts) */
+  private readonly numbers = new Map<string, string>();
 
-  constructor(private readonly prefix: string) {}
+  constructor(
+    private readonly prefix: string,
+    private readonly sequence: EntrySequence = new EntrySequence(),
+  ) {}
+
+  /** The summary's internal id (the hash of its wallet and day). */
+  summaryId(entry: JournalEntry): string {
+    return entryNumber(this.prefix, `day|${entry.walletId}|${entry.date}`);
+  }
 
   /** The summary number the detail entry will roll into. */
   summaryNo(entry: JournalEntry): string {
-    return entryNumber(this.prefix, `day|${entry.walletId}|${entry.date}`);
+    const key = `${entry.walletId}|${entry.date}`;
+    let number = this.numbers.get(key);
+    if (number === undefined) {
+      number = this.sequence.next(entry.date, 'summary');
+      this.numbers.set(key, number);
+    }
+    return number;
   }
 
   /** Adds a movement entry; returns the previous day's summary when the day or wallet changes. */
@@ -46,7 +63,8 @@ export class DayWalletGrouper {
     this.current = null;
     const lines = [...c.lines.values()].map((l) => (c.valued ? l : { ...l, amount: null }));
     return {
-      entryNo: this.summaryNo(c.first),
+      entryNo: this.summaryId(c.first),
+      number: this.summaryNo(c.first),
       kind: 'movement',
       date: c.date,
       postedAt: c.first.postedAt,

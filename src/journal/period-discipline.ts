@@ -35,6 +35,8 @@ export interface Resolved {
   posted: JournalEntry[];
   /** posted entries that are corrections or late: never rolled into a daily summary */
   individual: boolean;
+  /** effective in a closed period whose close never exported it: numbered apart (entry-sequence.ts) */
+  late: boolean;
 }
 
 export class PeriodDiscipline {
@@ -60,20 +62,21 @@ export class PeriodDiscipline {
     const exported = await this.options.exports.find(this.options.organizationId, valued.map((e) => e.entryNo));
     const staged: Array<{ entry: JournalEntry; hash: string; corrections: number }> = [];
     const out = entries.map((entry): Resolved => {
-      if (!isValued(entry)) return { posted: [entry], individual: false };
+      if (!isValued(entry)) return { posted: [entry], individual: false, late: false };
       const hash = contentHash(entry);
       const previous = exported.get(entry.entryNo);
       // a remeasurement is posted at its period's end, which is the next period's start
       const closed = this.firstOpen !== null && (entry.postedAt < this.firstOpen || (entry.kind === 'remeasurement' && entry.postedAt <= this.firstOpen));
       const openDate = this.firstOpen === null ? entry.date : localDate(this.clock, this.firstOpen);
+      const late = closed && previous === undefined;
       if (previous !== undefined && previous.contentHash === hash) {
         this.counts.unchanged += 1;
-        return { posted: [], individual: true };
+        return { posted: [], individual: true, late };
       }
       if (!this.options.stage && (previous !== undefined || closed)) {
         // a corrected or late entry of a closed period is the amending month-end's to post (and record)
         this.counts.deferred += 1;
-        return { posted: [], individual: true };
+        return { posted: [], individual: true, late };
       }
       if (previous !== undefined) {
         const n = previous.corrections + 1;
@@ -89,15 +92,15 @@ export class PeriodDiscipline {
           lines: previous.lines.map((l) => ({ ...l, side: l.side === 'debit' ? 'credit' : 'debit', memo: `reversal: ${l.memo}` })),
         };
         const replacement: JournalEntry = { ...entry, entryNo: `${entry.entryNo}-C${n}`, date, narration: `replacement of ${entry.entryNo} (originally ${entry.date}), ${entry.narration}` };
-        return { posted: [reversal, replacement], individual: true };
+        return { posted: [reversal, replacement], individual: true, late };
       }
       if (closed) {
         this.counts.late += 1;
         staged.push({ entry, hash, corrections: 0 });
-        return { posted: [{ ...entry, date: openDate, narration: `late movement of closed period (effective ${entry.date}), ${entry.narration}` }], individual: true };
+        return { posted: [{ ...entry, date: openDate, narration: `late movement of closed period (effective ${entry.date}), ${entry.narration}` }], individual: true, late };
       }
       if (this.options.stage) staged.push({ entry, hash, corrections: 0 });
-      return { posted: [entry], individual: false };
+      return { posted: [entry], individual: false, late };
     });
     if (staged.length > 0) {
       await this.options.exports.stage(this.options.organizationId, this.options.runId, this.options.period, staged);

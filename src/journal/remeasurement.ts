@@ -12,6 +12,7 @@
  * a market price, not one payment's quote. Without both prices (or with a movement of the period
  * that needs one) the remeasurement needs a price.
  */
+import { formatBase } from '../money/format.js';
 import { divRound } from '../money/rounding.js';
 import type { BalanceRow } from '../model/results.js';
 import { finding } from '../reconcile/findings.js';
@@ -50,7 +51,8 @@ export function remeasurementEntry(ctx: BuildContext, accounts: FairValueAccount
   const gain = delta > 0n;
   const amount = gain ? delta : -delta;
   const code = ctx.valuation.displayCode(balance.currency);
-  const memo = `fair value ${fair} − carrying ${carrying} minor units; closing ${ctx.display.source({ amount: balance.closing_base, currency: balance.currency, unit: balance.unit })} @ ${end.text} ${ctx.config.booksCurrency}/${code} (${end.at})`;
+  const books = (v: bigint): string => `${formatBase(v, ctx.config.minorUnits)} ${ctx.config.booksCurrency}`;
+  const memo = `fair value ${books(fair)} − carrying ${books(carrying)}; closing ${ctx.display.source({ amount: balance.closing_base, currency: balance.currency, unit: balance.unit })} @ ${end.text} ${ctx.config.booksCurrency}/${code} (${end.at})`;
   const entry: JournalEntry = {
     entryNo: entryNumber(ctx.config.numberPrefix, `fv|${balance.wallet_id}|${balance.currency}|${period}`),
     kind: 'remeasurement',
@@ -60,7 +62,7 @@ export function remeasurementEntry(ctx: BuildContext, accounts: FairValueAccount
     paymentId: null,
     ledgerRef: null,
     narration: `fair-value remeasurement of wallet ${balance.wallet_id} ${code}, period ${period}`,
-    valuation: { num: end.digits * minor, den: 10n ** BigInt(end.decimals) * perWhole, source: end.source, at: end.at, text: `${end.text} ${ctx.config.booksCurrency}/${code}` },
+    valuation: { num: end.digits * minor, den: 10n ** BigInt(end.decimals) * perWhole, source: end.source, at: end.at, text: `${end.text} ${ctx.config.booksCurrency}/${code}`, rate: end.text, unit: `${ctx.config.booksCurrency}/${code}` },
     lines: [
       { account: accounts.adjustment, side: gain ? 'debit' : 'credit', component: 'remeasurement', source: null, amount, memo },
       { account: accounts.gainLoss, side: gain ? 'credit' : 'debit', component: 'remeasurement', source: null, amount, memo: gain ? 'unrealized gain' : 'unrealized loss' },

@@ -31,7 +31,8 @@ export function valueMovement(ctx: ValuationContext, currency: string, at: UtcIn
   const minor = pow10(ctx.minorUnits);
   if (currency === ctx.booksCurrency.toLowerCase()) {
     const perWhole = ctx.baseUnitsPerWhole(currency);
-    if (perWhole !== null) return { num: minor, den: perWhole, source: 'native', at, text: `1 ${ctx.booksCurrency}/${ctx.displayCode(currency)}` };
+    const unit = `${ctx.booksCurrency}/${ctx.displayCode(currency)}`;
+    if (perWhole !== null) return { num: minor, den: perWhole, source: 'native', at, text: `1 ${unit}`, rate: '1', unit };
   }
   const quoted = payment === null ? null : quoteValuation(ctx, currency, payment, at);
   if (quoted !== null) return quoted;
@@ -51,7 +52,10 @@ function quoteValuation(ctx: ValuationContext, currency: string, payment: Paymen
   const num = rate.coefficient * pow10(ctx.minorUnits);
   const den = pow10(rate.scale) * MSATS_PER_BTC * otherPerWhole;
   const perBtc = formatBase(divRound(rate.coefficient * 100n, pow10(rate.scale) * otherPerWhole, 'half_even'), 2);
-  return { num, den, source: 'payment_quote', at, text: `${perBtc} ${ctx.booksCurrency}/BTC${payment.quote_id ? ` (quote ${payment.quote_id})` : ''}` };
+  // base units per whole unit are powers of ten (units.ts), so the quote per whole BTC is an exact decimal
+  // (trailing zeros dropped: the scale of the quote's text is no figure of the rate)
+  const exact = formatBase(rate.coefficient, rate.scale + String(otherPerWhole).length - 1).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  return { num, den, source: 'payment_quote', at, text: `${perBtc} ${ctx.booksCurrency}/BTC${payment.quote_id ? ` (quote ${payment.quote_id})` : ''}`, rate: exact, unit: `${ctx.booksCurrency}/BTC` };
 }
 
 function priceValuation(ctx: ValuationContext, currency: string, at: UtcInstant): Valuation | null {
@@ -66,5 +70,7 @@ function priceValuation(ctx: ValuationContext, currency: string, at: UtcInstant)
     source: point.source,
     at: point.at,
     text: `${point.text} ${ctx.booksCurrency}/${ctx.displayCode(currency)}`,
+    rate: point.text,
+    unit: `${ctx.booksCurrency}/${ctx.displayCode(currency)}`,
   };
 }

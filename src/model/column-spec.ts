@@ -32,6 +32,7 @@ export type ColumnType =
   | 'json'
   | 'instant'
   | 'instant_utc'
+  | 'date'
   | 'base'
   | 'display'
   | 'count'
@@ -53,6 +54,8 @@ export type CurrencyColumn<Row> = ColumnBase & { readonly type: 'currency'; read
 export type ListColumn<Row> = ColumnBase & { readonly type: 'list'; readonly get: (row: Row, ctx: SpecContext) => readonly string[] | null };
 export type JsonColumn<Row> = ColumnBase & { readonly type: 'json'; readonly get: (row: Row, ctx: SpecContext) => unknown };
 export type InstantColumn<Row> = ColumnBase & { readonly type: 'instant' | 'instant_utc'; readonly get: (row: Row, ctx: SpecContext) => UtcInstant | null };
+/** a calendar day, `YYYY-MM-DD` (a day of the reporting zone, no time) */
+export type DateColumn<Row> = ColumnBase & { readonly type: 'date'; readonly get: (row: Row, ctx: SpecContext) => string | null };
 /** integer base units, and (for `display`) the currency that decides the decimals */
 export type AmountColumn<Row> = ColumnBase & {
   readonly type: 'base' | 'display';
@@ -70,6 +73,7 @@ export type ColumnSpec<Row> =
   | ListColumn<Row>
   | JsonColumn<Row>
   | InstantColumn<Row>
+  | DateColumn<Row>
   | AmountColumn<Row>
   | CountColumn<Row>
   | DecimalColumn<Row>
@@ -158,6 +162,7 @@ export const COLUMN_TYPE_INFO: Readonly<Record<ColumnType, { label: string; csv:
   json: { label: 'JSON', csv: 'JSON text', xlsx: 'text cell' },
   instant: { label: 'date-time (reporting zone)', csv: 'ISO 8601 with offset, microseconds', xlsx: 'date cell, yyyy-mm-dd hh:mm:ss, wall-clock time in the reporting zone' },
   instant_utc: { label: 'date-time (UTC)', csv: 'ISO 8601 UTC (Z), microseconds', xlsx: 'text cell, exact' },
+  date: { label: 'date', csv: 'YYYY-MM-DD', xlsx: 'date cell, yyyy-mm-dd' },
   base: { label: 'amount in base units', csv: 'integer digits (msats, cents, asset base units)', xlsx: 'number #,##0 when ≤ 15 digits, else exact text' },
   display: { label: 'amount in display units', csv: 'plain decimal: BTC 11 dp, USD 2 dp, asset decimal_display', xlsx: 'number with thousands separators and the currency\'s decimals — always a number so it sums; beyond 15 significant digits Excel rounds it and the *_base column holds the exact value' },
   count: { label: 'count', csv: 'integer', xlsx: 'number' },
@@ -198,6 +203,11 @@ export function count<Row>(name: string, description: string, get: (row: Row, ct
 
 export function bps<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => number | null): CountColumn<Row> {
   return { name, type: 'bps', description, get };
+}
+
+/** A calendar day (`YYYY-MM-DD`): text in the CSV, a date cell in the sheet. */
+export function date<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => string | null): DateColumn<Row> {
+  return { name, type: 'date', description, get };
 }
 
 export function decimal<Row>(name: string, description: string, get: (row: Row, ctx: SpecContext) => string | null): DecimalColumn<Row> {

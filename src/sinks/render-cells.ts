@@ -58,6 +58,8 @@ const TEXT_AMOUNT_STYLE: Partial<Style> = { numFmt: '@', alignment: { horizontal
 const INTEGER_STYLE: Partial<Style> = { numFmt: '#,##0' };
 const PLAIN_INTEGER_STYLE: Partial<Style> = { numFmt: '0' };
 const DATE_STYLE: Partial<Style> = { numFmt: 'yyyy-mm-dd hh:mm:ss', alignment: { horizontal: 'left' } };
+const DAY_STYLE: Partial<Style> = { numFmt: 'yyyy-mm-dd', alignment: { horizontal: 'left' } };
+const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const decimalStyles = new Map<number, Partial<Style>>();
 
 /** `#,##0.00…` with `scale` decimals; one shared object per scale. */
@@ -70,7 +72,7 @@ export function decimalStyle(scale: number): Partial<Style> {
   return style;
 }
 
-export const NUMBER_FORMATS = { integer: INTEGER_STYLE.numFmt, date: DATE_STYLE.numFmt } as const;
+export const NUMBER_FORMATS = { integer: INTEGER_STYLE.numFmt, date: DATE_STYLE.numFmt, day: DAY_STYLE.numFmt } as const;
 
 // --- per-type cell renderers ---------------------------------------------------------------
 
@@ -175,6 +177,20 @@ function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, stats: Xls
         },
       };
     }
+    case 'date':
+      return {
+        csv: (row) => col.get(row, ctx) ?? '',
+        xlsx: (row, out, i) => {
+          const day = col.get(row, ctx);
+          const m = day === null ? null : DAY_RE.exec(day);
+          // the day as a date cell (midnight, the zone's wall clock like the instants); anything else stays text
+          if (m === null) putText(out, i, day);
+          else {
+            out.values[i] = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+            out.styles[i] = DAY_STYLE;
+          }
+        },
+      };
     case 'instant_utc':
       return {
         csv: (row) => {

@@ -36,6 +36,7 @@ const DEFAULT_WIDTH: Readonly<Record<ColumnType, number>> = {
   json: 30,
   instant: 20,
   instant_utc: 29,
+  date: 11,
   base: 18,
   display: 20,
   count: 10,

@@ -2,9 +2,10 @@
  * Beancount: BTC held in SATS with three decimals (msat precision), each wallet posting priced at
  * its books-currency total with `@@`, every other posting in the books' currency — so each
  * transaction balances exactly in the books' currency without lot booking. The rate, its source
- * and time are transaction metadata; the entry number is a link (`^PX-…`).
+ * and time are transaction metadata; the entry number is a link (`^JE-2026-10-00001`) and its internal id metadata.
  */
 import { formatBase } from '../../money/format.js';
+import { entryNumberOf } from '../entry-sequence.js';
 import type { JournalEntry, JournalLine } from '../model.js';
 import { books, ledgerName, oneLine, type FormatContext } from './format-context.js';
 
@@ -27,8 +28,9 @@ export function beancountHeader(ctx: FormatContext): string {
 }
 
 export function beancountEntry(ctx: FormatContext, entry: JournalEntry): string {
-  const out = [`${entry.date} * "${oneLine(entry.narration)}" ^${entry.entryNo}`];
-  out.push(`  entry_no: "${entry.entryNo}"`);
+  const out = [`${entry.date} * "${oneLine(entry.narration)}" ^${entryNumberOf(entry)}`];
+  out.push(`  entry_no: "${entryNumberOf(entry)}"`);
+  out.push(`  entry_id: "${entry.entryNo}"`);
   out.push(`  wallet_id: "${entry.walletId}"`);
   if (entry.paymentId !== null) out.push(`  payment_id: "${oneLine(entry.paymentId)}"`);
   if (entry.ledgerRef !== null) out.push(`  ledger_entry: "${oneLine(entry.ledgerRef)}"`);

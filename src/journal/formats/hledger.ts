@@ -4,6 +4,7 @@
  * currency — with the entry number as the transaction code and metadata as `; key: value` tags.
  */
 import { formatBase } from '../../money/format.js';
+import { entryNumberOf } from '../entry-sequence.js';
 import type { JournalEntry, JournalLine } from '../model.js';
 import { books, ledgerName, oneLine, type FormatContext } from './format-context.js';
 
@@ -25,10 +26,10 @@ export function hledgerHeader(ctx: FormatContext): string {
 }
 
 export function hledgerEntry(ctx: FormatContext, entry: JournalEntry): string {
-  const tags = [`entry_no: ${entry.entryNo}`, `wallet_id: ${entry.walletId}`];
+  const tags = [`entry_no: ${entryNumberOf(entry)}`, `entry_id: ${entry.entryNo}`, `wallet_id: ${entry.walletId}`];
   if (entry.paymentId !== null) tags.push(`payment_id: ${oneLine(entry.paymentId)}`);
   if (entry.ledgerRef !== null) tags.push(`ledger_entry: ${oneLine(entry.ledgerRef)}`);
-  const out = [`${entry.date} * (${entry.entryNo}) ${oneLine(entry.narration)}`];
+  const out = [`${entry.date} * (${entryNumberOf(entry)}) ${oneLine(entry.narration)}`];
   for (const tag of tags) out.push(`    ; ${tag.replace(/,/g, ' ')}`);
   if (entry.valuation !== null) out.push(`    ; rate: ${oneLine(entry.valuation.text).replace(/,/g, ' ')} from ${entry.valuation.source} at ${entry.valuation.at}`);
   for (const line of entry.lines) out.push(`    ${ledgerName(ctx, line.account).padEnd(44)}  ${posting(ctx, line)}`);

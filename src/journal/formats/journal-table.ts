@@ -4,7 +4,8 @@
  * and its exact source amount with the rate, its source and time — what an auditor asks for.
  */
 import { formatBase } from '../../money/format.js';
-import { amount, bool, code, decimal, id, instant, text, type TableSpec } from '../../model/column-spec.js';
+import { amount, bool, code, date, decimal, id, instant, text, type TableSpec } from '../../model/column-spec.js';
+import { entryNumberOf } from '../entry-sequence.js';
 import type { JournalEntry, JournalLine } from '../model.js';
 
 export interface JournalTableRow {
@@ -27,10 +28,11 @@ export const JOURNAL_TABLE: TableSpec<JournalTableRow> = {
   sheet: 'Journal',
   rowIs: 'one line of a journal entry (entries: one per wallet balance movement, plus period-end remeasurements)',
   columns: [
-    id('entry_no', 'stable entry number (prefix + hash of the payment and ledger entry); ≤ 21 characters', (r) => r.entry.entryNo),
-    id('summary_entry_no', 'per-day-wallet mode: the daily summary entry this line is part of (empty in per-payment mode)', (r) => r.summaryNo),
+    id('entry_no', 'the entry number: gapless per month of the entry date, in the order of this file (JE-2026-10-00001; JE-2026-10-L00001 for a late movement of a closed month; docs/journal.md)', (r) => entryNumberOf(r.entry)),
+    id('entry_id', "the entry's internal id (prefix + hash of the payment and ledger entry, the same in every run); ≤ 21 characters", (r) => r.entry.entryNo),
+    id('summary_entry_no', 'per-day-wallet mode: the daily summary entry this line is part of (JD-2026-10-00001; empty in per-payment mode)', (r) => r.summaryNo),
     code('entry_kind', 'movement or remeasurement', (r) => r.entry.kind),
-    code('entry_date', "the entry's date in the reporting time zone (YYYY-MM-DD)", (r) => r.entry.date),
+    date('entry_date', "the entry's date in the reporting time zone", (r) => r.entry.date),
     ...instant<JournalTableRow>('posted_at', 'the ledger movement time (remeasurement: the window end)', (r) => r.entry.postedAt),
     id('wallet_id', 'wallet UUID', (r) => r.entry.walletId),
     id('payment_id', 'payment UUID (empty for deposits, withdrawals and remeasurements)', (r) => r.entry.paymentId),
@@ -45,7 +47,8 @@ export const JOURNAL_TABLE: TableSpec<JournalTableRow> = {
     code('books_currency', "ISO code of the books' currency", (r) => r.booksCurrency),
     code('source_currency', 'currency of the source amount: btc, usd or asset:<hex>', (r) => r.line.source?.currency ?? null),
     ...amount<JournalTableRow>('source_amount', 'the exact amount moved in the source currency (always ≥ 0; the side carries the sign)', (r) => r.line.source?.amount ?? null, (r) => r.line.source?.currency ?? null),
-    text('rate', "books' currency per whole source unit, as applied", (r) => r.entry.valuation?.text ?? null),
+    decimal('rate', "books' currency per whole source unit, as applied (exact)", (r) => r.entry.valuation?.rate ?? null),
+    code('rate_unit', 'what the rate is in: books currency / source unit, e.g. USD/BTC', (r) => r.entry.valuation?.unit ?? null),
     code('rate_source', 'native, payment_quote, price_file, or price_cache:<source>:<interval> (the price cache file used, docs/prices.md)', (r) => r.entry.valuation?.source ?? null),
     ...instant<JournalTableRow>('rate_at', "the rate's time (the price file row used, or the movement)", (r) => r.entry.valuation?.at ?? null),
     bool('needs_price', 'true: no price was found; the entry is left out of the Beancount, hledger, QuickBooks and Xero files', (r) => r.line.amount === null),

@@ -7,6 +7,7 @@
  */
 import { decimal, text, type TableSpec } from '../../model/column-spec.js';
 import { formatBase } from '../../money/format.js';
+import { entryNumberOf } from '../entry-sequence.js';
 import type { JournalEntry, JournalLine } from '../model.js';
 
 export interface QboRow {
@@ -40,7 +41,7 @@ export function qboRows(entry: JournalEntry, minorUnits: number, nameOf: (key: s
   return entry.lines
     .filter((l): l is JournalLine & { amount: bigint } => l.amount !== null && l.amount > 0n)
     .map((l) => ({
-      journalNo: entry.entryNo,
+      journalNo: entryNumberOf(entry),
       date,
       account: nameOf(l.account),
       debit: l.side === 'debit' ? formatBase(l.amount, minorUnits) : null,

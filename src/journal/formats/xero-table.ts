@@ -6,6 +6,7 @@
  */
 import { decimal, text, type TableSpec } from '../../model/column-spec.js';
 import { formatBase } from '../../money/format.js';
+import { entryNumberOf } from '../entry-sequence.js';
 import type { JournalEntry, JournalLine } from '../model.js';
 
 export interface XeroRow {
@@ -41,7 +42,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 export function xeroRows(entry: JournalEntry, minorUnits: number, codeOf: (key: string) => string, taxRate: string): XeroRow[] {
   const [y, m, d] = entry.date.split('-');
   const date = `${d ?? ''} ${MONTHS[Number(m) - 1] ?? ''} ${y ?? ''}`;
-  const narration = `${entry.entryNo} ${entry.narration}`;
+  const narration = `${entryNumberOf(entry)} ${entry.narration}`;
   return entry.lines
     .filter((l): l is JournalLine & { amount: bigint } => l.amount !== null && l.amount > 0n)
     .map((l) => ({

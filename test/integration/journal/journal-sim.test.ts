@@ -200,11 +200,46 @@ describe.skipIf(skip !== null)(`journal files against the simulator${skip ? ` (s
       for (const [no, debits] of debitsByEntry) expect(debits, no).toBe(ours.get(no));
     });
 
-    it('report.xlsx has the Journal sheet with every line of journal.csv', () => {
+    it('report.xlsx has the Journal sheet with every line of journal.csv: dates as date cells, rates and amounts as numbers', () => {
       const sheets = readXlsxWithOpenpyxl(join(run.dir, 'report.xlsx'), { maxRows: 1 });
       const journal = sheets.find((s) => s.name === 'Journal');
       expect(journal?.max_row).toBe(journalCsv.length + 1);
+      const [header, ...rows] = readXlsxWithOpenpyxl(join(run.dir, 'report.xlsx'), { cells: true, maxRows: 40, sheets: ['Journal'] })[0]?.rows ?? [];
+      const at = (name: string): number => (header ?? []).findIndex((c) => c.v === name);
+      for (const [i, row] of rows.entries()) {
+        expect({ i, date: row[at('entry_date')]?.t, fmt: row[at('entry_date')]?.fmt }).toEqual({ i, date: 'd', fmt: 'yyyy-mm-dd' });
+        expect({ i, rate: row[at('rate')]?.t, unit: row[at('rate_unit')]?.v }).toEqual({ i, rate: 'n', unit: journalCsv[i]?.['rate_unit'] });
+        expect(Number(row[at('rate')]?.v)).toBe(Number(journalCsv[i]?.['rate']));
+        expect(row[at(journalCsv[i]?.['debit'] ? 'debit' : 'credit')]?.t).toBe('n');
+      }
     });
+
+    it('numbers the entries JE-2026-10-00001, … in the order of journal.csv, without a gap or a duplicate; the ledger files carry the same numbers; a re-run numbers them alike', async () => {
+      const numbered = (lines: ReadonlyArray<Record<string, string>>, column: string): string[] => lines.map((l) => l[column]!).filter((no, i, all) => no !== '' && no !== all[i - 1]);
+      const sequence = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}${String(i + 1).padStart(5, '0')}`);
+      // each entry's lines are together, and the numbers run 1, 2, 3, … with none twice
+      const entries = numbered(journalCsv, 'entry_no');
+      expect(entries.length).toBeGreaterThan(100);
+      expect(entries).toEqual(sequence('JE-2026-10-', entries.length));
+      expect(new Set(journalCsv.map((l) => `${l['entry_no']}|${l['entry_id']}`)).size).toBe(entries.length);
+      expect(journalCsv.every((l) => /^PX-[A-Z2-7]{12}$/.test(l['entry_id']!))).toBe(true);
+      const posted = new Set(readCsvWithPython(join(run.dir, 'journal-qbo.csv')).rows.map((r) => r[0]!));
+      if (c.journal.entryMode === 'per-day-wallet') {
+        // the daily summaries the ledger files post: a series of their own, also without a gap
+        const days = [...new Set(journalCsv.map((l) => l['summary_entry_no']!).filter((no) => no !== ''))];
+        expect(days.sort()).toEqual(sequence('JD-2026-10-', days.length));
+        for (const no of posted) expect(no).toMatch(/^J[DE]-2026-10-\d{5}$/);
+      } else for (const no of posted) expect(entries).toContain(no);
+      expect(readFileSync(join(run.dir, 'journal.beancount'), 'utf8')).toContain(`^${[...posted][0]}`);
+
+      const again = await runAgainstSimulator({ sim, spec: spec(), tz: TZ, flags: { db: false, formats: ['csv'], journal: mapping(c.journal) } });
+      try {
+        const pairs = (lines: ReadonlyArray<Record<string, string>>): string[] => lines.map((l) => `${l['entry_no']}|${l['entry_id']}|${l['summary_entry_no']}`);
+        expect(pairs(await again.csv('journal.csv'))).toEqual(pairs(journalCsv));
+      } finally {
+        await again.cleanup();
+      }
+    }, 240_000);
   });
 
   describe('a wallet without an account and a currency without a price', () => {

@@ -113,7 +113,7 @@ function cellProblem(type: ColumnType, cell: OpenpyxlCell): string | null {
     if (typeof cell.v === 'string' && startsWithTrigger(cell.v)) return `text begins with a formula trigger: ${show(cell.v)}`;
     return null;
   }
-  if (type === 'instant') return cell.t === 'd' ? null : `an instant cell of type ${cell.t}, not a date: ${show(cell.v)}`;
+  if (type === 'instant' || type === 'date') return cell.t === 'd' ? null : `an ${type} cell of type ${cell.t}, not a date: ${show(cell.v)}`;
   return cell.t === 'b' ? null : `a yes/no cell of type ${cell.t}: ${show(cell.v)}`;
 }
 
