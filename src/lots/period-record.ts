@@ -17,7 +17,7 @@ import type { LotNote } from './subledger.js';
 export function periodRecord(run: PeriodRun, period: string, window: Window): LotPeriodRecord {
   const noFlows = { acquired: 0n, disposed: 0n, transferredIn: 0n, transferredOut: 0n };
   const figures = [...run.figures.values()].map((f) => ({ ...f, unitFlows: { ...(run.units.get(figureKey(f.walletId, f.currency)) ?? noFlows) } }));
-  return { period, windowFrom: window.from, windowTo: window.to, figures, lots: run.closing, reliefs: run.reliefs };
+  return { period, windowFrom: window.from, windowTo: window.to, figures, lots: run.closing, reliefs: run.reliefs, notes: run.notes.map((n) => ({ ...n })) };
 }
 
 /** The recorded period as the run the files and the checks are written from (nothing recomputed). */
@@ -26,7 +26,8 @@ export function recordedRun(record: LotPeriodRecord, window: Window): PeriodRun 
   const closing = record.lots as Lot[];
   const reliefs = record.reliefs as ReliefLine[];
   const figures = new Map<string, WalletFigures>(record.figures.map(({ unitFlows: _flows, ...f }) => [figureKey(f.walletId, f.currency), { ...f }]));
-  const notes: LotNote[] = [
+  // the findings as the close made them; a period recorded before they were (migration 013) derives them
+  const notes: LotNote[] = record.notes !== undefined ? (record.notes as LotNote[]) : [
     ...reliefs.filter((r) => r.cost === null).map((r): LotNote => ({ code: 'basis_unknown', walletId: r.walletId, currency: r.currency, ref: r.disposalRef, units: r.units, message: `${r.disposalRef} relieved ${r.units} base units of unknown basis (as recorded when the period closed)` })),
     ...unknownHeldNotes(closing, window),
   ];

@@ -1,8 +1,8 @@
 /**
  * The snapshot's record of the crypto subledger's closed periods, as a port (tables lot_periods,
- * lot_figures, lot_closings and lot_period_reliefs, migration 010; docs/lots.md "Closed
- * periods"). The subledger (src/lots/) stages what a closing month-end computed; the pipeline
- * confirms it once the folder is published and the period closed. A later run starts from the
+ * lot_figures, lot_closings and lot_period_reliefs, migration 010; its findings in
+ * lot_period_notes, migration 013; docs/lots.md "Closed periods"). The subledger (src/lots/)
+ * stages what a closing month-end computed; the pipeline confirms it once the folder is published and the period closed. A later run starts from the
  * latest recorded closing lots; an amended folder of a recorded period shows the record. The
  * store implements it in SQL (src/store/sql/lots-record.ts); the spool of `--no-db` has none, as
  * it has no journal record: without a snapshot every run recomputes from the history it pulled.
@@ -57,6 +57,16 @@ export interface RecordedFigures {
   unitFlows?: { acquired: bigint; disposed: bigint; transferredIn: bigint; transferredOut: bigint };
 }
 
+/** A finding of the period's lots pass as it was made (src/lots/subledger.ts `LotNote`): lots.basis_unknown or lots.identification_late. */
+export interface RecordedNote {
+  code: string;
+  walletId: string;
+  currency: string;
+  ref: string;
+  units: bigint;
+  message: string;
+}
+
 export interface LotPeriodRecord {
   period: string;
   windowFrom: string;
@@ -66,6 +76,8 @@ export interface LotPeriodRecord {
   figures: RecordedFigures[];
   lots: RecordedLot[];
   reliefs: RecordedRelief[];
+  /** the lots pass's findings (migration 013); absent for a period recorded before them */
+  notes?: RecordedNote[];
 }
 
 /** A recorded period's window and figures, without its lots and reliefs (what the cumulative tie-out and the pull need). */

@@ -1,11 +1,12 @@
 /**
- * The snapshot's record of the subledger's closed periods (migration 010):
+ * The snapshot's record of the subledger's closed periods (migrations 010–013):
  * src/model/lots-record.ts `LotsRecord` over the Db port.
  */
 import type { LotPeriodRecord, LotsRecord, RecordedFigures, RecordedLot, RecordedRelief } from '../../model/lots-record.js';
 import type { Db } from '../db/db.js';
 import type { StoreSchema } from '../db/schema.js';
 import { escapeText, unescapeText } from '../encoding/text-escape.js';
+import { loadNotes, stageNotes } from './lot-notes.js';
 
 type Text = string | null;
 const big = (v: Text): bigint | null => (v === null ? null : BigInt(v));
@@ -50,10 +51,11 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
   const figures = schema.table('lot_figures');
   const closings = schema.table('lot_closings');
   const reliefs = schema.table('lot_period_reliefs');
+  const notes = schema.table('lot_period_notes');
 
   async function load(organizationId: string, period: string, withReliefs: boolean): Promise<LotPeriodRecord | null> {
     const key = [escapeText(organizationId), escapeText(period)];
-    const head = await db.query<{ window_from: string; window_to: string; run_id: string }>(`SELECT window_from, window_to, run_id FROM ${periods} WHERE organization_id = $1 AND period = $2 AND status = 'recorded'`, key);
+    const head = await db.query<{ window_from: string; window_to: string; run_id: string; notes_recorded: boolean }>(`SELECT window_from, window_to, run_id, notes_recorded FROM ${periods} WHERE organization_id = $1 AND period = $2 AND status = 'recorded'`, key);
     const h = head.rows[0];
     if (h === undefined) return null;
     const f = await db.query<Record<string, Text>>(`SELECT ${figureColumns('f')} FROM ${figures} f WHERE organization_id = $1 AND period = $2 AND status = 'recorded' ORDER BY wallet_id, currency`, key);
@@ -93,6 +95,7 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
         term: s(x['term'] ?? null),
         ...(x['late_from'] === null || x['late_from'] === undefined ? {} : { lateFrom: s(x['late_from']) }),
       })),
+      ...(withReliefs && h.notes_recorded ? { notes: await loadNotes(db, notes, key) } : {}),
     };
   }
 
@@ -106,7 +109,7 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
       const period = escapeText(rec.period);
       await db.transaction(async (tx) => {
         await tx.query(`DELETE FROM ${periods} WHERE organization_id = $1 AND period = $2 AND status = 'pending'`, [org, period]);
-        await tx.query(`INSERT INTO ${periods} (organization_id, period, status, run_id, window_from, window_to) VALUES ($1, $2, 'pending', $3, $4, $5)`, [org, period, escapeText(runId), rec.windowFrom, rec.windowTo]);
+        await tx.query(`INSERT INTO ${periods} (organization_id, period, status, run_id, window_from, window_to, notes_recorded) VALUES ($1, $2, 'pending', $3, $4, $5, $6)`, [org, period, escapeText(runId), rec.windowFrom, rec.windowTo, rec.notes !== undefined]);
         const f = rec.figures;
         await tx.query(
           `INSERT INTO ${figures} (organization_id, period, status, wallet_id, currency, opening_units, opening_cost, added_cost, relieved_cost, moved_out_cost, additions, dispositions, transfers_net, realized_gain, cumulative_gain,
@@ -133,6 +136,7 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
              AS u(n, w, c, ref, part, dat, id, aat, units, p, cost, g, term, late)`,
           [org, period, r.map((_, i) => String(i + 1)), r.map((x) => txt(x.walletId)), r.map((x) => txt(x.currency)), r.map((x) => txt(x.disposalRef)), r.map((x) => x.part), r.map((x) => x.disposedAt), r.map((x) => txt(x.lotId)), r.map((x) => x.acquiredAt), r.map((x) => num(x.units)), r.map((x) => num(x.proceeds)), r.map((x) => num(x.cost)), r.map((x) => num(x.gain)), r.map((x) => x.term), r.map((x) => (x.lateFrom === undefined ? null : txt(x.lateFrom)))],
         );
+        await stageNotes(tx, notes, org, period, rec.notes ?? []);
       });
     },
 
