@@ -20,7 +20,8 @@ import { abortableSleep } from '../util/abortable-sleep.js';
 import { ApiConnectionError, ApiError, apiErrorFromResponse, classifyTransportError, type RequestLabel, type TransportReason } from './errors.js';
 import { JsonSyntaxError, type LosslessJson } from './json.js';
 import { parseJsonBody } from './json-body.js';
-import { DEFAULT_RETRY_POLICY, parseRetryAfterMs, RetryBudget, withRetries, type RetryContext, type RetryPolicy } from './retry.js';
+import { parseRetryAfterMs, RetryBudget } from '../util/retry.js';
+import { DEFAULT_RETRY_POLICY, retryRequest, type RetryContext, type RetryPolicy } from './retry.js';
 
 export type ApiAuth = { kind: 'apiKey'; apiKey: string } | { kind: 'bearer'; token: string };
 
@@ -147,7 +148,7 @@ export class ApiClient {
     const label: RequestLabel = { method: 'GET', path };
     // The body is parsed after the slot is given back: the request is over, and the next one can start.
     const once = async (attempt: number): Promise<LosslessJson> => this.parse(await this.options.limiter(() => this.attempt(label, options.query ?? [], attempt)), label, attempt);
-    return withRetries(once, {
+    return retryRequest(once, {
       policy: this.policy,
       budget: this.budget,
       sleep: this.sleep,

@@ -1,20 +1,14 @@
 /**
- * Retry = a pure predicate + a pure delay + a thin loop (docs/style.md#4-retry; model stripe-node
- * RequestSender `_shouldRetry` / `_getSleepTimeInMS`). `sleep` and `random` are injected so tests are
- * instant and deterministic. Budgets: attempts per request AND retries per run (AWS Builders'
- * Library: retries amplify load during an outage, so the run as a whole gives up too).
+ * The API client's side of the program's one retry (util/retry.ts, docs/style.md#4-retry): the
+ * predicate — which statuses and transport failures are worth another attempt, in one table — and
+ * the policy. Budgets: attempts per request AND retries per run.
  */
+import { withRetries, type Backoff, type RetryBudget } from '../util/retry.js';
 import { ApiConnectionError, ApiError, type TransportReason } from './errors.js';
 
-export interface RetryPolicy {
+export interface RetryPolicy extends Backoff {
   /** attempts per request, the first included */
   readonly maxAttempts: number;
-  /** first backoff ceiling; doubles per attempt */
-  readonly baseDelayMs: number;
-  /** backoff ceiling */
-  readonly maxDelayMs: number;
-  /** a `Retry-After` longer than this is cut to it (NET-04: never sleep a day) */
-  readonly maxRetryAfterMs: number;
   /** retries for the whole run, every request together */
   readonly runRetryBudget: number;
 }
@@ -47,49 +41,6 @@ export function isRetryable(failure: Failure, context: RetryContext = {}): boole
   return RETRYABLE_STATUSES.has(failure.status);
 }
 
-/**
- * Pure: how long to wait before attempt `attempt + 1`, after `attempt` (1-based) failed.
- * Capped exponential backoff with FULL jitter: uniform in [0, min(cap, base · 2^(attempt-1))).
- * A `Retry-After` is honoured as a floor (never retry sooner than asked), cut to `maxRetryAfterMs`.
- */
-export function retryDelayMs(attempt: number, retryAfterMs: number | undefined, policy: RetryPolicy, random: () => number): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-  const backoff = Math.floor(clamp01(random()) * ceiling);
-  if (retryAfterMs === undefined) return backoff;
-  return Math.max(Math.min(retryAfterMs, policy.maxRetryAfterMs), backoff);
-}
-
-/**
- * Pure: `Retry-After` (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) → ms from `nowMs`.
- * Garbage → undefined (the computed backoff applies); a date in the past → 0.
- */
-export function parseRetryAfterMs(value: string | readonly string[] | undefined, nowMs: number): number | undefined {
-  const text = (Array.isArray(value) ? value[0] : value)?.trim();
-  if (!text) return undefined;
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  if (!/[a-z]/i.test(text)) return undefined;
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - nowMs);
-}
-
-/** Retries left for the whole run. Shared by every request of the run. */
-export class RetryBudget {
-  private used = 0;
-  constructor(readonly limit: number) {}
-
-  /** Takes one retry from the budget; false when it is spent. */
-  tryTake(): boolean {
-    if (this.used >= this.limit) return false;
-    this.used++;
-    return true;
-  }
-
-  get spent(): number {
-    return this.used;
-  }
-}
-
 /** The failure an error thrown by one attempt stands for; null = not a request failure (a bug): never retried. */
 export function failureOf(error: unknown): Failure | null {
   if (error instanceof ApiError) return { kind: 'status', status: error.status, type: error.type };
@@ -103,7 +54,7 @@ export interface RetryInfo {
   failure: Failure;
 }
 
-export interface RetryLoopOptions {
+export interface RequestRetryOptions {
   readonly policy: RetryPolicy;
   readonly budget: RetryBudget;
   readonly sleep: (ms: number) => Promise<void>;
@@ -113,29 +64,34 @@ export interface RetryLoopOptions {
 }
 
 /**
- * The thin loop. `attempt(n)` makes attempt n (1-based); the caller takes its concurrency slot
- * inside `attempt`, so the backoff sleep here holds none. The final error gets `attempts` set.
+ * One request's attempts on the program's loop (util/retry.ts). `attempt(n)` makes attempt n
+ * (1-based); the caller takes its concurrency slot inside `attempt`, so the backoff sleep holds
+ * none. The final error gets `attempts` set.
  */
-export async function withRetries<T>(attempt: (n: number) => Promise<T>, options: RetryLoopOptions): Promise<T> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt(n);
-    } catch (error) {
-      const failure = failureOf(error);
-      const final =
-        failure === null || !isRetryable(failure, options.context) || n >= options.policy.maxAttempts || !options.budget.tryTake();
-      if (final) {
-        if (error instanceof ApiError || error instanceof ApiConnectionError) error.attempts = n;
-        throw error;
-      }
-      const retryAfterMs = error instanceof ApiError ? error.retryAfterMs : undefined;
-      const delayMs = retryDelayMs(n, retryAfterMs, options.policy, options.random);
-      options.onRetry?.({ attempt: n, delayMs, failure });
-      await options.sleep(delayMs);
-    }
+export async function retryRequest<T>(attempt: (n: number) => Promise<T>, options: RequestRetryOptions): Promise<T> {
+  let attempts = 0;
+  try {
+    return await withRetries(
+      (n) => {
+        attempts = n;
+        return attempt(n);
+      },
+      {
+        maxAttempts: options.policy.maxAttempts,
+        backoff: options.policy,
+        budget: options.budget,
+        sleep: options.sleep,
+        random: options.random,
+        retryable: (error) => {
+          const failure = failureOf(error);
+          if (failure === null || !isRetryable(failure, options.context)) return null;
+          return { retryAfterMs: error instanceof ApiError ? error.retryAfterMs : undefined };
+        },
+        onRetry: ({ attempt: n, delayMs, error }) => options.onRetry?.({ attempt: n, delayMs, failure: failureOf(error) as Failure }),
+      },
+    );
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof ApiConnectionError) error.attempts = attempts;
+    throw error;
   }
-}
-
-function clamp01(value: number): number {
-  return Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0;
 }

@@ -10,7 +10,8 @@ import { AppError, configError, usageError } from '../util/errors.js';
 import { configSchema, type Config, type ConfigInput } from './schema.js';
 import { databaseUrlPassword, findSecretKeys, readSecretFile, redactDatabaseUrl, secretFromEnv } from './secrets.js';
 
-export type Env = Readonly<Record<string, string | undefined>>;
+import type { Env } from '../util/env.js';
+export type { Env };
 export type Source = 'default' | 'file' | 'env' | 'flag';
 
 /** A credential for one environment (or `*`: the single-environment default). */

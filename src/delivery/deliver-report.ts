@@ -6,9 +6,9 @@
  */
 import { resolve } from 'node:path';
 import type { DeliveryConfig, DeliveryDestination } from '../config/delivery-schema.js';
-import { DeliveryError } from '../notify/delivery-error.js';
-import type { Env } from '../notify/destination-secrets.js';
-import { withRetries, type AttemptsOutcome, type RetryPolicy } from '../notify/retry-delivery.js';
+import { DeliveryError } from '../util/delivery-error.js';
+import type { Env } from '../util/env.js';
+import { attemptDelivery, type AttemptsOutcome, type DeliveryRetryPolicy } from '../util/delivery-attempts.js';
 import type { Logger } from '../util/log.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { resolveCredentials, type DeliveryCredentials } from './delivery-secrets.js';
@@ -30,7 +30,7 @@ export interface DeliverInput {
   scrubber: SecretScrubber;
   log: Logger;
   /** tests: instant, deterministic backoff */
-  retry?: Pick<RetryPolicy, 'sleep' | 'random' | 'now'>;
+  retry?: Pick<DeliveryRetryPolicy, 'sleep' | 'random' | 'now'>;
 }
 
 export async function deliverReport(input: DeliverInput): Promise<DeliveryRecord[]> {
@@ -85,7 +85,7 @@ async function attempts(input: DeliverInput, d: DeliveryDestination, onSent: (se
     return { ok: false, attempts: 0, detail: error instanceof Error ? error.message : String(error) };
   }
   try {
-    return await withRetries({ budgetMs: input.delivery.timeoutMs, attempts: input.delivery.attempts, ...input.retry }, async (timeoutMs) => {
+    return await attemptDelivery({ budgetMs: input.delivery.timeoutMs, attempts: input.delivery.attempts, ...input.retry }, async (timeoutMs) => {
       onSent(await withDeadline(timeoutMs, d.name, (onClose) => attemptOnce(d, creds, input, timeoutMs, onClose)));
     });
   } catch (error) {

@@ -8,7 +8,7 @@
 import type { DeliveryDestination } from '../config/delivery-schema.js';
 import { deliversJob } from '../config/delivery-schema.js';
 import type { LoadedConfig } from '../config/load.js';
-import type { Env } from '../notify/destination-secrets.js';
+import type { Env } from '../util/env.js';
 import type { Logger } from '../util/log.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { deliverReport, type DeliverInput } from './deliver-report.js';

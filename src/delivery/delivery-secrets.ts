@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import type { DeliveryDestination } from '../config/delivery-schema.js';
 import { readSecretFile, secretFromEnv } from '../config/secrets.js';
-import type { Env } from '../notify/destination-secrets.js';
+import type { Env } from '../util/env.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import type { S3Credentials } from './s3-delivery.js';
 import type { SftpCredentials } from './sftp-tree.js';

@@ -15,7 +15,7 @@
  */
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Destination } from '../config/delivery-schema.js';
-import { DeliveryError } from '../notify/delivery-error.js';
+import { DeliveryError } from '../util/delivery-error.js';
 import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 import { closedPeriod } from './closed-manifest.js';
 import { inTurns } from './in-turns.js';

@@ -3,7 +3,7 @@
  * bucket, refused credentials, a bad signature are never retried; 5xx, 429 and a cut connection
  * are). The SDK's messages name the bucket and key at most, never the secret key.
  */
-import { DeliveryError, networkFailure } from '../notify/delivery-error.js';
+import { DeliveryError, networkFailure } from '../util/delivery-error.js';
 
 const NOT_RETRIED = new Set(['NoSuchBucket', 'AccessDenied', 'Forbidden', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'InvalidBucketName', 'PermanentRedirect', 'AuthorizationHeaderMalformed', 'CredentialsProviderError', 'InvalidArgument', 'KMS.NotFoundException']);
 

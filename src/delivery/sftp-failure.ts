@@ -4,7 +4,7 @@
  * or quota, a server that cannot be reached or cut the connection (retried). The words come from
  * ssh2 and the server, never from the credentials.
  */
-import { DeliveryError, networkFailure } from '../notify/delivery-error.js';
+import { DeliveryError, networkFailure } from '../util/delivery-error.js';
 
 export interface SftpContext {
   label: string;

@@ -13,7 +13,7 @@
  * delivered with other contents is never replaced (an amendment arrives as `<period>.amended-N/`).
  * Once the folder is published (or found unchanged), what earlier attempts left beside it is removed.
  */
-import { DeliveryError } from '../notify/delivery-error.js';
+import { DeliveryError } from '../util/delivery-error.js';
 import { FAULTS_ARMED, faultPoint } from '../util/fault-points.js';
 import { closedPeriod } from './closed-manifest.js';
 import { inTurns } from './in-turns.js';

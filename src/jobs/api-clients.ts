@@ -7,7 +7,7 @@ import pLimit from 'p-limit';
 import { ApiClient, createApiStats, type ApiStats } from '../api/client.js';
 import type { ApiReader } from '../api/endpoints.js';
 import { assertEnvironmentMatchesBaseUrl } from '../api/environment-guard.js';
-import { RetryBudget } from '../api/retry.js';
+import { RetryBudget } from '../util/retry.js';
 import type { LoadedConfig } from '../config/load.js';
 import { AppError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';

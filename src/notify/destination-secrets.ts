@@ -9,7 +9,7 @@ import type { DestinationConfig } from '../config/notify-schema.js';
 import { readSecretFile, secretFromEnv } from '../config/secrets.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 
-export type Env = Readonly<Record<string, string | undefined>>;
+import type { Env } from '../util/env.js';
 
 export interface ResolvedDestination {
   config: DestinationConfig;

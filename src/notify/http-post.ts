@@ -4,7 +4,7 @@
  * endpoint that redirects is misconfigured, and following one could carry a signed body elsewhere.
  */
 import { request } from 'undici';
-import { DeliveryError, httpFailure, networkFailure } from './delivery-error.js';
+import { DeliveryError, httpFailure, networkFailure } from '../util/delivery-error.js';
 
 const MAX_ANSWER_BYTES = 2048;
 

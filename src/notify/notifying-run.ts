@@ -8,7 +8,7 @@ import { NOTIFY_JOBS, type NotifyJob } from '../config/notify-schema.js';
 import type { JobEnv } from '../jobs/job-env.js';
 import { AppError } from '../util/errors.js';
 import type { PipelineOutcome, PipelineSpec } from '../jobs/pipeline.js';
-import type { Env } from './destination-secrets.js';
+import type { Env } from '../util/env.js';
 import { recordNotifications } from './record-notifications.js';
 import { buildRunMessage, type DeliveryNote } from './run-message.js';
 import { RunNotifier } from './run-notifier.js';

@@ -10,8 +10,9 @@ import type { Logger } from '../util/log.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { conditionFor, conditionMet } from './conditions.js';
 import type { DeliveryResult, NotifyEvent } from './delivery-result.js';
-import { resolveDestinations, type Env, type ResolvedDestination } from './destination-secrets.js';
-import type { AttemptsOutcome, RetryPolicy } from './retry-delivery.js';
+import { resolveDestinations, type ResolvedDestination } from './destination-secrets.js';
+import type { AttemptsOutcome, DeliveryRetryPolicy } from '../util/delivery-attempts.js';
+import type { Env } from '../util/env.js';
 import type { RunMessage } from './run-message.js';
 import { sendEmail } from './send-email.js';
 import { pingBody, sendPing, sendSlack, sendWebhook, type PingEvent } from './send-http.js';
@@ -77,7 +78,7 @@ export class RunNotifier {
     return this.results;
   }
 
-  private policy(): RetryPolicy {
+  private policy(): DeliveryRetryPolicy {
     return { budgetMs: this.input.notify.timeoutMs, attempts: this.input.notify.attempts };
   }
 

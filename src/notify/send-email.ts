@@ -6,10 +6,10 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmailDestination } from '../config/notify-schema.js';
-import { DeliveryError } from './delivery-error.js';
+import { DeliveryError } from '../util/delivery-error.js';
 import { renderEmail } from './render-email.js';
 import { smtpTransport } from './smtp-transport.js';
-import { withRetries, type AttemptsOutcome, type RetryPolicy } from './retry-delivery.js';
+import { attemptDelivery, type AttemptsOutcome, type DeliveryRetryPolicy } from '../util/delivery-attempts.js';
 import type { RunMessage } from './run-message.js';
 
 /** Above this, exceptions.csv stays in the report folder and the mail says so. */
@@ -20,7 +20,7 @@ export interface EmailInput {
   destination: EmailDestination;
   password: string | undefined;
   message: RunMessage;
-  policy: RetryPolicy;
+  policy: DeliveryRetryPolicy;
   cwd: string;
 }
 
@@ -28,7 +28,7 @@ export async function sendEmail(input: EmailInput): Promise<AttemptsOutcome> {
   const d = input.destination;
   const attachment = d.attachExceptions ? await exceptionsAttachment(input.message) : { path: null, note: undefined };
   const content = renderEmail(input.message, attachment.note === undefined ? {} : { attachmentNote: attachment.note });
-  return withRetries(input.policy, async (timeoutMs) => {
+  return attemptDelivery(input.policy, async (timeoutMs) => {
     const transport = await smtpTransport(d, input.password, timeoutMs, input.cwd);
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -6,7 +6,7 @@ import { signPayload } from '../util/webhook-signature.js';
 import { httpPost } from './http-post.js';
 import { renderSlack } from './render-slack.js';
 import { renderWebhookBody } from './render-webhook.js';
-import { withRetries, type AttemptsOutcome, type RetryPolicy } from './retry-delivery.js';
+import { attemptDelivery, type AttemptsOutcome, type DeliveryRetryPolicy } from '../util/delivery-attempts.js';
 import type { RunMessage } from './run-message.js';
 import { summaryLines } from './summary-lines.js';
 
@@ -25,7 +25,7 @@ export interface WebhookInput {
   /** the same for every attempt of one delivery, so a receiver can drop a repeat */
   deliveryId: string;
   message: RunMessage;
-  policy: RetryPolicy;
+  policy: DeliveryRetryPolicy;
   /** unix seconds (injected for tests); each attempt is signed at its own time */
   nowSeconds?: () => number;
 }
@@ -33,7 +33,7 @@ export interface WebhookInput {
 export function sendWebhook(input: WebhookInput): Promise<AttemptsOutcome> {
   const body = renderWebhookBody(input.message);
   const nowSeconds = input.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
-  return withRetries(input.policy, async (timeoutMs) => {
+  return attemptDelivery(input.policy, async (timeoutMs) => {
     const timestamp = nowSeconds();
     await httpPost({
       url: input.url,
@@ -51,9 +51,9 @@ export function sendWebhook(input: WebhookInput): Promise<AttemptsOutcome> {
   });
 }
 
-export function sendSlack(url: string, message: RunMessage, policy: RetryPolicy): Promise<AttemptsOutcome> {
+export function sendSlack(url: string, message: RunMessage, policy: DeliveryRetryPolicy): Promise<AttemptsOutcome> {
   const body = JSON.stringify(renderSlack(message));
-  return withRetries(policy, async (timeoutMs) => {
+  return attemptDelivery(policy, async (timeoutMs) => {
     await httpPost({ url, body, timeoutMs, headers: { 'content-type': 'application/json; charset=utf-8' } });
   });
 }
@@ -79,10 +79,10 @@ export function pingBody(event: PingEvent, message: RunMessage | null): string {
   return [`exit ${message.exit_code}`, message.headline, ...summaryLines(message).map((l) => `${l.label}: ${l.value}`), ''].join('\n');
 }
 
-export function sendPing(base: string, event: PingEvent, message: RunMessage | null, policy: RetryPolicy, bodyText?: string): Promise<AttemptsOutcome> {
+export function sendPing(base: string, event: PingEvent, message: RunMessage | null, policy: DeliveryRetryPolicy, bodyText?: string): Promise<AttemptsOutcome> {
   const url = pingUrl(base, event);
   const body = bodyText ?? pingBody(event, message);
-  return withRetries(policy, async (timeoutMs) => {
+  return attemptDelivery(policy, async (timeoutMs) => {
     await httpPost({ url, body, timeoutMs, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   });
 }

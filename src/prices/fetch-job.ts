@@ -4,7 +4,7 @@
  * retry budget, then the verdict — the exit a scheduler acts on (docs/prices.md#failures).
  */
 import type { PricesConfig } from '../config/prices-schema.js';
-import { RetryBudget } from '../api/retry.js';
+import { RetryBudget } from '../util/retry.js';
 import type { ExitCodeName } from '../util/exit-codes.js';
 import { usageError } from '../util/errors.js';
 import { readClosedThrough } from './closed-marker.js';

@@ -1,11 +1,12 @@
 /**
- * One GET to a price source, and the retry loop around it: the predicate, the delay and the
- * budget of src/api/retry.ts (docs/style.md#4-retry), `sleep` and `random` injected. A transport
+ * One GET to a price source, and the retry around it: the API's predicate (src/api/retry.ts) on the
+ * program's one loop (src/util/retry.ts, docs/style.md#4-retry), `sleep` and `random` injected. A transport
  * failure becomes a PriceSourceError: no answer at all (an unknown host, a refused or reset
  * connection, a timeout) is `unreachable` — temporary, exit 75 — and anything else `unavailable`.
  */
 import { classifyTransportError } from '../api/errors.js';
-import { isRetryable, retryDelayMs, type RetryBudget, type RetryPolicy } from '../api/retry.js';
+import { isRetryable, type RetryPolicy } from '../api/retry.js';
+import { withRetries, type RetryBudget } from '../util/retry.js';
 import { PriceSourceError } from './source-error.js';
 import type { SourceRequest, SourceResponse } from './source.js';
 
@@ -40,16 +41,16 @@ export interface RetryOptions {
 
 /** GET and parse, retrying what the predicate calls retryable, within the attempts and the run's budget. */
 export async function getParsed<T>(get: HttpGet, request: SourceRequest, parse: (response: SourceResponse) => T, options: RetryOptions): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return parse(await get(request));
-    } catch (error) {
-      if (!(error instanceof PriceSourceError)) throw error;
-      const again = error.failure !== null && isRetryable(error.failure) && attempt < options.policy.maxAttempts && options.budget.tryTake();
-      if (!again) throw error;
-      const delayMs = retryDelayMs(attempt, error.retryAfterMs, options.policy, options.random);
-      options.onRetry?.({ source: error.source, attempt, delayMs, kind: error.kind });
-      await options.sleep(delayMs);
-    }
-  }
+  return withRetries(async () => parse(await get(request)), {
+    maxAttempts: options.policy.maxAttempts,
+    backoff: options.policy,
+    budget: options.budget,
+    sleep: options.sleep,
+    random: options.random,
+    retryable: (error) => (error instanceof PriceSourceError && error.failure !== null && isRetryable(error.failure) ? { retryAfterMs: error.retryAfterMs } : null),
+    onRetry: ({ attempt, delayMs, error }) => {
+      const e = error as PriceSourceError;
+      options.onRetry?.({ source: e.source, attempt, delayMs, kind: e.kind });
+    },
+  });
 }

@@ -2,7 +2,7 @@
  * The failure an HTTP status stands for, shared by the adapters (docs/prices.md#failures). The
  * retry predicate of src/api/retry.ts then decides from `failure` whether to try again.
  */
-import { parseRetryAfterMs } from '../../api/retry.js';
+import { parseRetryAfterMs } from '../../util/retry.js';
 import { PriceSourceError } from '../source-error.js';
 import type { SourceResponse } from '../source.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiConnectionError, ApiServerError, ApiRequestError, ApiRateLimitError, type TransportReason } from '../../../src/api/errors.js';
-import { DEFAULT_RETRY_POLICY, isRetryable, parseRetryAfterMs, RetryBudget, retryDelayMs, withRetries, type Failure } from '../../../src/api/retry.js';
+import { DEFAULT_RETRY_POLICY, isRetryable, retryRequest, type Failure } from '../../../src/api/retry.js';
+import { RetryBudget } from '../../../src/util/retry.js';
 
 const status = (code: number, type = `http_${code}`): Failure => ({ kind: 'status', status: code, type });
 const transport = (reason: TransportReason): Failure => ({ kind: 'transport', reason });
@@ -41,45 +42,6 @@ describe('isRetryable', () => {
   });
 });
 
-describe('retryDelayMs (capped exponential backoff, full jitter)', () => {
-  const policy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 5_000 };
-  it.each([
-    // attempt, random, retryAfterMs, expected
-    [1, 0.5, undefined, 50],
-    [2, 0.5, undefined, 100],
-    [3, 0.5, undefined, 200],
-    [4, 0.999, undefined, 799],
-    [10, 0.5, undefined, 500], // capped at maxDelayMs
-    [1, 0, undefined, 0], // full jitter may retry at once
-    [1, 1, undefined, 100],
-    [1, 0.5, 2_000, 2_000], // Retry-After is a floor
-    [5, 0.9, 100, 900], // ...but never shortens the backoff
-    [1, 0.5, 86_400_000, 5_000], // capped: never sleep a day
-    [1, Number.NaN, undefined, 0],
-  ])('attempt %i, random %d, retry-after %s → %i ms', (attempt, random, retryAfter, expected) => {
-    expect(retryDelayMs(attempt, retryAfter, policy, () => random)).toBe(expected);
-  });
-});
-
-describe('parseRetryAfterMs', () => {
-  const now = Date.parse('2026-11-22T10:00:00Z');
-  it.each<[string | string[] | undefined, number | undefined]>([
-    ['2', 2_000],
-    ['0', 0],
-    [' 7 ', 7_000],
-    [['3', '9'], 3_000],
-    ['Sun, 22 Nov 2026 10:00:05 GMT', 5_000],
-    ['Sun, 22 Nov 2026 09:00:00 GMT', 0],
-    ['-1', undefined],
-    ['1.5', undefined],
-    ['soon', undefined],
-    ['', undefined],
-    [undefined, undefined],
-  ])('%j → %s', (value, expected) => {
-    expect(parseRetryAfterMs(value, now)).toBe(expected);
-  });
-});
-
 function serverError(code: number, retryAfterMs?: number): ApiServerError {
   return new ApiServerError(
     { status: code, type: `http_${code}`, detail: 'x', context: undefined, code: undefined, method: 'GET', path: '/p', retryAfterMs, attempts: 1 },
@@ -87,13 +49,13 @@ function serverError(code: number, retryAfterMs?: number): ApiServerError {
   );
 }
 
-describe('withRetries', () => {
+describe('retryRequest', () => {
   const policy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1_000 };
 
   it('retries retryable failures and returns the first success; sleeps are the computed delays', async () => {
     const sleeps: number[] = [];
     const attempts: number[] = [];
-    const result = await withRetries(
+    const result = await retryRequest(
       async (n) => {
         attempts.push(n);
         if (n < 3) throw serverError(503);
@@ -108,7 +70,7 @@ describe('withRetries', () => {
 
   it('gives up after maxAttempts (per-request budget) and reports the attempts on the error', async () => {
     let calls = 0;
-    const error = await withRetries(
+    const error = await retryRequest(
       async () => {
         calls++;
         throw serverError(502);
@@ -125,7 +87,7 @@ describe('withRetries', () => {
     const budget = new RetryBudget(3);
     let calls = 0;
     const failing = () =>
-      withRetries(
+      retryRequest(
         async () => {
           calls++;
           throw new ApiConnectionError('reset', { method: 'GET', path: '/p', host: 'h', attempts: 1 }, undefined);
@@ -145,7 +107,7 @@ describe('withRetries', () => {
       new TypeError('bug'),
     ]) {
       let calls = 0;
-      const error = await withRetries(
+      const error = await retryRequest(
         async () => {
           calls++;
           throw thrown;
@@ -160,7 +122,7 @@ describe('withRetries', () => {
   it('waits at least Retry-After on a 429', async () => {
     const sleeps: number[] = [];
     let calls = 0;
-    await withRetries(
+    await retryRequest(
       async () => {
         if (++calls === 1) {
           throw new ApiRateLimitError({ status: 429, type: 'rate_limited', detail: '', context: undefined, code: undefined, method: 'GET', path: '/p', retryAfterMs: 3_000, attempts: 1 }, 'tempFail');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { conditionFor, conditionMet } from '../../../src/notify/conditions.js';
-import { DeliveryError } from '../../../src/notify/delivery-error.js';
-import { retryDelayMs, withRetries } from '../../../src/notify/retry-delivery.js';
+import { DeliveryError } from '../../../src/util/delivery-error.js';
+import { attemptDelivery, DELIVERY_BACKOFF } from '../../../src/util/delivery-attempts.js';
+import { retryDelayMs } from '../../../src/util/retry.js';
 import { runVerdict } from '../../../src/notify/run-verdict.js';
 import { pingUrl } from '../../../src/notify/send-http.js';
 import type { Finding } from '../../../src/model/results.js';
@@ -78,20 +79,20 @@ describe('retries within one budget', () => {
       calls++;
       throw new DeliveryError('HTTP 503', true);
     };
-    expect(await withRetries(policy, unavailable)).toEqual({ ok: false, attempts: 3, detail: 'HTTP 503' });
+    expect(await attemptDelivery(policy, unavailable)).toEqual({ ok: false, attempts: 3, detail: 'HTTP 503' });
     expect(calls).toBe(3);
     expect(waits).toEqual([250, 500]);
     const notFound = async (): Promise<void> => {
       throw new DeliveryError('HTTP 404: no_service', false);
     };
-    expect(await withRetries(policy, notFound)).toEqual({ ok: false, attempts: 1, detail: 'HTTP 404: no_service' });
+    expect(await attemptDelivery(policy, notFound)).toEqual({ ok: false, attempts: 1, detail: 'HTTP 404: no_service' });
   });
 
   it('the first attempt gets half the budget, the last all that is left; nothing starts past the budget', async () => {
     const clock = { t: 0 };
     const timeouts: number[] = [];
     const policy = { budgetMs: 8000, attempts: 3, now: () => clock.t, sleep: async (ms: number) => void (clock.t += ms), random: () => 0 };
-    const outcome = await withRetries(policy, async (timeoutMs) => {
+    const outcome = await attemptDelivery(policy, async (timeoutMs) => {
       timeouts.push(timeoutMs);
       clock.t += timeoutMs;
       throw new DeliveryError('no answer', true);
@@ -103,7 +104,7 @@ describe('retries within one budget', () => {
   });
 
   it('honours Retry-After', () => {
-    expect(retryDelayMs(1, new DeliveryError('429', true, 2000), () => 0.5)).toBe(2000);
+    expect(retryDelayMs(1, new DeliveryError('429', true, 2000).retryAfterMs, DELIVERY_BACKOFF, () => 0.5)).toBe(2000);
   });
 });
 
