@@ -4,9 +4,11 @@
  * One rate values the whole entry, so the exact component values (principal, network fee,
  * processing fee) sum exactly to the exact wallet value. The wallet leg is rounded with the
  * configured mode; each component is floored, and the cents still missing go one each to the
- * components with the largest remainders (ties: the order given, principal first). No component
+ * components with the largest remainders (money/largest-remainder.ts; ties: the order given,
+ * principal first). No component
  * moves by a whole minor unit or more from its exact value, and no rounding line is needed.
  */
+import { splitByLargestRemainder } from '../money/largest-remainder.js';
 import { divRound, type Rounding } from '../money/rounding.js';
 
 export interface Allocation {
@@ -18,23 +20,8 @@ export interface Allocation {
 export function allocateLargestRemainder(amounts: readonly bigint[], num: bigint, den: bigint, mode: Rounding): Allocation {
   const total = amounts.reduce((a, b) => a + b, 0n);
   const wallet = divRound(total * num, den, mode);
-  const floors = amounts.map((a) => (a * num) / den);
-  const remainders = amounts.map((a) => (a * num) % den);
-  let residual = wallet - floors.reduce((a, b) => a + b, 0n);
-  const order = amounts.map((_, i) => i).sort((a, b) => {
-    const ra = remainders[a] as bigint;
-    const rb = remainders[b] as bigint;
-    return ra > rb ? -1 : ra < rb ? 1 : a - b;
-  });
-  const parts = [...floors];
-  for (const i of order) {
-    if (residual <= 0n) break;
-    if ((remainders[i] as bigint) === 0n) break;
-    parts[i] = (parts[i] as bigint) + 1n;
-    residual -= 1n;
-  }
-  // residual ≠ 0 here would mean the rounding moved more than the remainders allow: a bug
-  if (residual !== 0n) throw new Error(`largest-remainder allocation left ${residual} minor unit(s)`);
+  // never more than the remainders allow: the wallet leg is the exact sum rounded once
+  const parts = splitByLargestRemainder(amounts.map((a) => a * num), den, wallet);
   return { wallet, parts };
 }
 

@@ -8,9 +8,11 @@
  *
  * Proceeds: a leg's proceeds are the journal's books amount of that leg (the same rate, the same
  * rounding as the entry); split over its relief lines in proportion to units, floored, with the
- * minor units left over going to the largest remainders (journal/allocate.ts), so the lines sum
+ * minor units left over going to the largest remainders (money/largest-remainder.ts, as the
+ * journal's legs), so the lines sum
  * exactly to the journal's leg.
  */
+import { splitByLargestRemainder } from '../money/largest-remainder.js';
 import { divRound } from '../money/rounding.js';
 import type { Lot } from './model.js';
 
@@ -32,20 +34,8 @@ export function shareByUnits(total: bigint, weights: readonly bigint[]): bigint[
   if (sum === 0n) return weights.map(() => 0n);
   const negative = total < 0n;
   const magnitude = negative ? -total : total;
-  const floors = weights.map((w) => (magnitude * w) / sum);
-  const remainders = weights.map((w) => (magnitude * w) % sum);
-  let left = magnitude - floors.reduce((a, b) => a + b, 0n);
-  const order = weights.map((_, i) => i).sort((a, b) => {
-    const ra = remainders[a] as bigint;
-    const rb = remainders[b] as bigint;
-    return ra > rb ? -1 : ra < rb ? 1 : a - b;
-  });
-  for (const i of order) {
-    if (left === 0n) break;
-    floors[i] = (floors[i] as bigint) + 1n;
-    left -= 1n;
-  }
-  return negative ? floors.map((f) => -f) : floors;
+  const shares = splitByLargestRemainder(weights.map((w) => magnitude * w), sum, magnitude);
+  return negative ? shares.map((f) => -f) : shares;
 }
 
 /** Average cost: the wallet's known cost spread over its known-basis lots by units (sum unchanged). */

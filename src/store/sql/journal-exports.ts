@@ -5,6 +5,7 @@
 import type { ExportedEntry, JournalExports, LineComponent, Side } from '../../model/journal-record.js';
 import { instantText } from '../encoding/columns.js';
 import type { Db } from '../db/db.js';
+import { confirmPending } from './confirm-pending.js';
 import type { StoreSchema } from '../db/schema.js';
 import { escapeText, unescapeText } from '../encoding/text-escape.js';
 
@@ -113,20 +114,7 @@ export function createJournalExports(db: Db, schema: StoreSchema): JournalExport
       });
     },
 
-    async confirm(runId) {
-      return db.transaction(async (tx) => {
-        await tx.query(
-          `DELETE FROM ${entries} x USING ${entries} p
-           WHERE p.run_id = $1 AND p.status = 'pending' AND x.organization_id = p.organization_id AND x.entry_no = p.entry_no AND x.status = 'exported'`,
-          [escapeText(runId)],
-        );
-        const { rows } = await tx.query<{ n: string }>(
-          `WITH done AS (UPDATE ${entries} SET status = 'exported', exported_at = now() WHERE run_id = $1 AND status = 'pending' RETURNING 1) SELECT count(*)::text AS n FROM done`,
-          [escapeText(runId)],
-        );
-        return Number(rows[0]?.n ?? 0);
-      });
-    },
+    confirm: (runId) => confirmPending(db, { table: entries, key: 'entry_no', confirmedStatus: 'exported', confirmedAt: 'exported_at' }, runId),
 
     async firstOpenInstant(organizationId) {
       const { rows } = await db.query<{ open_from: string | null }>(

@@ -4,6 +4,7 @@
  */
 import type { LotPeriodRecord, LotsRecord, RecordedFigures, RecordedLot, RecordedRelief } from '../../model/lots-record.js';
 import type { Db } from '../db/db.js';
+import { confirmPending } from './confirm-pending.js';
 import type { StoreSchema } from '../db/schema.js';
 import { escapeText, unescapeText } from '../encoding/text-escape.js';
 import { loadNotes, stageNotes } from './lot-notes.js';
@@ -140,20 +141,7 @@ export function createLotsRecord(db: Db, schema: StoreSchema): LotsRecord {
       });
     },
 
-    async confirm(runId) {
-      return db.transaction(async (tx) => {
-        await tx.query(
-          `DELETE FROM ${periods} x USING ${periods} p
-           WHERE p.run_id = $1 AND p.status = 'pending' AND x.organization_id = p.organization_id AND x.period = p.period AND x.status = 'recorded'`,
-          [escapeText(runId)],
-        );
-        const { rows } = await tx.query<{ n: string }>(
-          `WITH done AS (UPDATE ${periods} SET status = 'recorded', recorded_at = now() WHERE run_id = $1 AND status = 'pending' RETURNING 1) SELECT count(*)::text AS n FROM done`,
-          [escapeText(runId)],
-        );
-        return Number(rows[0]?.n ?? 0);
-      });
-    },
+    confirm: (runId) => confirmPending(db, { table: periods, key: 'period', confirmedStatus: 'recorded', confirmedAt: 'recorded_at' }, runId),
 
     period: (organizationId, period) => load(organizationId, period, true),
 
