@@ -1,9 +1,9 @@
 /**
  * A response body's bytes to its JSON value — the value `parseJson(body.toString('utf8'))` gives —
- * without making one string of a whole page (issue 41, docs/benchmarks.md "Fourth round").
+ * without making one string of a whole page.
  *
- * A page of 500 payments is ~600 KB of JSON. As one string it lives in V8's large-object space,
- * its own mapping: ~2 ms per page on the bench's VM, more than JSON.parse of it, and old-generation
+ * A page of 500 payments is hundreds of KB of JSON. As one string it lives in V8's large-object
+ * space, its own mapping, which can cost more than JSON.parse of it, and old-generation
  * growth that brings full collections sooner. The items of a page are parsed one at a time instead,
  * each from its own small string, and the envelope around them alone:
  *

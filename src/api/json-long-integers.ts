@@ -2,9 +2,8 @@
  * A page that holds integer literals beyond 2^53 (json.ts, step 3), parsed at JSON.parse's speed:
  * each such literal is rewritten as a string holding a marker and its digits, the text is parsed
  * plainly, and a walk of the result turns the markers back into integers (bigint beyond
- * ±(2^53 − 1), number within, the `WireInt` contract). The exact parser reads 9–18 MB/s against
- * JSON.parse's ~200: one huge amount made its whole page ~15 × dearer (issue 41's profile: 3.5 % of
- * the job's main thread on the bench's data, whose seed has such amounts).
+ * ±(2^53 − 1), number within, the `WireInt` contract). The exact parser is an order of magnitude
+ * slower than JSON.parse, so one huge amount made its whole page that much dearer.
  *
  * A string of the page that reads as a marker would be taken for an integer, so the walk counts
  * what it turned back: any count but the number of literals rewritten means such a string exists,

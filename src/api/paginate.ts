@@ -262,8 +262,8 @@ export const DEDUPE_WINDOW_PAGES = 4;
  * Items seen lately in this sweep, by id: an item a server sends again near where it first sent it
  * (the next page starting a few items early, offset pages shifting under inserts, a page repeated) is
  * counted and not yielded twice. The ids of the last `windowPages` pages are kept, not the whole
- * sweep's: a chain over an environment read whole holds up to ~50k ids at 1M payments, eight chains
- * 36 MB of the job's heap, growing with the data (docs/benchmarks.md, "Issue 29: target 5"). Every
+ * sweep's: a chain over an environment read whole would hold ids that grow
+ * with the data. Every
  * store keeps one row per key anyway (the database's upsert, the spool's reads by natural key), so an
  * item repeated further back is written again and absorbed there, as one repeated across a resumed
  * sweep always was; it is then counted as pulled, not as a duplicate.

@@ -64,7 +64,7 @@ export const configSchema = z.strictObject({
   concurrency: z.number().int().min(1).max(64).default(8),
   // the largest page asked; the service's echoed `limit` or a refusal lowers it (api/page-size.ts).
   // The pull's memory is bounded in items, not pages (extract/chain-budget.ts `chainWidth`), so the
-  // largest page is the default: the fewest round trips within the same peak (docs/benchmarks.md, issue 29)
+  // largest page is the default: the fewest round trips within the same peak (docs/benchmarks.md, "The API floor")
   pageSize: z.number().int().min(1).max(1000).default(1000),
   lookbackDays: z.number().int().min(0).max(366).default(7),
   /**

@@ -1,7 +1,7 @@
 /**
  * Where a report lands in an S3 bucket, and how an operator reads it: plain string work, kept apart
  * from s3-delivery.ts so that naming a destination (a delivery record, doctor's line) does not load
- * the AWS SDK, which only a run that delivers to S3 needs (~10 MB of a job's memory otherwise).
+ * the AWS SDK, which only a run that delivers to S3 needs (megabytes of every other job's memory).
  */
 import type { S3Destination } from '../config/delivery-schema.js';
 

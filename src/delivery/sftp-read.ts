@@ -1,8 +1,8 @@
 /**
  * Reading a file on an SFTP server with many read requests in flight — what OpenSSH's own
  * `sftp get` does (64 requests of 32 KiB). ssh2's read stream asks for one block and waits for it
- * before asking for the next: a round trip per block, which made the read-back of a 46 MB folder
- * take half a minute (issue 40). Here the next blocks are asked for while the first are on their
+ * before asking for the next: a round trip per block, so a read-back took as many round trips as
+ * blocks. Here the next blocks are asked for while the first are on their
  * way, and handed over in order as they arrive, so memory stays at `depth × chunk` whatever the
  * file's size.
  *
@@ -18,7 +18,7 @@ import { sizeDiffers } from './remote-tree.js';
 /**
  * 16 requests of 128 KiB in flight: 2 MiB, as OpenSSH's `sftp` keeps (64 × 32 KiB), in a quarter
  * of the requests — a quarter of the packets to encrypt and the socket writes, which cost this
- * client more than they cost OpenSSH's (a read-back of 100 MB: 3.0 s against 3.3–4.1 s).
+ * client more than they cost OpenSSH's (docs/delivery.md#measured).
  */
 export const READ_CHUNK_BYTES = 128 * 1024;
 export const READ_DEPTH = 16;

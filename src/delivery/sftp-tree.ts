@@ -4,7 +4,7 @@
  * leaves here as a DeliveryError in words an operator can act on (sftp-failure.ts), with no
  * credential in it.
  *
- * Speed (issue 40, bench/delivery): the socket has TCP_NODELAY — SFTP is request and answer, and
+ * Speed (bench/delivery): the socket has TCP_NODELAY — SFTP is request and answer, and
  * Nagle's algorithm held each small request back until the previous answer was acknowledged —
  * files are written with many requests in flight (ssh2's fastPut) and read back the same way
  * (sftp-read.ts). A file whose bytes the server already holds under another name gets a hard link

@@ -7,7 +7,7 @@
  *                                    with a new manifest — finds what an earlier one sent and keeps it
  *   .<folder>.payexport-old-<run>/   the published version stepping aside for one rename
  *
- * Versions before issue 40 named them `.<folder>.part-<16 hex>` and `.<folder>.old-<run id>`: a
+ * Earlier versions named them `.<folder>.part-<16 hex>` and `.<folder>.old-<run id>`: a
  * delivery removes those too (the exact shapes that code made, nothing looser).
  */
 import type { RemoteTree } from './remote-tree.js';

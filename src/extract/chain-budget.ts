@@ -16,7 +16,7 @@ export const LEDGER_ENTRIES_PER_PAYMENT = 1.5;
 /**
  * Items the open chains may hold in their pages, per request in flight: two chains of the service's
  * default page (100) each, what the pull held when it always asked for pages of 100 and measured
- * within the memory bound (docs/benchmarks.md "Issue 29"). A chain holds a page while it is read
+ * within the memory bound (docs/extraction.md). A chain holds a page while it is read
  * and one while it is written (write-behind.ts), so the pull's pages are bounded in items, not in
  * pages: larger pages mean fewer chains.
  */

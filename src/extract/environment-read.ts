@@ -1,7 +1,7 @@
 /**
  * When an environment's payments are read whole (one environment-level read, time-sliced) rather
- * than one read per wallet: issue 29's "do not read per wallet what one environment-level read
- * already returns" (docs/extraction.md#environment-level-payments). Pure: counts in, a plan out.
+ * than one read per wallet: never read per wallet what one environment-level read already returns
+ * (docs/extraction.md#environment-level-payments). Pure: counts in, a plan out.
  *
  * Per wallet, each wallet costs at least one request, however few payments it holds; read whole,
  * the environment costs its pages plus, at most, one short last page per time slice. The slices keep

@@ -1,7 +1,7 @@
 /**
  * Time slices: one huge wallet split into several chains over disjoint creation (payments) or
  * effective (ledger) time ranges, so it no longer pins one request slot for the whole run
- * (issue 3: "a single huge wallet may be split into time slices"). Each slice is its own
+ * (a single huge wallet may be split into time slices). Each slice is its own
  * checkpointed chain; the plan is saved with the wallet's stream so a resumed run reuses it.
  *
  * Ranges are half-open [from, to) with `null` for an open end; the API's date filters are inclusive,

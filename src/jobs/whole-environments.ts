@@ -9,9 +9,8 @@
  * streams that hold them, and every slice of an environment read whole holds every wallet's, so the
  * report would parse each slice once per wallet. And on the embedded engine: its pages are committed
  * in groups (store/commit-group.ts), so full pages of 500 payments from every chain at once grew the
- * engine's WebAssembly memory, which never shrinks — a 100k export over 1,000 wallets peaked at
- * 593 MB against 473 MB per wallet, over the 512 MB bound (docs/benchmarks.md, issue 29 third
- * round). `environment` asks for the whole read on either anyway.
+ * engine's WebAssembly memory, which never shrinks, past the job's memory bound. `environment`
+ * asks for the whole read on either anyway.
  */
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../extract/wallets.js';

@@ -113,7 +113,7 @@ export interface ReportSource {
    * false when a read started ahead of its turn overlaps nothing. A database's reads wait on a round
    * trip, so the report starts the next wallet's while it renders this one (util/read-ahead.ts); the
    * spool's are CPU on the same thread, and started early they only keep the next wallet's decoded
-   * rows alive while this one is written (issue 41: long enough to outlive the young generation).
+   * rows alive while this one is written, long enough to outlive the young generation.
    * Absent: reads ahead.
    */
   readonly readAhead?: boolean;

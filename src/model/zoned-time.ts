@@ -52,7 +52,7 @@ export class ZonedClock {
   /**
    * The offset of each UTC minute met, shared by a clock and its forks: a row's instants (created,
    * updated, settled; a ledger entry's effective time) mostly fall in a few minutes, each column's
-   * clock meets them in turn, and outside UTC each new minute was an Intl call (~2 µs).
+   * clock meets them in turn, and outside UTC each new minute is an Intl call.
    */
   private readonly minutes: Map<string, ZonedMinute>;
   /** the cached minute's entry (its local text filled the first time `iso` needs it) */
@@ -67,7 +67,7 @@ export class ZonedClock {
   /**
    * A clock of the same zone with caches of its own: a row shows several instants (created, updated,
    * settled), each its own minute, so one shared cache missed at nearly every cell; a column's
-   * instants, rows coming in time order, mostly share their minute (issue 41's fifth round).
+   * instants, rows coming in time order, mostly share their minute.
    */
   fork(): ZonedClock {
     return new ZonedClock(this.tz, VALIDATED, this.minutes);

@@ -21,7 +21,7 @@ export class HashTotal {
   private total = 0n;
 
   add(id: string): void {
-    // one-shot hash: no Hash object per row (issue 41: a createHash per row was GC churn); asUintN is the mod 2^256
+    // one-shot hash: no Hash object per row (a createHash per row is GC churn); asUintN is the mod 2^256
     this.total = BigInt.asUintN(256, this.total + BigInt(`0x${hash('sha256', id, 'hex')}`));
   }
 

@@ -3,8 +3,7 @@
  * in chunks of about `chunkBytes`.
  *
  * csv-stringify (6.x) builds, for every field, a cast context object, two two-element arrays and an
- * array of separators, and flattens a record string built by `+=`: ~18 KB of garbage per payment,
- * a third of everything an export allocated (issue 41's allocation profile, docs/benchmarks.md).
+ * array of separators, and flattens a record string built by `+=`: much of everything an export allocated.
  * Under `csvFormat` (no quoting options, no formula escaping: cells.ts neutralizes formulas before
  * here) csv-stringify's rule is RFC 4180's: a field holding `,`, `"`, CR or LF is enclosed in quotes
  * with its quotes doubled, any other field is written as it is. Here that rule is one function:

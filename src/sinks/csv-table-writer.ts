@@ -28,9 +28,8 @@ export interface CsvOptions {
 
 /**
  * Buffer per stage (stringifier output, hash tap, file). With Node's 16 KB default the writer
- * spent a fifth of its time idle, waiting on a disk-write round trip every few rows; 64 KB removes
- * most of that (bench: 96 % of bare csv-stringify), while 256 KB bought no speed and cost ~40 MB
- * of RSS in garbage between collections.
+ * spent much of its time idle, waiting on a disk-write round trip every few rows; 64 KB removes
+ * most of that, while a larger buffer bought no speed and cost memory in garbage between collections.
  */
 const BUFFER_BYTES = 64 * 1024;
 

@@ -1,9 +1,7 @@
 /**
  * A table row as worksheet XML, written straight into exceljs's sheet stream: the bytes exceljs
  * 4.4.0 writes for the same row (row-xform + cell-xform, shared strings off) without building its
- * Row and Cell models and their XmlStream. Those models were most of the XLSX path's CPU time
- * (profile of a 100k-payment report: exceljs 11 s of self time, its garbage a good part of 5 s
- * of GC). Rows with a cell note still go through exceljs, which writes the comments part.
+ * Row and Cell models and their XmlStream, which were most of the XLSX path's CPU time and garbage. Rows with a cell note still go through exceljs, which writes the comments part.
  *
  * Pinned to exceljs internals like xlsx-workbook.ts; `test/unit/sinks/xlsx-row-xml.test.ts`
  * compares the sheet XML of both paths byte for byte, so an upgrade that changes either fails there.
@@ -62,7 +60,7 @@ const NO_STYLE: Partial<Style> = {};
 /**
  * Rows are handed to the sheet's stream in runs of about this many characters: exceljs's StreamBuf
  * turns every write into a Buffer of its own before copying it into its 64 KB batch, so one write
- * per row was one Buffer per row (~2 KB each, ~10 % of an export's garbage).
+ * per row was one Buffer per row, a good share of an export's garbage.
  */
 const RUN_CHARS = 16 * 1024;
 

@@ -4,10 +4,9 @@
  * open-addressing table in typed arrays; any other text goes to a Set of its own, as it is.
  *
  * Why: the spool's orphan checks keep every payment id of the run (spool-reader.ts). At 1M payments
- * a Set of the id strings is ~100 MB of live objects that V8's collector marks at every full
- * collection, and that pushed the job's heap past issue 29's soft limit, where collections come
- * every 10 % of growth: 772 full collections in a 1M export (docs/benchmarks.md, issue 41's third
- * round). The table holds 1M ids in 32 MB that the collector never visits.
+ * a Set of the id strings is a large mass of live objects that V8's collector marks at every full
+ * collection, which it then makes more frequent. The table holds them in typed arrays (16 bytes an
+ * id) that the collector never visits.
  *
  * Membership is exact on the text: packing is a bijection on canonical lowercase UUIDs, and an
  * uppercase or otherwise different spelling is another string, kept in the Set.

@@ -1,13 +1,12 @@
 /**
- * UTF-8 bytes to text, at the speed of a copy when the bytes are ASCII (issue 41,
- * docs/benchmarks.md "Fourth round").
+ * UTF-8 bytes to text, at the speed of a copy when the bytes are ASCII.
  *
- * Two costs of Node 20's `buf.toString('utf8')` were measured on the bench machine:
- * - V8's UTF-8 decoder runs at ~300 MB/s even on pure ASCII; a `latin1` decoding copies at 3–10 GB/s and
- *   `isAscii` (simdutf) checks at ~60 GB/s. For ASCII bytes both decodings give the same string.
+ * Two costs of Node 20's `buf.toString('utf8')`:
+ * - V8's UTF-8 decoder is slow even on pure ASCII, where a `latin1` decoding is a copy and `isAscii`
+ *   (simdutf) a fast check; for ASCII bytes both decodings give the same string.
  * - A string longer than ~128 KB lives in V8's large-object space: each one is its own mapping,
- *   ~2 ms for 430 KB on a Firecracker VM (page faults), ~200 MB/s whatever the decoder. Decoding a
- *   whole spool file (hundreds of KB) to slice lines out of it paid that for every file read.
+ *   paid in page faults whatever the decoder. Decoding a whole spool file to slice lines out of it
+ *   paid that for every file read.
  * So readers decode line by line (each line its own small string) with `utf8Slice`, and a
  * sequence that is not ASCII goes through V8's decoder as before: the same characters, U+FFFD for
  * the same malformed bytes.
@@ -34,12 +33,11 @@ export function* utf8Lines(bytes: Buffer, end = bytes.length): Generator<string>
 /**
  * The UTF-8 bytes of `parts` one after the other, as `Buffer.from(parts.join(''))` gives them,
  * written part by part into one buffer: joining a page's lines first made a string of the whole
- * page (large-object space, and V8 flattening a long rope), ~8 ms per MB against ~1.5.
+ * page (large-object space, and V8 flattening a long rope), several times the cost of the copy.
  *
  * The parts are written into a scratch buffer sized for the worst case (a UTF-16 unit is at most
  * 3 bytes of UTF-8; a pair, 2 units, is 4), then copied out at their exact length: measuring each
- * part first (`Buffer.byteLength`, a scan of its own) was 186 ms of a 50k-payment export's main
- * thread, the copy is a memcpy (issue 41's fifth round).
+ * part first (`Buffer.byteLength`) is a scan of its own; the copy is a memcpy.
  */
 export function utf8Join(parts: readonly string[]): Buffer {
   let units = 0;

@@ -1,7 +1,7 @@
 /**
  * The payments of an environment read whole: endpoint 10 without the `wallet_id` filter, when that
- * takes fewer requests than one read per wallet (environment-read.ts; issue 29, "do not read per
- * wallet what one environment-level read already returns"). Only environments every wallet of which
+ * takes fewer requests than one read per wallet (environment-read.ts: never read per
+ * wallet what one environment-level read already returns). Only environments every wallet of which
  * the run pulls are candidates (`PullPlan.wholeEnvironments`: no `--wallet` filter, no `--shard`).
  *
  * The read is cut into time slices (time-slices.ts) so that it keeps the chains busy; each slice is

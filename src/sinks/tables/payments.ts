@@ -46,7 +46,7 @@ export function paymentIdentityColumns(): ColumnSpec<PaymentRow>[] {
 }
 
 /**
- * Column order is for a person reading the sheet (issue 18): when, which wallet, which way, how it
+ * Column order is for a person reading the sheet: when, which wallet, which way, how it
  * ended, how much, the fees and the memo first; the ids, UTC times and exact base units after.
  */
 export const PAYMENTS_TABLE: TableSpec<PaymentRow> = {

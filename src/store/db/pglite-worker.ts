@@ -28,9 +28,8 @@ async function start(): Promise<PGlite> {
 }
 
 // V8 compiles Postgres with its optimizing compiler as usual. Liftoff alone (`--liftoff-only`)
-// kept ~65 MB less resident at 100k payments (373 against 438 MB peak RSS, both under the 512 MB
-// bound) but made the demo 31 s instead of 21 s and the 100k export 1.34 × the server's wall
-// instead of 1.30 × (docs/benchmarks.md#the-embedded-engine), so speed won.
+// kept less resident, within the memory bound either way, but made the demo and the export slower
+// (docs/benchmarks.md#the-embedded-engine), so speed won.
 const engine = start();
 /** Open transactions by id: each settles its callback when the job's thread commits or rolls back. */
 const transactions = new Map<number, { tx: Transaction; finish: (commit: boolean) => void }>();

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 /**
  * Unpacks a gzipped ustar archive of directories and regular files into `target` (the embedded
  * engine's data-folder template: ~1,000 entries, 39 MB unpacked). Done here rather than by PGlite's
- * `loadDataDir`, which needs a second engine in the process: ~100 MB of RSS that stayed resident
+ * `loadDataDir`, which needs a second engine in the process, whose memory stayed resident
  * for the rest of the run (docs/benchmarks.md#the-embedded-engine).
  */
 export function untarGz(archive: Uint8Array, target: string): void {

@@ -113,8 +113,8 @@ export function decodeValue(kind: ColumnKind, value: unknown): unknown {
  * map order, built by `json_build_array`. Every value is already text, so the array holds strings
  * and nulls only (booleans and small integers stay JSON's own) and JSON.parse gives them back
  * exactly. One field per row instead of one per column: the embedded engine's wire parser and the
- * copy between its thread and the job's cost per field, and a payment has 46 (~2.5 × less CPU per
- * row read, docs/benchmarks.md#round-3-fewer-statements-per-page-rows-read-packed). `decodePackedRow`
+ * copy between its thread and the job's cost per field, and a payment has 46
+ * (docs/benchmarks.md#round-3-fewer-statements-per-page-rows-read-packed). `decodePackedRow`
  * reads it.
  */
 export function packedSelect<R>(alias: string, map: ColumnMap<R>, nullColumns: readonly string[] = []): string {

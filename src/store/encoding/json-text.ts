@@ -11,7 +11,7 @@ import { hasLongDigitRun } from '../../util/long-digit-run.js';
  * `WireInt`), so a raw object reads back deep-equal to the one written.
  */
 export function toJsonText(value: unknown): string {
-  // Fast path (~2.5× faster): plain JSON.stringify, which throws on a bigint, and whose output
+  // Fast path: plain JSON.stringify, which throws on a bigint, and whose output
   // shows any character escapeText would change (U+0000 and lone surrogates come out as `\u`
   // escapes, U+2400 as itself). A false alarm (another control character, or a literal
   // backslash-u) only costs the slow path, never correctness.

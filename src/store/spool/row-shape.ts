@@ -1,5 +1,5 @@
 /**
- * Positional rows in the spool (issue 41): the rows of a page share their keys — a payment row has
+ * Positional rows in the spool: the rows of a page share their keys — a payment row has
  * 46, written out as names on every line they were half of its text — so a page writes its keys
  * once, as a shape line, and each row as the JSON array of its values in that order.
  *
@@ -8,7 +8,7 @@
  * neither side makes a tag or a string per amount (a payment row has a dozen). A later row whose
  * value there is neither such a bigint nor null takes a new shape line.
  *
- * Measured on bench payment rows (no raw): 1,399 → ~650 characters a row; stringify of the values'
+ * On the bench's payment rows the line is about half as long; stringify of the values'
  * array about half the object's time, parse about two thirds. The decoded row is the object
  * JSON.parse gave for the object's text: the same keys in the same order, the same values (a row
  * whose keys cannot be a shape — not identifier-like, `__proto__`, a prototype other than Object's —

@@ -104,7 +104,7 @@ export abstract class SpoolReader implements ReportSource {
   /** In-window ledger entries of the wallet that name a payment the spool does not hold. */
   async orphanPaymentIds(organization_id: string, wallet_id: string, window: Window): Promise<string[]> {
     // from the ledger lines' hints: the check runs once per wallet in the pull, and decoding the
-    // wallet's whole ledger for it was a third of the spool's ledger reads (issue 41)
+    // wallet's whole ledger for it was a large share of the spool's ledger reads
     const ledgers = Object.values(this.state.streams).filter((s) => s.checkpoint.stream.startsWith('ledger') && s.wallets.includes(wallet_id));
     const named = namedPaymentIds(join(this.dir, 'streams'), ledgers, wallet_id, (instant) => windowContains(window, instant as UtcInstant));
     const known = await this.knownPaymentIds(organization_id, [...named]);

@@ -31,10 +31,10 @@ export function storedColumns<R>(spec: TableSpec<R>): readonly (readonly [string
 
 /**
  * Digest of a row's COPY line (an unambiguous spelling of its exact stored text): equal hashes,
- * equal rows. One update per row: hashing field by field costs ~3× more.
+ * equal rows. One update per row: hashing field by field costs several times more.
  */
 export function lineHash(line: string): string {
-  // one-shot: no Hash object per row (issue 41)
+  // one-shot: no Hash object per row
   return hash('sha256', line, 'base64url').slice(0, 32);
 }
 
