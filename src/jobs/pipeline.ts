@@ -8,6 +8,7 @@
  * read (73), an unwritable root (74) — missing credentials (77) and a staging/production mix-up
  * (78) — all before any request or database write; then the database (75) and the lock (75).
  */
+import { join } from 'node:path';
 import type { Discovery } from '../extract/wallets.js';
 import { pull, type PullResult } from '../extract/pull.js';
 import type { ExtractContext } from '../extract/context.js';
@@ -18,7 +19,7 @@ import { PullGates } from './pull-gates.js';
 import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
 import { lotsSetup, type LotsSetup } from '../lots/lots-setup.js';
 import { orphanReach } from './lots-payment-reach.js';
-import { autoFetchPrices } from './auto-fetch-prices.js';
+import { priceChecks } from './price-checks.js';
 import { markPricesClosed } from './mark-prices-closed.js';
 import { configError } from '../util/errors.js';
 import { instantFromDate } from '../model/instant.js';
@@ -79,8 +80,10 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
     ? await checkOutputRoot({ where, organizationId, environmentIds: config.environments.map((e) => e.id), walletIds: config.wallets, adopt: spec.adoptOut === true, job: spec.job, period: spec.period.label })
     : null;
   if (writesReport) await assertWritable(outRoot);
-  // prices.autoFetch: the cache is filled before the journal reads it (docs/prices.md#auto-fetch)
-  const priceFindings = writesReport && spec.pull && spec.job !== 'export' && config.prices?.autoFetch === true ? await autoFetchPrices(env, spec) : undefined;
+  // prices.autoFetch: the cache is filled before the journal reads it, or a closed period and a
+  // rebuild show the price checks of the folder they follow (docs/prices.md#auto-fetch)
+  const onDisk = onRoot === null ? null : { jobDir: join(outRoot, spec.job), period: onRoot.period };
+  const priceFindings = writesReport && spec.job !== 'export' && config.prices?.autoFetch === true ? await priceChecks(env, spec, onDisk) : undefined;
   const journal = writesReport ? journalSetup(config, env.loaded.configFile, env.cwd, spec.job) : null;
   const lots = writesReport ? lotsSetup(config, env.loaded.configFile, env.cwd) : null;
   if (journal !== null && priceFindings !== undefined) journal.priceFindings = priceFindings;
