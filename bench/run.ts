@@ -39,9 +39,6 @@
  *   npm run bench -- --sizes 100000 --only embedded the embedded default alone (issue 21, target 1)
  *   npm run bench -- --only delivery                 delivery (issue 40, bench/delivery/): SFTP and S3 against OpenSSH's sftp and the AWS CLI
  */
-// first, as in the CLI: the floors measured in this process run under the job's V8 tier-up budget
-// (src/cli/tier-up-budget.ts), so job and floor are compared on the same runtime settings
-import '../src/cli/tier-up-first.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseBenchArgs } from './bench-options.js';
@@ -53,9 +50,12 @@ import { deliverySection, issue29Section, issue41Section, rowcostSection } from 
 import { renderTable } from './report-table.js';
 import { coresSection, e2eSection, embeddedSection, extractSection, loadSection, writersSection } from './size-sections.js';
 import { TARGETS, verdicts } from './targets.js';
+import { applyStartUpSettings } from '../src/platform/start-up.js';
 import type { SizeResult, Verdict } from './types.js';
 
 async function main(): Promise<void> {
+  // the CLI's own process settings (src/platform/start-up.ts) for the floors measured in this process too: job and floor on the same runtime
+  applyStartUpSettings();
   const o = parseBenchArgs();
   const { only, sizes } = o;
   const started = new Date();

@@ -9,8 +9,8 @@
  * parses: the rows never have to be held whole (a 1M run's payments would not fit), and the
  * difference is what the bare library adds for those rows.
  *
- * Bare means as installed: the job's workbook writer swaps the zip's CRC-32 for zlib's native one
- * (src/sinks/zip-crc.ts), and this process may have loaded it (the writers' section does), so the
+ * Bare means as installed: the CLI swaps the zip's CRC-32 for zlib's native one at start-up
+ * (src/platform/zip-crc.ts), and the bench applies the same start-up settings to its own process, so the
  * floor's workbook is written with `crc-32`'s own sum put back for its length.
  */
 import { createReadStream, createWriteStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
-import { crc32Package, javascriptCrc32 } from '../../src/sinks/zip-crc.js';
+import { crc32Package, javascriptCrc32 } from '../../src/platform/zip-crc.js';
 
 export interface FileRowsFloor {
   rows: number;

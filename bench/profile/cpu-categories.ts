@@ -21,7 +21,7 @@ const CATEGORIES: ReadonlyArray<readonly [string, RegExp]> = [
   ['XLSX row XML', /xlsx-row-xml|xlsx-table-sheets/],
   ['rendering cells', /render-cells|zoned-time|sinks\/cells|column-spec|model\/instant/],
   ['spool: decode', /^(decodeRow|decodeJson|decodeRowText|restore|untag|decodeStreamLine|decode|row|split|build|readShapeLine) .*spool/],
-  ['spool: encode', /^(encodeRow|json|tagged|onlyBigintsToTag|tagBigint|encodeStreamLine|encodeStreamPage|withBigintTags|withoutRaw|head|rawMark|valuesOf|hasShape|shapeKeysOf|untouched|plain) .*spool/],
+  ['spool: encode', /^(encodeRow|rowJson|tagged|nothingToTag|encodeStreamLine|encodeStreamPage|withoutRaw|head|rawMark|valuesOf|hasShape|shapeKeysOf|untouched|plain) .*spool/],
   ['spool: files, journal', /spool-store|checkpoint-journal|spool-files/],
   ['spool: reads', /stream-reader|spool-reader|spool-snapshot/],
   ['normalization', /dist\/normalize\//],

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// first: V8's tier-up budget is set before any other module runs (tier-up-budget.ts)
-import './tier-up-first.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { AppError, exitCodeOf } from '../util/errors.js';
@@ -11,8 +9,7 @@ import { toolInfo } from '../sinks/tool-info.js';
 import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
 import { usageFailure } from './usage-failure.js';
-import { boundHeapGrowth } from './heap-growth.js';
-import { startSoftHeapLimit } from './soft-heap-limit.js';
+import { applyStartUpSettings } from '../platform/start-up.js';
 import { ALL_EXIT_CODES_EPILOG, SECRETS_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
 import { deliverCommand } from './commands/deliver.js';
@@ -105,8 +102,7 @@ function unknownCommand(argv: readonly string[], commands: ReadonlySet<string>):
   return first !== undefined && !first.startsWith('-') && !commands.has(first);
 }
 
-// before any command allocates: the heap's growth between collections, tighter above a soft limit (heap-growth.ts, soft-heap-limit.ts say why)
-boundHeapGrowth();
-startSoftHeapLimit();
+// before any command allocates or writes a workbook: the process's own settings, once (platform/start-up.ts says which and why)
+applyStartUpSettings();
 const context: CliContext = { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, scrubber: new SecretScrubber(), clock: wallClockFrom(process.env), exitCode: ExitCode.ok };
 process.exitCode = await main(hideBin(process.argv), context);

@@ -3,45 +3,14 @@
  * 4.4.0 writes for the same row (row-xform + cell-xform, shared strings off) without building its
  * Row and Cell models and their XmlStream, which were most of the XLSX path's CPU time and garbage. Rows with a cell note still go through exceljs, which writes the comments part.
  *
- * Pinned to exceljs internals like xlsx-workbook.ts; `test/unit/sinks/xlsx-row-xml.test.ts`
+ * Written through exceljs's internals (platform/exceljs-internals.ts); `test/unit/sinks/xlsx-row-xml.test.ts`
  * compares the sheet XML of both paths byte for byte, so an upgrade that changes either fails there.
  */
-import { createRequire } from 'node:module';
-import type ExcelJS from 'exceljs';
 import type { Style, Worksheet } from 'exceljs';
+import { dateToExcel, rowWriterInternals, ValueType, xmlEncode, type SheetWriterInternals } from '../platform/exceljs-internals.js';
 import type { XlsxValue } from './render-cells.js';
 
-const require = createRequire(import.meta.url);
-/** exceljs's own escaping (drops the control characters XML 1.0 forbids), so the bytes match. */
-const { xmlEncode, dateToExcel } = require('exceljs/lib/utils/utils.js') as { xmlEncode(text: string): string; dateToExcel(d: Date, date1904?: boolean): number };
-
-/** The worksheet-writer internals this file relies on (exceljs 4.4.0 lib/stream/xlsx/worksheet-writer.js). */
-interface SheetWriterInternals {
-  _rowZero: number;
-  _rows: unknown[];
-  startedData: boolean;
-  _writeColumns(): void;
-  _writeOpenSheetData(): void;
-  stream: { write(text: string): void };
-  _workbook: { styles: { addStyleModel(style: Partial<Style>, type: number): number } };
-}
-
-// the enum from its own file: exceljs's index would load its reader too (xlsx-workbook.ts says why)
-const { ValueType } = require('exceljs/lib/doc/enums.js') as { ValueType: typeof ExcelJS.ValueType };
 const { Number: NUMBER, String: STRING, Boolean: BOOLEAN, Null: NULL, Date: DATE } = ValueType;
-
-export function assertRowXmlInternals(sheet: Worksheet): void {
-  const s = sheet as unknown as Partial<SheetWriterInternals>;
-  const ok =
-    typeof s._rowZero === 'number' &&
-    Array.isArray(s._rows) &&
-    typeof s.startedData === 'boolean' &&
-    typeof s._writeColumns === 'function' &&
-    typeof s._writeOpenSheetData === 'function' &&
-    typeof s.stream?.write === 'function' &&
-    typeof s._workbook?.styles?.addStyleModel === 'function';
-  if (!ok) throw new Error('exceljs internals changed: the worksheet writer lacks what xlsx-row-xml.ts writes through');
-}
 
 /** A..Z, AA.. for a 1-based column number. */
 export function columnLetter(column: number): string {
@@ -83,8 +52,7 @@ export class RowXmlWriter {
   private pending = '';
 
   constructor(sheet: Worksheet, width: number) {
-    assertRowXmlInternals(sheet);
-    this.sheet = sheet as unknown as SheetWriterInternals;
+    this.sheet = rowWriterInternals(sheet);
     this.cellOpen = Array.from({ length: width }, (_, i) => `<c r="${columnLetter(i + 1)}`);
     this.spans = `1:${width}`;
     this.slotStyle = new Array<Partial<Style> | null>(width).fill(null);

@@ -1,8 +1,8 @@
 /**
  * exceljs's streaming WorkbookWriter made deterministic, memory-flat and first-tab-last.
  *
- * Pinned to exceljs 4.4.0 internals (lib/stream/xlsx/*.js, archiver 5); `assertInternals` fails
- * loudly if an upgrade moves them.
+ * Written through exceljs's internals (lib/stream/xlsx/*.js, archiver 5), reached only through
+ * platform/exceljs-internals.ts, which fails loudly if an upgrade moves them.
  *
  * 1. Memory. Each worksheet writes XML into a StreamBuf that archiver-utils pipes into a
  *    PassThrough; StreamBuf ignores `write()`'s return value, so when JavaScript produces XML faster
@@ -31,46 +31,15 @@
  *    written once, so its hash is the final file's and nothing is buffered or zipped twice.
  */
 import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
-import { createRequire } from 'node:module';
-import type ExcelJS from 'exceljs';
 import type { AddWorksheetOptions, Worksheet } from 'exceljs';
+import { drawingInternals, sheetPipe, WorkbookWriter, type ZipArchive } from '../platform/exceljs-internals.js';
 import { createOutputStream, HashTap, outputError } from './output-file.js';
 import { CHART_CONTENT_TYPE, CHART_REL_TYPE, DRAWING_CONTENT_TYPE, DRAWING_REL_TYPE, drawingXml, relationshipsXml, type ChartAnchor } from './xlsx-chart-xml.js';
 import type { FileResult } from './csv-table-writer.js';
-import { useNativeZipCrc } from './zip-crc.js';
 
 /** Default bound on uncompressed XML waiting for the compressor, per workbook. */
 export const DEFAULT_MAX_BYTES_IN_FLIGHT = 4 * 1024 * 1024;
 const FIRST_SHEET_ID = 1;
-
-interface ZipArchive {
-  append(source: unknown, data: { name: string; date?: Date }): unknown;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
-}
-
-/** The parts of exceljs's StreamBuf (a worksheet's `stream`) that pacing reads. */
-interface SheetStreamInternals {
-  pipes?: Array<Readable & { _writableState?: { length: number; ending?: boolean; finished?: boolean } }>;
-}
-
-/**
- * The streaming writer alone, from its own file: exceljs's index also loads the workbook reader,
- * whose unzipper pulls ~450 polyfill modules (es-abstract) — 0.45 s of CPU at every start of a job
- * that writes a workbook, against 0.17 s for the writer (issue 41; pinned to exceljs 4.4.0's layout
- * like the internals below, and the workbook tests read what it writes).
- */
-const WorkbookWriter = createRequire(import.meta.url)('exceljs/lib/stream/xlsx/workbook-writer.js') as typeof ExcelJS.stream.xlsx.WorkbookWriter;
-// the zip's checksums natively, for every workbook this process writes (zip-crc.ts)
-useNativeZipCrc();
-
-/** The parts of exceljs's stream WorksheetWriter that `addCharts` uses (file comment (4)). */
-interface SheetDrawingInternals {
-  _sheetRelsWriter?: { addRelationship(rel: { Target: string; Type: string }): string };
-  _writeLegacyData?: () => void;
-  _write?: (text: string) => void;
-  committed?: boolean;
-}
 
 const CONTENT_TYPES_PART = '[Content_Types].xml';
 
@@ -181,7 +150,7 @@ export class StreamingWorkbook {
   addSheet(name: string, options: Partial<AddWorksheetOptions>): Worksheet {
     this.assertOpen();
     const sheet = this.writer.addWorksheet(name, options);
-    assertInternals(sheet);
+    sheetPipe(sheet);
     return sheet;
   }
 
@@ -191,7 +160,7 @@ export class StreamingWorkbook {
     if (this.firstSheetAdded) throw new Error('the first sheet is already added');
     this.firstSheetAdded = true;
     const sheet = this.writer.addWorksheetWithId(FIRST_SHEET_ID, name, options);
-    assertInternals(sheet);
+    sheetPipe(sheet);
     return sheet;
   }
 
@@ -202,13 +171,10 @@ export class StreamingWorkbook {
   addCharts(sheet: Worksheet, charts: readonly { anchor: ChartAnchor; xml: string }[]): void {
     this.assertOpen();
     if (charts.length === 0) return;
-    const internals = sheet as unknown as SheetDrawingInternals;
+    const internals = drawingInternals(sheet);
     const rels = internals._sheetRelsWriter;
     const writeLegacy = internals._writeLegacyData;
     const write = internals._write;
-    if (rels === undefined || typeof writeLegacy !== 'function' || typeof write !== 'function' || internals.committed === true) {
-      throw new Error('exceljs internals changed or the sheet is committed: cannot add a drawing (see xlsx-workbook.ts)');
-    }
     const drawing = ++this.drawings;
     const numbers = charts.map(() => ++this.charts);
     const zip = this.writer.zip;
@@ -216,7 +182,7 @@ export class StreamingWorkbook {
     zip.append(drawingXml(charts.map((c) => c.anchor)), { name: `xl/drawings/drawing${drawing}.xml` });
     zip.append(relationshipsXml(numbers.map((n) => ({ type: CHART_REL_TYPE, target: `../charts/chart${n}.xml` }))), { name: `xl/drawings/_rels/drawing${drawing}.xml.rels` });
     const rId = rels.addRelationship({ Target: `../drawings/drawing${drawing}.xml`, Type: DRAWING_REL_TYPE });
-    internals._writeLegacyData = function (this: SheetDrawingInternals): void {
+    internals._writeLegacyData = function (this: typeof internals): void {
       write.call(this, `<drawing r:id="${rId}"/>`);
       writeLegacy.call(this);
     };
@@ -235,7 +201,7 @@ export class StreamingWorkbook {
    */
   pace(sheet: Worksheet): Promise<void> | undefined {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    const buffer = pipeOf(sheet);
+    const buffer = sheetPipe(sheet);
     if ((buffer._writableState?.length ?? 0) <= this.maxBytesInFlight) return undefined;
     // archiver's PassThrough is readable-stream 2's: its state is read as it stores it
     if (buffer._writableState?.finished === true) return undefined;
@@ -287,15 +253,4 @@ export class StreamingWorkbook {
     if (this.committed) throw new Error(`workbook ${this.options.path} is already committed`);
     if (this.failure !== undefined) throw this.failure;
   }
-}
-
-function pipeOf(sheet: Worksheet): NonNullable<SheetStreamInternals['pipes']>[number] {
-  const pipe = (sheet as unknown as { stream: SheetStreamInternals }).stream.pipes?.[0];
-  if (pipe === undefined) throw new Error('exceljs internals changed: worksheet stream has no pipe (see xlsx-workbook.ts)');
-  return pipe;
-}
-
-/** exceljs 4.4.0: worksheet.stream (StreamBuf) → pipes[0] (PassThrough with a _writableState). */
-function assertInternals(sheet: Worksheet): void {
-  if (pipeOf(sheet)._writableState === undefined) throw new Error('exceljs internals changed: no _writableState on the worksheet pipe (see xlsx-workbook.ts)');
 }

@@ -16,6 +16,7 @@ export interface ImportEdge {
 /** The src folders, lowest first; a folder may import from its own layer and any layer before it. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['util'],
+  ['platform'],
   ['money'],
   ['model'],
   ['api', 'config', 'sim'],

@@ -4,67 +4,35 @@
  * The mapping is a bijection, so any row — including a metadata value of "#n5" — round-trips exactly.
  *
  * Neither direction hands JSON a replacer or a reviver: V8 calls those back for every key, which
- * made decoding a payment row four times dearer than parsing it (issue 41's profile). Decoding
- * parses plainly, then untags in place. Encoding has two paths with the same text (the replacer's):
- * - a row with no string starting with `#` and no custom `toJSON` (nearly every row: amounts are
- *   the only values to tag) is stringified as it is, with `BigInt.prototype.toJSON` answering the
- *   tag for the length of that one synchronous call — JSON.stringify asks a bigint for `toJSON`
- *   before it refuses it (ECMA-262 SerializeJSONProperty), so no copy of the row is made. Copying
- *   each row to tag its amounts was half the encoder's time and much of its garbage (issue 41);
- * - any other row gets a tagged copy of the values that need it, then a plain stringify.
+ * made decoding a row several times dearer than parsing it. Decoding parses plainly, then untags in
+ * place. Encoding first walks the value without allocating: with nothing to tag (no bigint, no
+ * string starting with `#`, no custom `toJSON` — a page's positional rows, whose amounts are plain
+ * integers, row-shape.ts), it is stringified as it is; otherwise a copy tags what needs it and
+ * shares every part that needs nothing.
  */
 
 export function encodeRow(row: unknown): string {
-  return withBigintTags((json) => json(row));
+  return rowJson(row);
 }
 
-/** Turns one value into its line's JSON text; only valid inside `withBigintTags`. */
-export type RowJson = (value: unknown) => string;
-
-/**
- * Runs `encode` with the bigint tag installed once, for a whole page of rows in one synchronous
- * call: defining and deleting `BigInt.prototype.toJSON` around each row made stringify 2.4 × dearer
- * (V8 drops what it knew of the prototype at each change; issue 41's bench rows, 16.7 → 7.0 µs).
- * No await can happen inside, so no other code sees the tag.
- */
-export function withBigintTags<R>(encode: (json: RowJson) => R): R {
-  const proto = BigInt.prototype as { toJSON?: unknown };
-  const before = Object.getOwnPropertyDescriptor(proto, 'toJSON');
-  Object.defineProperty(proto, 'toJSON', TAG_BIGINT);
-  try {
-    return encode(json);
-  } finally {
-    // whatever was there before (nothing, in this program) is put back before any other code runs
-    if (before === undefined) delete proto.toJSON;
-    else Object.defineProperty(proto, 'toJSON', before);
-  }
+/** One value's JSON text in the spool's encoding (a row, or a positional row's values). */
+export function rowJson(value: unknown): string {
+  return (nothingToTag(value) ? JSON.stringify(value) : JSON.stringify(tagged(value))) ?? 'null';
 }
 
-function json(value: unknown): string {
-  return (onlyBigintsToTag(value) ? JSON.stringify(value) : JSON.stringify(tagged(value))) ?? 'null';
-}
-
-const TAG_BIGINT: PropertyDescriptor = {
-  value: function tagBigint(this: bigint): string {
-    return `#n${this.toString()}`;
-  },
-  writable: true,
-  configurable: true,
-  enumerable: false,
-};
-
-/** True when the bigints are the only values to tag: no `#` string and no custom `toJSON` anywhere (a walk without allocation). */
-function onlyBigintsToTag(value: unknown): boolean {
+/** True when nothing inside needs a tag: no bigint, no `#` string and no custom `toJSON` (a walk without allocation). */
+function nothingToTag(value: unknown): boolean {
   if (typeof value === 'string') return value.charCodeAt(0) !== 35;
+  if (typeof value === 'bigint') return false;
   if (typeof value !== 'object' || value === null) return true;
-  // a Date's toJSON gives ISO text (never `#`); any other toJSON could answer a `#` string
+  // a Date's toJSON gives ISO text (never `#`); any other toJSON could answer a bigint or a `#` string
   const toJson = (value as { toJSON?: unknown }).toJSON;
   if (toJson !== undefined && !(value instanceof Date)) return false;
   if (Array.isArray(value)) {
-    for (const v of value) if (!onlyBigintsToTag(v)) return false;
+    for (const v of value) if (!nothingToTag(v)) return false;
     return true;
   }
-  for (const key in value) if (!onlyBigintsToTag((value as Record<string, unknown>)[key])) return false;
+  for (const key in value) if (!nothingToTag((value as Record<string, unknown>)[key])) return false;
   return true;
 }
 

@@ -19,7 +19,7 @@
  *   shape line (`!["key",…]`, row-shape.ts): a page's rows share their keys, written once a page.
  * - A line that starts with `{` is a whole row encoded alone (files written before this format).
  */
-import { decodeJson, decodeRow, withBigintTags } from './row-codec.js';
+import { decodeJson, decodeRow, rowJson } from './row-codec.js';
 import { PageShape, readShapeLine, SHAPE_MARK, type RowShape } from './row-shape.js';
 
 export interface LineHints {
@@ -37,34 +37,32 @@ const TAB = '\t';
  * (`encodeStreamPage`); this is the reference its tests read a page back against.
  */
 export function encodeStreamLine(row: object, hints: LineHints): string {
-  return withBigintTags((json) => withoutRaw(row, (r) => `${head(hints)}${json(r)}${rawMark(r)}\n`));
+  return withoutRaw(row, (r) => `${head(hints)}${rowJson(r)}${rawMark(r)}\n`);
 }
 
 /**
  * A page's lines, as one string each: a shape line before the first row and wherever the keys
  * change, then each row as its values (row-shape.ts); a row whose keys cannot be a shape is
- * written as an object. One synchronous call, so the bigint tag is installed once.
+ * written as an object.
  */
 export function encodeStreamPage<T extends object>(rows: readonly T[], hintsOf: (row: T) => LineHints): string[] {
-  return withBigintTags((json) => {
-    const lines: string[] = [];
-    let shape: PageShape | null = null;
-    for (const row of rows) {
-      // an array's JSON would read back as a positional row
-      if (Array.isArray(row)) throw new Error('a spool row is an object, not an array');
-      lines.push(
-        withoutRaw(row, (r) => {
-          if (shape === null || !shape.fits(r)) {
-            shape = PageShape.of(r);
-            if (shape !== null) lines.push(`${shape.line()}\n`);
-          }
-          const text = shape === null ? json(r) : json(shape.values(r));
-          return `${head(hintsOf(row))}${text}${rawMark(r)}\n`;
-        }),
-      );
-    }
-    return lines;
-  });
+  const lines: string[] = [];
+  let shape: PageShape | null = null;
+  for (const row of rows) {
+    // an array's JSON would read back as a positional row
+    if (Array.isArray(row)) throw new Error('a spool row is an object, not an array');
+    lines.push(
+      withoutRaw(row, (r) => {
+        if (shape === null || !shape.fits(r)) {
+          shape = PageShape.of(r);
+          if (shape !== null) lines.push(`${shape.line()}\n`);
+        }
+        const text = shape === null ? rowJson(r) : rowJson(shape.values(r));
+        return `${head(hintsOf(row))}${text}${rawMark(r)}\n`;
+      }),
+    );
+  }
+  return lines;
 }
 
 function head(hints: LineHints): string {

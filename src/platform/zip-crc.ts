@@ -1,10 +1,10 @@
 /**
- * The workbook zip's CRC-32 from zlib's native code. exceljs zips through archiver, whose
- * crc32-stream sums every byte of every part with the `crc-32` package, in JavaScript: 336 ms of the
- * main thread at 50k payments (issue 41's profile), where `zlib.crc32` (Node ≥ 20.15) does the same
- * sum natively. Its `buf` is replaced, once, by one that answers the same number for the same
- * arguments (`test/unit/sinks/zip-crc.test.ts` compares both on any bytes and seed), so the zip's
- * bytes do not change.
+ * Workbook zips summed by zlib's native CRC-32. exceljs zips through archiver, whose crc32-stream
+ * sums every byte of every part with the `crc-32` package, in JavaScript on the main thread, where
+ * `zlib.crc32` (Node ≥ 20.15) does the same sum natively. `useNativeZipCrc` replaces that package's
+ * `buf`, once, by one that answers the same number for the same arguments, so the zip's bytes do
+ * not change (test/unit/platform/zip-crc.test.ts compares both on any bytes and seed, and fails if
+ * crc32-stream stops calling `crc-32`'s `buf`). Only the CLI calls it, at start-up (start-up.ts).
  *
  * `crc-32` is resolved from crc32-stream's own folder: the copy its `require` gets.
  */
@@ -29,6 +29,9 @@ export const nativeCrc32: CrcBuf = (data, seed) => {
   return zlib.crc32(data, Number(seed) >>> 0) | 0;
 };
 
-export function useNativeZipCrc(): void {
-  if (typeof zlib.crc32 === 'function') crc32Package.buf = nativeCrc32;
+/** Installs the native sum where this Node has one; answers whether it did. */
+export function useNativeZipCrc(): boolean {
+  if (typeof zlib.crc32 !== 'function') return false;
+  crc32Package.buf = nativeCrc32;
+  return true;
 }
