@@ -3,7 +3,6 @@ import { readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, QueryResult, Queryable, SqlParam, TransactionOptions } from './db.js';
@@ -27,8 +26,6 @@ export interface EmbeddedOptions {
  * in the OS page cache anyway, so a smaller pool costs a copy per page, not a disk read.
  */
 export const EMBEDDED_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'maintenance_work_mem=16MB'];
-
-const HEAP_GROWING_PERCENT = 50;
 
 /** The build's template for this PGlite version (scripts/embedded-template.mjs), or null when absent. */
 export function embeddedTemplatePath(): string | null {
@@ -156,12 +153,7 @@ export function embeddedLockPath(dataDir: string): string {
  * is serialized by PGlite itself (a transaction holds it exclusively).
  */
 export async function openEmbedded(options: EmbeddedOptions): Promise<Db> {
-  // The engine takes ~150 MB of the process's 512 MB, so the job's own heap must not run ahead of
-  // its live data: V8 lets the heap grow up to 4 × what survived the last full GC before the next
-  // one, and the report stage's garbage reached 276 MB of heap over ~80 MB live (571 MB peak RSS at
-  // 100k payments). Growing by half instead kept the peak at 383 MB for the same CPU time
-  // (docs/benchmarks.md#the-embedded-engine). V8 reads the factor at every full GC, for the whole process.
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  // the job's heap growth, which matters most beside the engine's memory, is the CLI's start-up setting (platform/v8-flags.ts)
   const dataDir = options.dataDir === null ? null : path.resolve(options.dataDir);
   let lock: FileLock | null = null;
   if (dataDir !== null) {
