@@ -3,9 +3,11 @@
  * the journal maps whose currency is not the books' currency; this section says, per wallet, which
  * cost-basis method applies from which date (default fifo), and where the opening-lots file and the
  * specific-identification file are (paths relative to the config file); which withdrawals and
- * deposits move units to or from the company's own off-service wallets (`custody`). Needs `journal`.
+ * deposits move units to or from the company's own off-service wallets (`custody`); what the US tax
+ * files need (`tax`). Needs `journal`.
  */
 import { z } from 'zod';
+import { taxSchema } from './tax-schema.js';
 
 const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a UUID');
 const dateOrInstant = z.string().regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2}))?$/, 'expected YYYY-MM-DD or an RFC 3339 time');
@@ -64,6 +66,8 @@ export const lotsSchema = z
     withdrawals: z.array(movementRule('withdrawn', ['own_custody', 'disposal'] as const)).default([]),
     /** `deposited` entries: own_custody (the lots come back from a custody wallet with their basis) or external (basis from the opening-lots file, the default) */
     deposits: z.array(movementRule('deposited', ['own_custody', 'external'] as const)).default([]),
+    /** the US tax files: Form 8949's boxes, Forms 1099-DA (tax-schema.ts); absent = their defaults */
+    tax: taxSchema.optional(),
   })
   .superRefine((l, ctx) => {
     const rules = [...l.withdrawals.map((r, i) => ({ r, path: ['withdrawals', i, 'custody'] })), ...l.deposits.map((r, i) => ({ r, path: ['deposits', i, 'custody'] }))];

@@ -11,6 +11,7 @@ import { NO_IDENTIFICATIONS, type Identifications } from './identification.js';
 import { loadIdentifications } from './identification-file.js';
 import type { OpeningLot } from './model.js';
 import { loadOpeningLots } from './opening-lots-file.js';
+import { refuseAverageForTax } from './tax/tax-options.js';
 
 export interface LotsSetup {
   config: LotsConfig;
@@ -24,6 +25,7 @@ export function lotsSetup(config: Config, configFile: string | undefined, cwd: s
   const baseDir = configFile === undefined ? cwd : dirname(resolve(cwd, configFile));
   const at = (file: string): string => (isAbsolute(file) ? file : resolve(baseDir, file));
   const lots = config.lots;
+  refuseAverageForTax(lots);
   for (const [id, custody] of Object.entries(lots.custody)) {
     if (custody.account !== undefined && config.journal.accounts[custody.account] === undefined) throw configError('lots_custody_account', `lots.custody.${id}.account: unknown account key '${custody.account}' (declare it under journal.accounts)`);
   }

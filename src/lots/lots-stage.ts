@@ -11,7 +11,6 @@ import type { Finding } from '../model/results.js';
 import { cumulativeTieout } from './cumulative-tieout.js';
 import { custodyRules } from './custody.js';
 import { cryptoAssetRows } from './crypto-assets-rows.js';
-import { form8949Rows } from './form-8949-rows.js';
 import type { Lot } from './model.js';
 import { withdrawalFindings } from './withdrawals.js';
 import { fairValueAt } from './fair-value.js';
@@ -21,11 +20,12 @@ import { lotsRun, type LotsRun } from './lots-run.js';
 import { figureKey } from './period-run.js';
 import { shareByUnits } from './relief.js';
 import { daysBetween, termOfDays } from './term.js';
+import { writeTaxFiles } from './tax/tax-files.js';
+import { taxOptions } from './tax/tax-options.js';
 import { CRYPTO_ASSETS_TABLE } from './tables/crypto-assets.js';
 import { cryptoOverview, writeCryptoAssetsSheet } from './tables/crypto-assets-sheet.js';
 import { cryptoAssetsNote, TIE_CHECKS } from './crypto-assets-note.js';
 import type { CryptoOverview } from '../model/crypto-overview.js';
-import { FORM_8949_TABLE } from './tables/form-8949.js';
 import { LOT_RELIEFS_TABLE } from './tables/lot-reliefs.js';
 import { LOTS_TABLE, type HeldLotRow } from './tables/lots.js';
 
@@ -78,9 +78,8 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     await lotsTable.write({ lot, fairValue: lotFair.get(lot.lotId) ?? null, minorUnits: scale, heldDays: daysBetween(acquiredDay, endDay), term: termOfDays(acquiredDay, endDay) } satisfies HeldLotRow);
   }
   await lotsTable.close();
-  const form = input.folder.extraCsv(FORM_8949_TABLE);
-  for (const row of form8949Rows(ctx, run.reliefs, input.wallets)) await form.write(row);
-  await form.close();
+  const tax = taxOptions(input.lots.config);
+  if (tax.form8949) await writeTaxFiles({ ctx, reliefs: run.reliefs, options: tax, folder: input.folder, window, wallets: input.wallets, entity: input.lots.config.entity ?? `organization ${input.organizationId}` });
 
   // ASU 2023-08 per currency
   const { rows: assetRows, journalFair } = cryptoAssetRows({ ctx, run, window, balances: input.balances, wallets: input.wallets, custody, methods, tracked, held });
