@@ -89,7 +89,7 @@ export async function runCoresBench(options: CoresOptions): Promise<CoresResult>
   };
 }
 
-/** The latency floor (requests the run made) and the CPU floor of the bare libraries for the run's rows; also used by bench/issue29.ts. */
+/** The latency floor (requests the run made) and the CPU floor of the bare libraries for the run's rows; also used by bench/export-pairs.ts. */
 export async function measureFloors(options: Pick<CoresOptions, 'payments' | 'latencyMs' | 'concurrency' | 'databaseUrl'>, current: ExportRunResult): Promise<CoresResult['floors']> {
   const cores = os.cpus().length;
   const latencySeconds = (current.apiRequests * options.latencyMs) / options.concurrency / 1000;
@@ -159,7 +159,7 @@ function jsonParseSecondsPerItem(): number {
   return best;
 }
 
-/** The baseline's built CLI: an existing build, or a fresh worktree at the commit, built; also used by bench/issue29.ts. */
+/** The baseline's built CLI: an existing build, or a fresh worktree at the commit, built; also used by bench/export-pairs.ts. */
 export function prepareBaseline(commit: string, dir: string): string {
   if (existsSync(path.join(dir, 'dist/cli/main.js'))) {
     const at = git(dir, 'rev-parse', 'HEAD');

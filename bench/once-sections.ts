@@ -2,25 +2,25 @@
 import { rmSync } from 'node:fs';
 import type { BenchOptions } from './bench-options.js';
 import { runDeliveryBench, type DeliveryBenchResult } from './delivery/delivery-bench.js';
-import { runIssue29 } from './issue29.js';
-import { runIssue41 } from './issue41.js';
+import { runExportPairs } from './export-pairs.js';
+import { runCpuFloor } from './cpu-floor.js';
 import { measureRowCost, prepareBaseTree } from './row-cost.js';
 import type { SizeResult } from './types.js';
 
 type Log = (line: string) => void;
 
-export async function issue29Section(r: SizeResult, o: BenchOptions, log: Log): Promise<void> {
+export async function exportPairsSection(r: SizeResult, o: BenchOptions, log: Log): Promise<void> {
   const wallets = Number(o.values['issue29-wallets']);
   const pairs = new Set(o.values['issue29-pairs'].split(',') as Array<'roundtrips' | 'naive' | 'efficiency' | 'reads' | 'behind'>);
   log(`[${r.payments}] issue 29 over ${wallets} wallets, ${o.latencyMs} ms latency: ${[...pairs].join(', ')}`);
-  r.issue29 = { ...(await runIssue29({ payments: r.payments, wallets, seed: o.seed, concurrency: o.concurrency, latencyMs: o.latencyMs, databaseUrl: o.databaseUrl, pairs, log })), wallets };
+  r.issue29 = { ...(await runExportPairs({ payments: r.payments, wallets, seed: o.seed, concurrency: o.concurrency, latencyMs: o.latencyMs, databaseUrl: o.databaseUrl, pairs, log })), wallets };
 }
 
-export async function issue41Section(r: SizeResult, o: BenchOptions, log: Log): Promise<void> {
+export async function cpuFloorSection(r: SizeResult, o: BenchOptions, log: Log): Promise<void> {
   const wallets = Number(o.values['issue41-wallets']);
   const parts = new Set(o.values['issue41-parts'].split(','));
   log(`[${r.payments}] issue 41 over ${wallets} wallets, no latency: job CPU per payment against the bare libraries (${[...parts].join(', ')})`);
-  r.issue41 = await runIssue41({ payments: r.payments, wallets, seed: o.seed, concurrency: o.concurrency, databaseUrl: o.databaseUrl, embedded: parts.has('embedded'), gc: parts.has('gc'), rounds: Number(o.values['issue41-rounds']), log });
+  r.issue41 = await runCpuFloor({ payments: r.payments, wallets, seed: o.seed, concurrency: o.concurrency, databaseUrl: o.databaseUrl, embedded: parts.has('embedded'), gc: parts.has('gc'), rounds: Number(o.values['issue41-rounds']), log });
 }
 
 /** Postgres CPU per payment row against another tree; only given --rowcost-base or --rowcost-ref. */

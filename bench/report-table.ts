@@ -2,8 +2,8 @@
 import type { CoresResult } from './cores.js';
 import type { DeliveryBenchResult } from './delivery/delivery-bench.js';
 import { deliveryTable } from './delivery/delivery-report.js';
-import type { Issue29Result } from './issue29.js';
-import { issue41Table } from './issue41-report.js';
+import type { ExportPairsResult } from './export-pairs.js';
+import { cpuFloorTable } from './cpu-floor-report.js';
 import type { SinkResult } from './sinks.js';
 import type { Machine, SizeResult, Verdict } from './types.js';
 
@@ -60,15 +60,15 @@ export function renderTable(results: SizeResult[], checks: Verdict[], machine: M
       );
     }
   }
-  for (const r of results.filter((x) => x.issue29 !== undefined)) lines.push('', ...issue29Table(r.payments, r.issue29!));
-  for (const r of results.filter((x) => x.issue41 !== undefined)) lines.push('', ...issue41Table(r.issue41!));
+  for (const r of results.filter((x) => x.issue29 !== undefined)) lines.push('', ...exportPairsTable(r.payments, r.issue29!));
+  for (const r of results.filter((x) => x.issue41 !== undefined)) lines.push('', ...cpuFloorTable(r.issue41!));
   if (delivery) lines.push('', ...deliveryTable(delivery));
   lines.push('', '| target | measured | met |', '|---|---|:---:|');
   for (const c of checks) lines.push(`| ${c.target} | ${c.measured} | ${c.met === null ? '—' : c.met ? 'yes' : '**no**'} |`);
   return lines.join('\n');
 }
 
-function issue29Table(payments: number, r: Issue29Result & { wallets: number }): string[] {
+function exportPairsTable(payments: number, r: ExportPairsResult & { wallets: number }): string[] {
   const out: string[] = [];
   const bh = r.behind;
   if (bh) {

@@ -18,10 +18,10 @@
  *   issue41  at the smallest size, over --issue41-wallets (200), no latency: job CPU µs per payment on
  *            the spool, the Postgres server and the embedded engine, per stage, against the bare
  *            libraries' floor for the same data (JSON.parse + csv-stringify + exceljs, + COPY), and
- *            the GC share of the main thread (bench/issue41.ts)
+ *            the GC share of the main thread (bench/cpu-floor.ts)
  *   issue29  at the smallest size, over --issue29-wallets (200): pages of 100 against the default (1000 asked)
  *            (requests, the API floor, same bytes), efficiency against max(API floor, CPU floor ÷
- *            cores), export --no-db against the naive exporter (bench/issue29.ts)
+ *            cores), export --no-db against the naive exporter (bench/export-pairs.ts)
  *
  * Every ceiling is measured in the same run as what it bounds, on the same machine, because this
  * machine is shared and noisy (±30 % between runs is normal); the table prints the load average.
@@ -46,7 +46,7 @@ import type { DeliveryBenchResult } from './delivery/delivery-bench.js';
 import { deliveryVerdicts } from './delivery/delivery-report.js';
 import { ROOT } from './e2e/sim-child.js';
 import { describeMachine, loadAverage } from './machine.js';
-import { deliverySection, issue29Section, issue41Section, rowcostSection } from './once-sections.js';
+import { deliverySection, exportPairsSection, cpuFloorSection, rowcostSection } from './once-sections.js';
 import { renderTable } from './report-table.js';
 import { coresSection, e2eSection, embeddedSection, extractSection, loadSection, writersSection } from './size-sections.js';
 import { TARGETS, verdicts } from './targets.js';
@@ -97,8 +97,8 @@ async function main(): Promise<void> {
   }
   const smallest = results.reduce<SizeResult | undefined>((m, r) => (m === undefined || r.payments < m.payments ? r : m), undefined);
   if (smallest !== undefined) {
-    if (only.has('issue41')) await section(smallest.payments, 'issue41', () => issue41Section(smallest, o, log));
-    if (only.has('issue29')) await section(smallest.payments, 'issue29', () => issue29Section(smallest, o, log));
+    if (only.has('issue41')) await section(smallest.payments, 'issue41', () => cpuFloorSection(smallest, o, log));
+    if (only.has('issue29')) await section(smallest.payments, 'issue29', () => exportPairsSection(smallest, o, log));
     if (only.has('rowcost')) {
       if (o.values['rowcost-base'] === undefined && o.values['rowcost-ref'] === undefined) log('rowcost: skipped (give --rowcost-base DIR or --rowcost-ref REF to compare with)');
       else await section(smallest.payments, 'rowcost', () => rowcostSection(smallest, o, log));

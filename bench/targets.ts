@@ -2,7 +2,7 @@
  * The targets of issue 8, and the verdict of one bench run against them. A target whose inputs
  * were not measured in this run (a section left out with --only, a size not run) is "—", never met.
  */
-import { issue41Verdicts } from './issue41-report.js';
+import { cpuFloorVerdicts } from './cpu-floor-report.js';
 import type { SizeResult, Verdict } from './types.js';
 
 export const TARGETS = {
@@ -34,7 +34,7 @@ export const TARGETS = {
   headroomGrowthMax: 1.2,
 } as const;
 
-function issue29Verdicts(r: SizeResult): Verdict[] {
+function exportPairsVerdicts(r: SizeResult): Verdict[] {
   const out: Verdict[] = [];
   const x = r.issue29!;
   const data = `${label(r)}, ${x.wallets} wallets, ${x.latencyMs} ms`;
@@ -139,8 +139,8 @@ export function verdicts(results: readonly SizeResult[]): Verdict[] {
       });
     }
   }
-  for (const r of results) if (r.issue29) out.push(...issue29Verdicts(r));
-  for (const r of results) if (r.issue41) out.push(...issue41Verdicts(r.issue41));
+  for (const r of results) if (r.issue29) out.push(...exportPairsVerdicts(r));
+  for (const r of results) if (r.issue41) out.push(...cpuFloorVerdicts(r.issue41));
   out.push(...headroomVerdicts(smallest, largest));
   if (largest?.e2e && smallest?.e2e && largest !== smallest) {
     const growth = largest.e2e.peakRssMb / smallest.e2e.peakRssMb;

@@ -2,8 +2,8 @@
 import type { CoresResult } from './cores.js';
 import type { ExportRunResult } from './e2e/export-run.js';
 import type { ExtractionRun } from './extract.js';
-import type { Issue29Result } from './issue29.js';
-import type { Issue41Result } from './issue41.js';
+import type { ExportPairsResult } from './export-pairs.js';
+import type { CpuFloorResult } from './cpu-floor.js';
 import type { RowCostResult } from './row-cost.js';
 import type { SinkResult } from './sinks.js';
 
@@ -18,10 +18,10 @@ export interface SizeResult {
   cores?: CoresResult;
   /** the same export on the Postgres server and on the embedded engine, in turn; wallRatio = embedded / server */
   embedded?: { server: ExportRunResult; embedded: ExportRunResult; wallRatio: number; latencyMs: number };
-  /** issue 29: round trips against the API floor, the naive exporter, efficiency (bench/issue29.ts); smallest size only */
-  issue29?: Issue29Result & { wallets: number };
-  /** issue 41: job CPU per payment against the bare libraries' floor (bench/issue41.ts); smallest size only */
-  issue41?: Issue41Result;
+  /** issue 29: round trips against the API floor, the naive exporter, efficiency (bench/export-pairs.ts); smallest size only */
+  issue29?: ExportPairsResult & { wallets: number };
+  /** issue 41: job CPU per payment against the bare libraries' floor (bench/cpu-floor.ts); smallest size only */
+  issue41?: CpuFloorResult;
 }
 
 export interface Verdict {

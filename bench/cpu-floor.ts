@@ -25,7 +25,7 @@ import { measureWritersGc, type WritersGc } from './floor/writers-gc.js';
 import { measurePageParse, type PageParseFloor } from './floor/page-parse.js';
 import { measureRequiredWork, type RequiredWork } from './floor/required-work.js';
 
-export interface Issue41Options {
+export interface CpuFloorOptions {
   payments: number;
   wallets: number;
   seed: number;
@@ -44,13 +44,13 @@ export interface Issue41Options {
 }
 
 /** One spool run and the floor measured right after it, on its own files. */
-export interface Issue41Round {
+export interface CpuFloorRound {
   jobUs: number;
   floorUs: number;
   ratio: number;
 }
 
-export interface Issue41Floor {
+export interface BareLibraryFloor {
   pages: PageParseFloor;
   files: FileRowsFloor;
   copy: { rows: number; rowsPerSecond: number; seconds: number };
@@ -66,13 +66,13 @@ export interface Issue41Floor {
   requiredUs: number;
 }
 
-export interface Issue41Result {
+export interface CpuFloorResult {
   payments: number;
   wallets: number;
   spool: ExportRunResult;
   server: ExportRunResult;
   embedded?: ExportRunResult;
-  floor: Issue41Floor;
+  floor: BareLibraryFloor;
   gc?: GcShare;
   /** the collector's share for csv-stringify and exceljs alone on the GC run's rows, each beyond the parse */
   writersGc?: WritersGc;
@@ -81,12 +81,12 @@ export interface Issue41Result {
   stagesUs: Record<'spool' | 'server' | 'embedded', Record<string, number>>;
   ratios: { spoolOverFloor: number; serverOverFloor: number; embeddedOverServerTotal: number | null; embeddedWall: number | null };
   /** every spool round (job, then its floor), in run order; the table shows the median one */
-  rounds: Issue41Round[];
+  rounds: CpuFloorRound[];
 }
 
 const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-export async function runIssue41(options: Issue41Options): Promise<Issue41Result> {
+export async function runCpuFloor(options: CpuFloorOptions): Promise<CpuFloorResult> {
   const base = { payments: options.payments, wallets: options.wallets, seed: options.seed, concurrency: options.concurrency };
   const perPayment = (seconds: number): number => round((seconds * 1e6) / options.payments, 1);
   const runs: Array<{ spool: ExportRunResult; files: FileRowsFloor; pages: PageParseFloor; ratio: number }> = [];
@@ -127,7 +127,7 @@ export async function runIssue41(options: Issue41Options): Promise<Issue41Result
   const copy = { rows: server.rowsPulled, rowsPerSecond, seconds: server.rowsPulled / rowsPerSecond };
   const noDb = pages.seconds + files.csvStringifySeconds + files.exceljsSeconds;
   const requiredSeconds = required.receiveSeconds + required.keepSeconds + required.rereadSeconds;
-  const floor: Issue41Floor = { pages, files, copy, noDbUs: perPayment(noDb), serverUs: perPayment(noDb + copy.seconds), required, requiredUs: perPayment(requiredSeconds) };
+  const floor: BareLibraryFloor = { pages, files, copy, noDbUs: perPayment(noDb), serverUs: perPayment(noDb + copy.seconds), required, requiredUs: perPayment(requiredSeconds) };
   options.log(`  floor: JSON.parse ${pages.seconds.toFixed(2)} s (${pages.pages} pages), csv-stringify ${files.csvStringifySeconds.toFixed(2)} s, exceljs ${files.exceljsSeconds.toFixed(2)} s (${files.rows} rows), COPY ${copy.seconds.toFixed(2)} s`);
   options.log(`  beyond the floor, at its cheapest: receive ${required.receiveSeconds.toFixed(2)} s, keep ${required.keepSeconds.toFixed(2)} s, read back ${required.rereadSeconds.toFixed(2)} s`);
   const stages = (r: ExportRunResult): Record<string, number> => Object.fromEntries(Object.entries(r.cpuPhases).map(([k, v]) => [k, perPayment(v)]));

@@ -1,10 +1,10 @@
-/** The issue 41 section's table and verdicts (bench/issue41.ts): job CPU per payment against the bare libraries' floor. */
+/** The issue 41 section's table and verdicts (bench/cpu-floor.ts): job CPU per payment against the bare libraries' floor. */
 import type { GcShare } from './floor/gc-share.js';
 import { beyond } from './floor/writers-gc.js';
-import type { Issue41Result } from './issue41.js';
+import type { CpuFloorResult } from './cpu-floor.js';
 import type { Verdict } from './types.js';
 
-export const ISSUE41_TARGETS = {
+export const CPU_FLOOR_TARGETS = {
   /** target 1: job CPU per payment ≤ this × the floor, spool and server */
   floorRatioMax: 1.5,
   /** target 3: embedded job CPU ≤ this × (server job CPU + the server's CPU), and wall ≤ 1.3 × */
@@ -16,7 +16,7 @@ export const ISSUE41_TARGETS = {
 
 const us = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : x.toFixed(0));
 
-export function issue41Table(r: Issue41Result): string[] {
+export function cpuFloorTable(r: CpuFloorResult): string[] {
   const f = r.floor;
   const per = (s: number): string => us((s * 1e6) / r.payments);
   const stageNames = [...new Set([...Object.keys(r.stagesUs.spool), ...Object.keys(r.stagesUs.server), ...Object.keys(r.stagesUs.embedded)])];
@@ -49,24 +49,24 @@ export function issue41Table(r: Issue41Result): string[] {
   return out;
 }
 
-export function issue41Verdicts(r: Issue41Result): Verdict[] {
+export function cpuFloorVerdicts(r: CpuFloorResult): Verdict[] {
   const label = r.payments >= 1_000_000 ? `${r.payments / 1_000_000}M` : `${Math.round(r.payments / 1000)}k`;
-  const max = ISSUE41_TARGETS.floorRatioMax;
+  const max = CPU_FLOOR_TARGETS.floorRatioMax;
   const out: Verdict[] = [
     { target: `issue 41 target 1: --no-db job CPU ≤ ${max} × the bare-library floor (${label})`, measured: `${r.ratios.spoolOverFloor.toFixed(2)} × (${us(r.us.spool)} µs / ${us(r.floor.noDbUs)} µs per payment)`, met: r.ratios.spoolOverFloor <= max },
     { target: `issue 41 target 1: Postgres-server job CPU ≤ ${max} × the floor with COPY (${label})`, measured: `${r.ratios.serverOverFloor.toFixed(2)} × (${us(r.us.server)} µs / ${us(r.floor.serverUs)} µs per payment)`, met: r.ratios.serverOverFloor <= max },
   ];
   if (r.ratios.embeddedOverServerTotal !== null && r.ratios.embeddedWall !== null) {
     out.push({
-      target: `issue 41 target 3: embedded CPU ≤ ${ISSUE41_TARGETS.embeddedCpuRatioMax} × (server job + Postgres server CPU) (${label})`,
+      target: `issue 41 target 3: embedded CPU ≤ ${CPU_FLOOR_TARGETS.embeddedCpuRatioMax} × (server job + Postgres server CPU) (${label})`,
       measured: `${r.ratios.embeddedOverServerTotal.toFixed(2)} × (${us(r.us.embedded)} µs / (${us(r.us.server)} + ${us(r.us.serverPostgres)}) µs)`,
-      met: r.ratios.embeddedOverServerTotal <= ISSUE41_TARGETS.embeddedCpuRatioMax,
+      met: r.ratios.embeddedOverServerTotal <= CPU_FLOOR_TARGETS.embeddedCpuRatioMax,
     });
-    out.push({ target: `issue 41 target 3: embedded wall ≤ ${ISSUE41_TARGETS.embeddedWallRatioMax} × the server's, CPU-bound (${label})`, measured: `${r.ratios.embeddedWall.toFixed(2)} ×`, met: r.ratios.embeddedWall <= ISSUE41_TARGETS.embeddedWallRatioMax });
+    out.push({ target: `issue 41 target 3: embedded wall ≤ ${CPU_FLOOR_TARGETS.embeddedWallRatioMax} × the server's, CPU-bound (${label})`, measured: `${r.ratios.embeddedWall.toFixed(2)} ×`, met: r.ratios.embeddedWall <= CPU_FLOOR_TARGETS.embeddedWallRatioMax });
   }
   if (r.gc) {
     const writers = r.writersGc ? `; the bare writers alone ${(r.writersGc.writers.share * 100).toFixed(1)} %` : '';
-    out.push({ target: `issue 41 target 4: GC ≤ ${ISSUE41_TARGETS.gcShareMax * 100} % of the main thread (--no-db, ${label})`, measured: `${(r.gc.share * 100).toFixed(1)} %${writers}`, met: r.gc.share <= ISSUE41_TARGETS.gcShareMax });
+    out.push({ target: `issue 41 target 4: GC ≤ ${CPU_FLOOR_TARGETS.gcShareMax * 100} % of the main thread (--no-db, ${label})`, measured: `${(r.gc.share * 100).toFixed(1)} %${writers}`, met: r.gc.share <= CPU_FLOOR_TARGETS.gcShareMax });
   }
   return out;
 }

@@ -29,7 +29,7 @@ import { runExport, WINDOW, type ExportRunResult } from './e2e/export-run.js';
 import { launcherEnv } from './e2e/launcher-env.js';
 import { ROOT, startSimChild, stopChild } from './e2e/sim-child.js';
 
-export interface Issue29Options {
+export interface ExportPairsOptions {
   payments: number;
   wallets: number;
   seed: number;
@@ -51,7 +51,7 @@ export interface NaiveRun {
 /** The last commit of main whose report stage started when the pull had ended (target 1's "before"). */
 export const AFTER_PULL_REF = '70821ba';
 
-export interface Issue29Result {
+export interface ExportPairsResult {
   latencyMs: number;
   /** target 1: the same export by AFTER_PULL_REF and by this checkout, back to back */
   behind?: { afterPullCommit: string; before: ExportRunResult & { load: string }; after: ExportRunResult & { load: string }; sameBytes: boolean; differingFiles: string[] };
@@ -75,8 +75,8 @@ export interface Issue29Result {
 
 const loadNow = (): string => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
-export async function runIssue29(options: Issue29Options): Promise<Issue29Result> {
-  const result: Issue29Result = { latencyMs: options.latencyMs };
+export async function runExportPairs(options: ExportPairsOptions): Promise<ExportPairsResult> {
+  const result: ExportPairsResult = { latencyMs: options.latencyMs };
   const base = { payments: options.payments, wallets: options.wallets, seed: options.seed, concurrency: options.concurrency, latencyMs: options.latencyMs };
   const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-bench-29-'));
   // an export against its own simulator child, its requests counted against the API floor
