@@ -25,142 +25,128 @@ export function bucketKeyOf(walletId: string, direction: number, status: number,
   return `${walletId}|${DIRECTION_NAMES[direction]}|${STATUS_NAMES[status]}|${currency.toLowerCase()}|${KIND_NAMES[kind]}`;
 }
 
+/**
+ * What a planter sees: the plan it adds to, and the payments not yet used by another anomaly,
+ * searched from a point the seed chooses so the same seed plants in the same places.
+ */
+interface Planting {
+  ctx: GenContext;
+  plan: AnomalyPlan;
+  /** the first unused payment, from a point the salt and seed choose, that `eligible` accepts (marked used) */
+  find(salt: string, eligible: (i: number) => boolean): number | null;
+  /** a completed standard payment of an active BTC wallet, without any quirk that would hide the anomaly */
+  plain(i: number): boolean;
+  plainSend(i: number): boolean;
+  /** a BOLT11 send, not a swap: where the service applies max_fee and shows fees */
+  bolt11Send(i: number): boolean;
+  walletOf(i: number): SimWallet;
+  /** records a planted payment anomaly (the map entry and what tests expect to be found) */
+  plant(kind: AnomalyKind, i: number, detail: (core: PaymentCore) => string, malformed?: unknown): void;
+  environmentOf(wallet: SimWallet): string;
+}
+
 export function planAnomalies(ctx: GenContext): AnomalyPlan {
   const plan = emptyPlan();
+  if (ctx.options.anomalies.length === 0) return plan;
+  planBillAnomalies(ctx, plan);
+  if (ctx.timeline.count === 0) return plan;
+  const planting = plantingOf(ctx, plan);
+  // bill anomalies have no planter here: planBillAnomalies above
+  for (const kind of ctx.options.anomalies) PLANTERS[kind]?.(planting, kind);
+  return plan;
+}
+
+function plantingOf(ctx: GenContext, plan: AnomalyPlan): Planting {
   const { options, world, timeline: t } = ctx;
   const n = t.count;
-  if (options.anomalies.length === 0) return plan;
-  planBillAnomalies(ctx, plan);
-  if (n === 0) return plan;
   const used = new Set<number>();
   const walletOf = (i: number): SimWallet => world.wallets[t.wallet[i] as number] as SimWallet;
-
-  const find = (salt: string, eligible: (i: number) => boolean): number | null => {
-    const start = hash32(options.seed, hashString(salt), NS_ANOMALY) % n;
-    for (let step = 0; step < n; step++) {
-      const i = (start + step) % n;
-      if (!used.has(i) && eligible(i)) {
-        used.add(i);
-        return i;
-      }
-    }
-    return null;
-  };
+  const environmentOf = (wallet: SimWallet): string => (world.environments[wallet.environmentIndex] as { id: string }).id;
   const plain = (i: number): boolean =>
     t.status[i] === ST_COMPLETED && t.category[i] === CAT_STANDARD && ((t.flags[i] as number) & (F_LEGACY | F_CHECK | F_HUGE | F_SHORTCIRCUIT)) === 0 && walletOf(i).currencyKind === 'btc' && walletOf(i).deactivatedUs === null;
   const plainSend = (i: number): boolean => plain(i) && t.direction[i] === DIR_SEND;
+  return {
+    ctx,
+    plan,
+    find(salt, eligible) {
+      const start = hash32(options.seed, hashString(salt), NS_ANOMALY) % n;
+      for (let step = 0; step < n; step++) {
+        const i = (start + step) % n;
+        if (!used.has(i) && eligible(i)) {
+          used.add(i);
+          return i;
+        }
+      }
+      return null;
+    },
+    plain,
+    plainSend,
+    bolt11Send: (i) => plainSend(i) && t.kind[i] === KIND_BOLT11 && ((t.flags[i] as number) & F_SWAP) === 0,
+    walletOf,
+    environmentOf,
+    plant(kind, i, detail, malformed) {
+      plan.byHandle.set(i, malformed === undefined ? { kind } : { kind, malformed });
+      const core = baseCore(ctx, i);
+      const wallet = walletOf(i);
+      plan.planted.push({ kind, subjectKind: 'payment', subjectId: core.id, walletId: wallet.id, environmentId: environmentOf(wallet), paymentId: core.id, detail: detail(core) });
+    },
+  };
+}
 
-  const record = (kind: AnomalyKind, i: number, detail: string): void => {
-    const core = baseCore(ctx, i);
-    const wallet = walletOf(i);
-    plan.planted.push({ kind, subjectKind: 'payment', subjectId: core.id, walletId: wallet.id, environmentId: (world.environments[wallet.environmentIndex] as { id: string }).id, paymentId: core.id, detail });
+/** A payment anomaly planted on the first payment `eligible` accepts. */
+const onPayment =
+  (eligible: (p: Planting) => (i: number) => boolean, detail: (core: PaymentCore, p: Planting, i: number) => string) =>
+  (p: Planting, kind: AnomalyKind): void => {
+    const i = p.find(kind, eligible(p));
+    if (i !== null) p.plant(kind, i, (core) => detail(core, p, i));
   };
 
-  for (const kind of options.anomalies) {
-    switch (kind) {
-      case 'missing_ledger_entry': {
-        const i = find(kind, plain);
-        if (i !== null) {
-          plan.byHandle.set(i, { kind });
-          record(kind, i, 'completed payment has no ledger entry');
-        }
-        break;
-      }
-      case 'capture_amount_mismatch': {
-        const i = find(kind, plainSend);
-        if (i !== null) {
-          plan.byHandle.set(i, { kind });
-          const core = baseCore(ctx, i);
-          record(kind, i, `captured ${core.captureAmount + 1_000n} msats, payment total is ${core.captureAmount}`);
-        }
-        break;
-      }
-      case 'network_fee_above_max': {
-        const i = find(kind, (j) => plainSend(j) && t.kind[j] === KIND_BOLT11 && ((t.flags[j] as number) & F_SWAP) === 0);
-        if (i !== null) {
-          plan.byHandle.set(i, { kind });
-          const core = baseCore(ctx, i);
-          record(kind, i, `network fee ${(core.maxFee ?? 0n) + 2_500n} msats above max_fee ${core.maxFee ?? 0n}`);
-        }
-        break;
-      }
-      case 'processing_fee_mismatch': {
-        const i = find(kind, (j) => {
-          if (!plainSend(j)) return false;
-          const core = baseCore(ctx, j);
-          return core.feeSettled !== null && core.breakdownVisible;
-        });
-        if (i !== null) {
-          plan.byHandle.set(i, { kind });
-          const core = baseCore(ctx, i);
-          record(kind, i, `settled processing fee ${(core.feeSettled ?? 0n) + 7n} ≠ round(${core.principal} × ${core.feeBps} / 10000) = ${core.feeSettled ?? 0n}`);
-        }
-        break;
-      }
-      case 'currency_mismatch': {
-        const i = find(kind, plain);
-        if (i !== null) {
-          plan.byHandle.set(i, { kind });
-          record(kind, i, `payment currency usd in btc wallet ${walletOf(i).id}`);
-        }
-        break;
-      }
-      case 'malformed_amount': {
-        for (const value of MALFORMED_VALUES) {
-          const i = find(`${kind}:${String(value)}`, plain);
-          if (i === null) continue;
-          plan.byHandle.set(i, { kind, malformed: value });
-          record(kind, i, `data.amount.amount is ${JSON.stringify(value)}`);
-        }
-        break;
-      }
-      case 'missing_fee': {
-        const i = find(kind, (j) => plainSend(j) && t.kind[j] === KIND_BOLT11 && ((t.flags[j] as number) & F_SWAP) === 0);
-        if (i !== null) {
-          plan.byHandle.set(i, { kind });
-          record(kind, i, 'completed send without data.fees, fee_msats or payment_breakdown (its fee is unknown)');
-        }
-        break;
-      }
-      case 'orphan_ledger_entry': {
-        const wallet = world.wallets.find((w) => w.currencyKind === 'btc' && w.deactivatedUs === null) as SimWallet;
-        const holdId = uuidOf(options.seed, NS_ANOMALY, 1);
-        const paymentId = uuidOf(options.seed, NS_ANOMALY, 2);
-        const effectiveUs = world.fromUs + Math.floor((world.toUs - world.fromUs) / 2) + 3 * US_PER_HOUR;
-        plan.orphans.push({ walletIndex: wallet.index, holdId, paymentId, amount: 4_200_000n, effectiveUs });
-        plan.planted.push({
-          kind,
-          subjectKind: 'ledger_entry',
-          subjectId: holdId,
-          walletId: wallet.id,
-          environmentId: (world.environments[wallet.environmentIndex] as { id: string }).id,
-          paymentId,
-          detail: `captured event for payment ${paymentId}, which does not exist`,
-        });
-        break;
-      }
-      case 'balance_mismatch': {
-        const wallet = world.wallets.find((w) => w.currencyKind === 'btc' && w.deactivatedUs === null) as SimWallet;
-        plan.balanceDelta.set(wallet.index, 12_345_000n);
-        plan.planted.push({ kind, subjectKind: 'wallet', subjectId: wallet.id, walletId: wallet.id, environmentId: (world.environments[wallet.environmentIndex] as { id: string }).id, paymentId: null, detail: 'reported balance is 12345000 msats above the ledger sum' });
-        break;
-      }
-      case 'summary_count_off_by_one': {
-        const i = find(kind, plain);
-        if (i === null) break;
-        const wallet = walletOf(i);
-        const bucketKey = bucketKeyOf(wallet.id, t.direction[i] as number, t.status[i] as number, wallet.currency, t.kind[i] as number);
-        plan.summaryBump = { handle: i, walletIndex: wallet.index, bucketKey };
-        plan.planted.push({ kind, subjectKind: 'summary_bucket', subjectId: bucketKey, walletId: wallet.id, environmentId: (world.environments[wallet.environmentIndex] as { id: string }).id, paymentId: null, detail: 'bucket total_count is one more than the listed payments' });
-        break;
-      }
-      default:
-        // bill anomalies: planBillAnomalies above
-        break;
+const firstActiveBtcWallet = (p: Planting): SimWallet => p.ctx.world.wallets.find((w) => w.currencyKind === 'btc' && w.deactivatedUs === null) as SimWallet;
+
+const PLANTERS: Partial<Record<AnomalyKind, (p: Planting, kind: AnomalyKind) => void>> = {
+  missing_ledger_entry: onPayment((p) => p.plain, () => 'completed payment has no ledger entry'),
+  capture_amount_mismatch: onPayment((p) => p.plainSend, (core) => `captured ${core.captureAmount + 1_000n} msats, payment total is ${core.captureAmount}`),
+  network_fee_above_max: onPayment((p) => p.bolt11Send, (core) => `network fee ${(core.maxFee ?? 0n) + 2_500n} msats above max_fee ${core.maxFee ?? 0n}`),
+  processing_fee_mismatch: onPayment(
+    (p) => (j) => {
+      if (!p.plainSend(j)) return false;
+      const core = baseCore(p.ctx, j);
+      return core.feeSettled !== null && core.breakdownVisible;
+    },
+    (core) => `settled processing fee ${(core.feeSettled ?? 0n) + 7n} ≠ round(${core.principal} × ${core.feeBps} / 10000) = ${core.feeSettled ?? 0n}`,
+  ),
+  currency_mismatch: onPayment((p) => p.plain, (_core, p, i) => `payment currency usd in btc wallet ${p.walletOf(i).id}`),
+  malformed_amount: (p, kind) => {
+    for (const value of MALFORMED_VALUES) {
+      const i = p.find(`${kind}:${String(value)}`, p.plain);
+      if (i !== null) p.plant(kind, i, () => `data.amount.amount is ${JSON.stringify(value)}`, value);
     }
-  }
-  return plan;
-}
+  },
+  missing_fee: onPayment((p) => p.bolt11Send, () => 'completed send without data.fees, fee_msats or payment_breakdown (its fee is unknown)'),
+  orphan_ledger_entry: (p, kind) => {
+    const { options, world } = p.ctx;
+    const wallet = firstActiveBtcWallet(p);
+    const holdId = uuidOf(options.seed, NS_ANOMALY, 1);
+    const paymentId = uuidOf(options.seed, NS_ANOMALY, 2);
+    const effectiveUs = world.fromUs + Math.floor((world.toUs - world.fromUs) / 2) + 3 * US_PER_HOUR;
+    p.plan.orphans.push({ walletIndex: wallet.index, holdId, paymentId, amount: 4_200_000n, effectiveUs });
+    p.plan.planted.push({ kind, subjectKind: 'ledger_entry', subjectId: holdId, walletId: wallet.id, environmentId: p.environmentOf(wallet), paymentId, detail: `captured event for payment ${paymentId}, which does not exist` });
+  },
+  balance_mismatch: (p, kind) => {
+    const wallet = firstActiveBtcWallet(p);
+    p.plan.balanceDelta.set(wallet.index, 12_345_000n);
+    p.plan.planted.push({ kind, subjectKind: 'wallet', subjectId: wallet.id, walletId: wallet.id, environmentId: p.environmentOf(wallet), paymentId: null, detail: 'reported balance is 12345000 msats above the ledger sum' });
+  },
+  summary_count_off_by_one: (p, kind) => {
+    const t = p.ctx.timeline;
+    const i = p.find(kind, p.plain);
+    if (i === null) return;
+    const wallet = p.walletOf(i);
+    const bucketKey = bucketKeyOf(wallet.id, t.direction[i] as number, t.status[i] as number, wallet.currency, t.kind[i] as number);
+    p.plan.summaryBump = { handle: i, walletIndex: wallet.index, bucketKey };
+    p.plan.planted.push({ kind, subjectKind: 'summary_bucket', subjectId: bucketKey, walletId: wallet.id, environmentId: p.environmentOf(wallet), paymentId: null, detail: 'bucket total_count is one more than the listed payments' });
+  },
+};
 
 /** The core of a generated payment with its planted anomaly (if any) applied. */
 export function applyAnomaly(core: PaymentCore, entry: { kind: AnomalyKind; malformed?: unknown } | undefined): PaymentCore {
