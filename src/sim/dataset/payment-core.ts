@@ -138,120 +138,54 @@ export function rateAt(seed: number, key: number, at: Micros): Rate {
   return { coefficient: BigInt(centsPerBtcTimes100), scale: 2 };
 }
 
+/** What every part of a payment's core is drawn from: its timeline entry, its wallet and its own random stream. */
+interface Draw {
+  ctx: GenContext;
+  i: number;
+  /** the payment's own stream: every part draws from it in the same order, so a seed gives the same payment */
+  s: Stream;
+  wallet: SimWallet;
+  direction: number;
+  kind: number;
+  status: number;
+  category: number;
+  flags: number;
+  createdUs: Micros;
+  isSend: boolean;
+  business: boolean;
+  railOnchain: boolean;
+  /** the amounts are an on-chain transaction's (whole sats) */
+  onchainAmounts: boolean;
+}
+
 /**
  * The core of generated payment i. With `lite`, the id strings (payment, hold, credit, quote,
  * short-circuit) are left empty: balance sums over a million payments need amounts only.
  */
 export function baseCore(ctx: GenContext, i: number, lite = false): PaymentCore {
-  const { options, world, timeline: t } = ctx;
-  const seed = options.seed;
-  const s = new Stream(seed, i, NS_CORE);
-  const walletIndex = t.wallet[i] as number;
-  const wallet = world.wallets[walletIndex] as SimWallet;
-  const direction = t.direction[i] as number;
-  const kind = t.kind[i] as number;
-  const status = t.status[i] as number;
-  const category = t.category[i] as number;
-  const flags = t.flags[i] as number;
-  const createdUs = t.created[i] as number;
-  const isSend = direction === DIR_SEND;
-  const legacy = (flags & F_LEGACY) !== 0;
-  const railOnchain = kind === KIND_ONCHAIN || (kind === KIND_BIP21 && s.chance(0.3)) || (flags & F_SWAP) !== 0;
-  const onchainAmounts = kind === KIND_ONCHAIN || (kind === KIND_BIP21 && railOnchain);
-
-  // --- principal in the wallet's base units ------------------------------------------------
-  let principal: bigint;
-  let rail: PaymentCore['rail'] = null;
-  let transfers: bigint[] = [];
-  const business = options.profile === 'business';
-  if (business && category === CAT_TREASURY) {
-    // both legs of a pair carry the send's principal (transfer-pairs.ts)
-    principal = transferPrincipal(seed, isSend ? i : i - 1, wallet.currencyKind, kind);
-  } else if (business && kind !== KIND_USDBATCH) {
-    principal = businessPrincipal(s, wallet.currencyKind, onchainAmounts);
-  } else if (wallet.currencyKind === 'asset') {
-    principal = logUniform(s, 1_000_000, 10_000_000_000);
-  } else if (wallet.currencyKind === 'usd') {
-    if (kind === KIND_USDBATCH) {
-      const parts = s.int(1, 3);
-      transfers = Array.from({ length: parts }, () => logUniform(s, 1_000, 2_000_000));
-      principal = transfers.reduce((a, b) => a + b, 0n);
-    } else {
-      principal = logUniform(s, 100, category === CAT_STANDARD ? 2_000_000 : 20_000_000);
-    }
-  } else if ((flags & F_HUGE) !== 0) {
-    const huge = HUGE_AMOUNTS[s.int(0, HUGE_AMOUNTS.length - 1)] as bigint;
-    principal = onchainAmounts ? (huge / 1_000n) * 1_000n : huge; // on chain: whole sats
-  } else if (onchainAmounts) {
-    principal = logUniform(s, 10_000, category === CAT_STANDARD ? 5_000_000 : 100_000_000) * 1_000n;
-  } else {
-    principal = logUniform(s, 1_000, category === CAT_STANDARD ? 5_000_000_000 : 50_000_000_000);
-  }
-
-  // --- network fee and its ceiling (sends only; the payer pays on receives) ----------------
-  let networkFee = 0n;
-  let maxFee: bigint | null = null;
-  const quoted = wallet.currencyKind === 'usd' && kind !== KIND_USDBATCH;
-  const rate = quoted ? rateAt(seed, i, createdUs) : null;
-  const railPrincipal = rate ? (onchainAmounts ? (centsToMsats(principal, rate) / 1_000n) * 1_000n : centsToMsats(principal, rate)) : principal;
-  let railFee = 0n;
-  let railMaxFee = 0n;
-  if (isSend && wallet.currencyKind !== 'asset' && kind !== KIND_USDBATCH) {
-    if ((flags & F_SHORTCIRCUIT) !== 0) {
-      railFee = 0n;
-      railMaxFee = railPrincipal / 100n > 1_000n ? railPrincipal / 100n : 1_000n;
-    } else if (onchainAmounts || (flags & F_SWAP) !== 0) {
-      const vbytes = BigInt(s.int(140, 260));
-      const satPerVbyte = BigInt(s.int(2, 40));
-      railFee = vbytes * satPerVbyte * 1_000n;
-      if ((flags & F_SWAP) !== 0) railFee += (railPrincipal * BigInt(s.int(10, 50))) / 10_000n; // routing + swap provider leg
-      railMaxFee = ((railFee * BigInt(s.int(120, 300))) / 100n / 1_000n + 1n) * 1_000n;
-    } else {
-      railFee = (railPrincipal * BigInt(s.int(0, 40))) / 10_000n + BigInt(s.int(0, 1_000));
-      // docs/service-facts.md#limits: default max_fee = greater of 1 % of the value or 1,000 msats; some clients set more
-      const byDefault = railPrincipal / 100n > 1_000n ? railPrincipal / 100n : 1_000n;
-      railMaxFee = s.chance(0.2) ? byDefault * 3n : byDefault;
-      if (railFee > railMaxFee) railFee = railMaxFee;
-    }
-    networkFee = rate ? msatsToCentsCeil(railFee, rate) : railFee;
-    maxFee = rate ? msatsToCentsCeil(railMaxFee, rate) : railMaxFee;
-  }
-  if (rate) rail = { amountMsats: railPrincipal, feeMsats: railFee, maxFeeMsats: railMaxFee, rate, quoteId: lite ? '' : uuidOf(seed, NS_QUOTE, i), quotedUs: createdUs - s.int(1, 20) * 1_000_000 };
-
-  // --- processing fee: terms at approval, settled amount on completion ----------------------
+  const d = drawOf(ctx, i);
+  const { s, wallet, isSend, flags, status } = d;
+  const seed = ctx.options.seed;
+  const { principal, transfers } = principalOf(d);
+  const fees = networkFeesOf(d, principal);
+  const rail = fees.rate ? { amountMsats: fees.railPrincipal, feeMsats: fees.railFee, maxFeeMsats: fees.railMaxFee, rate: fees.rate, quoteId: lite ? '' : uuidOf(seed, NS_QUOTE, i), quotedUs: d.createdUs - s.int(1, 20) * 1_000_000 } : null;
+  const { networkFee, maxFee } = fees;
+  const { bps, settledPrincipal, feeTerms, feeSettled } = processingFeesOf(d, principal, fees.rate);
   const check = (flags & F_CHECK) !== 0;
-  const bps =
-    wallet.processingFee && category === CAT_STANDARD && !legacy && !check && kind !== KIND_USDBATCH && kind !== KIND_TAPROOT
-      ? isSend
-        ? wallet.processingFee.sendBps
-        : wallet.processingFee.receiveBps
-      : 0;
-  const wholeSats = wallet.currencyKind === 'btc' && onchainAmounts;
-  let settledPrincipal = principal;
-  if ((flags & F_OVERPAID) !== 0) {
-    // The payer sent extra whole sats on chain; a USD wallet is credited what they are worth at the quote.
-    const extraMsats = BigInt(s.int(1, 5_000)) * 1_000n;
-    settledPrincipal = principal + (rate ? msatsToCentsFloor(extraMsats, rate) : extraMsats);
-  }
-  const feeTerms = bps > 0 ? processingFeeOf(principal, bps, wholeSats) : null;
-  let feeSettled: bigint | null = null;
-  if (bps > 0 && status === ST_COMPLETED) feeSettled = processingFeeOf(settledPrincipal, bps, wholeSats);
-
   const holdId = isSend && !check && (flags & F_REJECTED) === 0 ? (lite ? '' : uuidOf(seed, NS_HOLD, i)) : null;
   const creditId = !isSend && status === ST_COMPLETED ? (lite ? '' : uuidOf(seed, NS_CREDIT, i)) : null;
-
   return {
     handle: i,
     id: lite ? '' : paymentIdOf(seed, i),
-    walletIndex,
+    walletIndex: ctx.timeline.wallet[i] as number,
     environmentIndex: wallet.environmentIndex,
-    direction,
-    kind,
+    direction: d.direction,
+    kind: d.kind,
     status,
-    category,
+    category: d.category,
     flags,
-    createdUs,
-    updatedUs: t.updated[i] as number,
+    createdUs: d.createdUs,
+    updatedUs: ctx.timeline.updated[i] as number,
     currency: wallet.currency,
     principal,
     settledPrincipal,
@@ -261,7 +195,7 @@ export function baseCore(ctx: GenContext, i: number, lite = false): PaymentCore 
     feeTerms,
     feeSettled,
     breakdownVisible: feeSettled !== null && (flags & F_NO_BREAKDOWN) === 0,
-    railOnchain,
+    railOnchain: d.railOnchain,
     rail,
     transfers,
     holdId,
@@ -269,11 +203,122 @@ export function baseCore(ctx: GenContext, i: number, lite = false): PaymentCore 
     holdAmount: principal + (maxFee ?? 0n) + (feeTerms ?? 0n),
     captureAmount: principal + networkFee + (feeSettled ?? 0n),
     creditAmount: settledPrincipal,
-    error: lite ? null : errorOf(s, isSend, kind, status, flags, maxFee),
-    expirationSeconds: isSend ? null : expirationSecondsOf(kind),
-    shortCircuitOffsetId: !lite && (flags & F_SHORTCIRCUIT) !== 0 ? paymentIdOf(seed, business && category === CAT_TREASURY ? i + 1 : (i * 7 + 3) % Math.max(1, t.count)) : null,
+    error: lite ? null : errorOf(s, isSend, d.kind, status, flags, maxFee),
+    expirationSeconds: isSend ? null : expirationSecondsOf(d.kind),
+    shortCircuitOffsetId: !lite && (flags & F_SHORTCIRCUIT) !== 0 ? paymentIdOf(seed, d.business && d.category === CAT_TREASURY ? i + 1 : (i * 7 + 3) % Math.max(1, ctx.timeline.count)) : null,
     anomaly: null,
   };
+}
+
+function drawOf(ctx: GenContext, i: number): Draw {
+  const { options, world, timeline: t } = ctx;
+  const s = new Stream(options.seed, i, NS_CORE);
+  const kind = t.kind[i] as number;
+  const flags = t.flags[i] as number;
+  const direction = t.direction[i] as number;
+  const railOnchain = kind === KIND_ONCHAIN || (kind === KIND_BIP21 && s.chance(0.3)) || (flags & F_SWAP) !== 0;
+  return {
+    ctx,
+    i,
+    s,
+    wallet: world.wallets[t.wallet[i] as number] as SimWallet,
+    direction,
+    kind,
+    status: t.status[i] as number,
+    category: t.category[i] as number,
+    flags,
+    createdUs: t.created[i] as number,
+    isSend: direction === DIR_SEND,
+    business: options.profile === 'business',
+    railOnchain,
+    onchainAmounts: kind === KIND_ONCHAIN || (kind === KIND_BIP21 && railOnchain),
+  };
+}
+
+/** The principal in the wallet's base units (and a USD batch's parts). */
+function principalOf(d: Draw): { principal: bigint; transfers: bigint[] } {
+  const { s, wallet, kind, category, flags, onchainAmounts } = d;
+  if (d.business && category === CAT_TREASURY) {
+    // both legs of a pair carry the send's principal (transfer-pairs.ts)
+    return { principal: transferPrincipal(d.ctx.options.seed, d.isSend ? d.i : d.i - 1, wallet.currencyKind, kind), transfers: [] };
+  }
+  if (d.business && kind !== KIND_USDBATCH) return { principal: businessPrincipal(s, wallet.currencyKind, onchainAmounts), transfers: [] };
+  if (wallet.currencyKind === 'asset') return { principal: logUniform(s, 1_000_000, 10_000_000_000), transfers: [] };
+  if (wallet.currencyKind === 'usd') {
+    if (kind === KIND_USDBATCH) {
+      const parts = s.int(1, 3);
+      const transfers = Array.from({ length: parts }, () => logUniform(s, 1_000, 2_000_000));
+      return { principal: transfers.reduce((a, b) => a + b, 0n), transfers };
+    }
+    return { principal: logUniform(s, 100, category === CAT_STANDARD ? 2_000_000 : 20_000_000), transfers: [] };
+  }
+  if ((flags & F_HUGE) !== 0) {
+    const huge = HUGE_AMOUNTS[s.int(0, HUGE_AMOUNTS.length - 1)] as bigint;
+    return { principal: onchainAmounts ? (huge / 1_000n) * 1_000n : huge, transfers: [] }; // on chain: whole sats
+  }
+  if (onchainAmounts) return { principal: logUniform(s, 10_000, category === CAT_STANDARD ? 5_000_000 : 100_000_000) * 1_000n, transfers: [] };
+  return { principal: logUniform(s, 1_000, category === CAT_STANDARD ? 5_000_000_000 : 50_000_000_000), transfers: [] };
+}
+
+interface NetworkFees {
+  networkFee: bigint;
+  maxFee: bigint | null;
+  /** a USD payment's quote (its rail is Bitcoin), else null */
+  rate: Rate | null;
+  railPrincipal: bigint;
+  railFee: bigint;
+  railMaxFee: bigint;
+}
+
+/** The network fee and its ceiling (sends only; the payer pays on receives), on the rail and in the wallet's unit. */
+function networkFeesOf(d: Draw, principal: bigint): NetworkFees {
+  const { s, wallet, kind, flags, onchainAmounts } = d;
+  const quoted = wallet.currencyKind === 'usd' && kind !== KIND_USDBATCH;
+  const rate = quoted ? rateAt(d.ctx.options.seed, d.i, d.createdUs) : null;
+  const railPrincipal = rate ? (onchainAmounts ? (centsToMsats(principal, rate) / 1_000n) * 1_000n : centsToMsats(principal, rate)) : principal;
+  if (!d.isSend || wallet.currencyKind === 'asset' || kind === KIND_USDBATCH) return { networkFee: 0n, maxFee: null, rate, railPrincipal, railFee: 0n, railMaxFee: 0n };
+  let railFee: bigint;
+  let railMaxFee: bigint;
+  if ((flags & F_SHORTCIRCUIT) !== 0) {
+    railFee = 0n;
+    railMaxFee = railPrincipal / 100n > 1_000n ? railPrincipal / 100n : 1_000n;
+  } else if (onchainAmounts || (flags & F_SWAP) !== 0) {
+    const vbytes = BigInt(s.int(140, 260));
+    const satPerVbyte = BigInt(s.int(2, 40));
+    railFee = vbytes * satPerVbyte * 1_000n;
+    if ((flags & F_SWAP) !== 0) railFee += (railPrincipal * BigInt(s.int(10, 50))) / 10_000n; // routing + swap provider leg
+    railMaxFee = ((railFee * BigInt(s.int(120, 300))) / 100n / 1_000n + 1n) * 1_000n;
+  } else {
+    railFee = (railPrincipal * BigInt(s.int(0, 40))) / 10_000n + BigInt(s.int(0, 1_000));
+    // docs/service-facts.md#limits: default max_fee = greater of 1 % of the value or 1,000 msats; some clients set more
+    const byDefault = railPrincipal / 100n > 1_000n ? railPrincipal / 100n : 1_000n;
+    railMaxFee = s.chance(0.2) ? byDefault * 3n : byDefault;
+    if (railFee > railMaxFee) railFee = railMaxFee;
+  }
+  return { networkFee: rate ? msatsToCentsCeil(railFee, rate) : railFee, maxFee: rate ? msatsToCentsCeil(railMaxFee, rate) : railMaxFee, rate, railPrincipal, railFee, railMaxFee };
+}
+
+/** The processing fee: its terms at approval, the settled amount on completion. */
+function processingFeesOf(d: Draw, principal: bigint, rate: Rate | null): { bps: number; settledPrincipal: bigint; feeTerms: bigint | null; feeSettled: bigint | null } {
+  const { s, wallet, kind, category, flags } = d;
+  const check = (flags & F_CHECK) !== 0;
+  const legacy = (flags & F_LEGACY) !== 0;
+  const bps =
+    wallet.processingFee && category === CAT_STANDARD && !legacy && !check && kind !== KIND_USDBATCH && kind !== KIND_TAPROOT
+      ? d.isSend
+        ? wallet.processingFee.sendBps
+        : wallet.processingFee.receiveBps
+      : 0;
+  const wholeSats = wallet.currencyKind === 'btc' && d.onchainAmounts;
+  let settledPrincipal = principal;
+  if ((flags & F_OVERPAID) !== 0) {
+    // The payer sent extra whole sats on chain; a USD wallet is credited what they are worth at the quote.
+    const extraMsats = BigInt(s.int(1, 5_000)) * 1_000n;
+    settledPrincipal = principal + (rate ? msatsToCentsFloor(extraMsats, rate) : extraMsats);
+  }
+  const feeTerms = bps > 0 ? processingFeeOf(principal, bps, wholeSats) : null;
+  const feeSettled = bps > 0 && d.status === ST_COMPLETED ? processingFeeOf(settledPrincipal, bps, wholeSats) : null;
+  return { bps, settledPrincipal, feeTerms, feeSettled };
 }
 
 function errorOf(s: Stream, isSend: boolean, kind: number, status: number, flags: number, maxFee: bigint | null): PaymentCore['error'] {
