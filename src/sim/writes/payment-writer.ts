@@ -179,13 +179,7 @@ export class PaymentWriter {
   private sendCore(environmentIndex: number, wallet: SimWallet, request: SendRequest, mode: WriteMode): PaymentCore {
     const kind = (KIND_NAMES as readonly string[]).indexOf(request.type);
     const swap = request.flow_preference === 'swap' || (typeof request.flow_preference === 'object' && request.flow_preference.type === 'swap');
-    if (swap && (!wallet.swaps || mode === 'check')) throw invalid('invalid_payment', 'Swaps are only available to node-backed BTC wallets with swaps enabled, and not for policy checks');
-    const expectedCurrency = kind === KIND_TAPROOT ? wallet.currency : wallet.currencyKind === 'asset' ? 'btc' : wallet.currency;
-    if (request.currency !== expectedCurrency) throw invalid('invalid_currency', `currency must be ${expectedCurrency} for this wallet`);
-    if (kind === KIND_TAPROOT && wallet.currencyKind !== 'asset') throw invalid('invalid_payment', 'taprootasset payments need an asset wallet');
-    if (kind !== KIND_TAPROOT && wallet.currencyKind === 'asset') throw invalid('invalid_payment', 'asset wallets send taprootasset payments only');
-    if (kind === KIND_BIP21 && wallet.currencyKind !== 'btc') throw invalid('invalid_currency', 'bip21 sends must be in btc');
-
+    checkSendRequest(wallet, request, kind, swap, mode);
     const flags = (mode === 'check' ? F_CHECK : 0) | (swap ? F_SWAP : 0);
     const category = mode === 'treasury' ? CAT_TREASURY : CAT_STANDARD;
     const core = this.baseCore(environmentIndex, wallet, request.id, DIR_SEND, kind, category, flags, ST_SENDING);
@@ -193,62 +187,9 @@ export class PaymentWriter {
     const quote = this.quoteFor(environmentIndex, wallet, 'quote_id' in request ? request.quote_id : undefined);
     const text = core.written as NonNullable<PaymentCore['written']>;
     text.metadata = request.metadata ?? null;
-
-    let railAmount: bigint | null;
-    let maxFeeInput: bigint | null = null;
-    switch (request.type) {
-      case 'bolt11':
-        text.paymentRequest = request.data.payment_request;
-        if (request.data.payment_request === '') throw required('missing_payment_request', 'data.payment_request');
-        railAmount = this.btcAmount(request.data.amount, 'data.amount') ?? (request.data.amount_msats !== undefined ? this.positive(request.data.amount_msats, 'data.amount_msats') : null) ?? invoiceAmountMsats(request.data.payment_request);
-        maxFeeInput = request.data.max_fee ? this.positive(request.data.max_fee.amount, 'data.max_fee') : request.data.max_fee_msats !== undefined ? this.positive(request.data.max_fee_msats, 'data.max_fee_msats') : null;
-        break;
-      case 'onchain':
-        text.address = request.data.address;
-        text.memo = request.data.description ?? null;
-        if (request.data.address === '') throw required('missing_address', 'data.address');
-        railAmount = this.btcAmount(request.data.amount, 'data.amount') ?? (request.data.amount_sats !== undefined ? this.positive(request.data.amount_sats, 'data.amount_sats') * 1_000n : null);
-        if (railAmount !== null && railAmount % 1_000n !== 0n) throw new ApiError(400, 'invalid_amount', 'on-chain amounts are whole sats (multiples of 1000 msats)');
-        maxFeeInput = request.data.max_fee ? this.positive(request.data.max_fee.amount, 'data.max_fee') : null;
-        core.railOnchain = true;
-        break;
-      case 'bip21': {
-        text.address = request.data.address;
-        text.paymentRequest = request.data.payment_request ?? null;
-        text.memo = request.data.description ?? null;
-        if (request.data.address === '') throw required('missing_address', 'data.address');
-        const uriAmount = /[?&]amount=(\d+(?:\.\d{1,8})?)/.exec(request.data.address)?.[1];
-        railAmount = this.btcAmount(request.data.amount, 'data.amount') ?? (uriAmount !== undefined ? BigInt(Math.round(Number(uriAmount) * 1e8)) * 1_000n : null);
-        maxFeeInput = request.data.max_fee ? this.positive(request.data.max_fee.amount, 'data.max_fee') : null;
-        core.railOnchain = text.paymentRequest === null && !request.data.address.includes('lightning=');
-        break;
-      }
-      case 'taprootasset':
-        text.paymentRequest = request.data.payment_request;
-        if (request.data.amount.currency !== wallet.currency) throw invalid('invalid_currency', 'data.amount must be in the wallet asset');
-        railAmount = this.positive(request.data.amount.amount, 'data.amount');
-        break;
-    }
+    const { railAmount, maxFeeInput } = this.railInput(request, wallet, core, text);
     if (railAmount === null) throw required('amount_required', 'data.amount');
-
-    if (quote) {
-      // USD wallet: the quote converts between the BTC amount on the rail and the wallet's cents.
-      const cents = quote.from.currency === 'usd' ? quote.from.amount : quote.to === 'usd' ? quote.converted : msatsToCentsCeil(railAmount, quote.rate);
-      const msats = quote.from.currency === 'btc' ? quote.from.amount : quote.to === 'btc' ? quote.converted : centsToMsats(cents, quote.rate);
-      const railMax = maxFeeInput ?? (msats / 100n > 1_000n ? msats / 100n : 1_000n);
-      const railFee = this.networkFeeMsats(s, msats, railMax, core.railOnchain || swap);
-      core.principal = cents;
-      core.rail = { amountMsats: msats, feeMsats: railFee, maxFeeMsats: railMax, rate: quote.rate, quoteId: quote.id, quotedUs: quote.requestedUs };
-      core.networkFee = msatsToCentsCeil(railFee, quote.rate);
-      core.maxFee = msatsToCentsCeil(railMax, quote.rate);
-    } else if (kind === KIND_TAPROOT) {
-      core.principal = railAmount;
-      core.maxFee = null;
-    } else {
-      core.principal = railAmount;
-      core.maxFee = maxFeeInput ?? (railAmount / 100n > 1_000n ? railAmount / 100n : 1_000n);
-      core.networkFee = this.networkFeeMsats(s, railAmount, core.maxFee, core.railOnchain || swap);
-    }
+    this.sendAmounts(core, { s, quote, kind, swap, railAmount, maxFeeInput });
     core.settledPrincipal = core.principal;
     const bps = wallet.processingFee && category === CAT_STANDARD && mode !== 'check' && kind !== KIND_TAPROOT ? wallet.processingFee.sendBps : 0;
     if (bps > 0) {
@@ -260,6 +201,65 @@ export class PaymentWriter {
       core.holdAmount = core.principal + (core.maxFee ?? 0n) + (core.feeTerms ?? 0n);
     }
     return core;
+  }
+
+  /** The amount on the rail and the max fee a send asks for, by its type; records its texts on the core. */
+  private railInput(request: SendRequest, wallet: SimWallet, core: PaymentCore, text: NonNullable<PaymentCore['written']>): { railAmount: bigint | null; maxFeeInput: bigint | null } {
+    const maxFeeOf = (maxFee: AmountInput | undefined): bigint | null => (maxFee ? this.positive(maxFee.amount, 'data.max_fee') : null);
+    switch (request.type) {
+      case 'bolt11': {
+        text.paymentRequest = request.data.payment_request;
+        if (request.data.payment_request === '') throw required('missing_payment_request', 'data.payment_request');
+        const railAmount = this.btcAmount(request.data.amount, 'data.amount') ?? (request.data.amount_msats !== undefined ? this.positive(request.data.amount_msats, 'data.amount_msats') : null) ?? invoiceAmountMsats(request.data.payment_request);
+        return { railAmount, maxFeeInput: maxFeeOf(request.data.max_fee) ?? (request.data.max_fee_msats !== undefined ? this.positive(request.data.max_fee_msats, 'data.max_fee_msats') : null) };
+      }
+      case 'onchain': {
+        text.address = request.data.address;
+        text.memo = request.data.description ?? null;
+        if (request.data.address === '') throw required('missing_address', 'data.address');
+        const railAmount = this.btcAmount(request.data.amount, 'data.amount') ?? (request.data.amount_sats !== undefined ? this.positive(request.data.amount_sats, 'data.amount_sats') * 1_000n : null);
+        if (railAmount !== null && railAmount % 1_000n !== 0n) throw new ApiError(400, 'invalid_amount', 'on-chain amounts are whole sats (multiples of 1000 msats)');
+        core.railOnchain = true;
+        return { railAmount, maxFeeInput: maxFeeOf(request.data.max_fee) };
+      }
+      case 'bip21': {
+        text.address = request.data.address;
+        text.paymentRequest = request.data.payment_request ?? null;
+        text.memo = request.data.description ?? null;
+        if (request.data.address === '') throw required('missing_address', 'data.address');
+        const uriAmount = /[?&]amount=(\d+(?:\.\d{1,8})?)/.exec(request.data.address)?.[1];
+        const railAmount = this.btcAmount(request.data.amount, 'data.amount') ?? (uriAmount !== undefined ? BigInt(Math.round(Number(uriAmount) * 1e8)) * 1_000n : null);
+        core.railOnchain = text.paymentRequest === null && !request.data.address.includes('lightning=');
+        return { railAmount, maxFeeInput: maxFeeOf(request.data.max_fee) };
+      }
+      case 'taprootasset':
+        text.paymentRequest = request.data.payment_request;
+        if (request.data.amount.currency !== wallet.currency) throw invalid('invalid_currency', 'data.amount must be in the wallet asset');
+        return { railAmount: this.positive(request.data.amount.amount, 'data.amount'), maxFeeInput: null };
+    }
+  }
+
+  /** A send's principal, network fee and max fee in the wallet's unit (a USD wallet's through its quote). */
+  private sendAmounts(core: PaymentCore, input: { s: Stream; quote: QuoteRecord | null; kind: number; swap: boolean; railAmount: bigint; maxFeeInput: bigint | null }): void {
+    const { s, quote, railAmount, maxFeeInput } = input;
+    if (quote) {
+      // USD wallet: the quote converts between the BTC amount on the rail and the wallet's cents.
+      const cents = quote.from.currency === 'usd' ? quote.from.amount : quote.to === 'usd' ? quote.converted : msatsToCentsCeil(railAmount, quote.rate);
+      const msats = quote.from.currency === 'btc' ? quote.from.amount : quote.to === 'btc' ? quote.converted : centsToMsats(cents, quote.rate);
+      const railMax = maxFeeInput ?? (msats / 100n > 1_000n ? msats / 100n : 1_000n);
+      const railFee = this.networkFeeMsats(s, msats, railMax, core.railOnchain || input.swap);
+      core.principal = cents;
+      core.rail = { amountMsats: msats, feeMsats: railFee, maxFeeMsats: railMax, rate: quote.rate, quoteId: quote.id, quotedUs: quote.requestedUs };
+      core.networkFee = msatsToCentsCeil(railFee, quote.rate);
+      core.maxFee = msatsToCentsCeil(railMax, quote.rate);
+    } else if (input.kind === KIND_TAPROOT) {
+      core.principal = railAmount;
+      core.maxFee = null;
+    } else {
+      core.principal = railAmount;
+      core.maxFee = maxFeeInput ?? (railAmount / 100n > 1_000n ? railAmount / 100n : 1_000n);
+      core.networkFee = this.networkFeeMsats(s, railAmount, core.maxFee, core.railOnchain || input.swap);
+    }
   }
 
   private networkFeeMsats(s: Stream, amount: bigint, maxFee: bigint, onchain: boolean): bigint {
@@ -307,4 +307,14 @@ export class PaymentWriter {
     }
     return core;
   }
+}
+
+/** A send the service would refuse for its wallet, before anything is written. */
+function checkSendRequest(wallet: SimWallet, request: SendRequest, kind: number, swap: boolean, mode: WriteMode): void {
+  if (swap && (!wallet.swaps || mode === 'check')) throw invalid('invalid_payment', 'Swaps are only available to node-backed BTC wallets with swaps enabled, and not for policy checks');
+  const expectedCurrency = kind === KIND_TAPROOT ? wallet.currency : wallet.currencyKind === 'asset' ? 'btc' : wallet.currency;
+  if (request.currency !== expectedCurrency) throw invalid('invalid_currency', `currency must be ${expectedCurrency} for this wallet`);
+  if (kind === KIND_TAPROOT && wallet.currencyKind !== 'asset') throw invalid('invalid_payment', 'taprootasset payments need an asset wallet');
+  if (kind !== KIND_TAPROOT && wallet.currencyKind === 'asset') throw invalid('invalid_payment', 'asset wallets send taprootasset payments only');
+  if (kind === KIND_BIP21 && wallet.currencyKind !== 'btc') throw invalid('invalid_currency', 'bip21 sends must be in btc');
 }
