@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { Dataset } from './dataset/dataset.js';
 import type { DatasetOptions, EnvironmentKind } from './dataset/options.js';
 import type { FaultConfig } from './faults/fault-config.js';
@@ -121,14 +122,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.clockOffsetMs ? { clockOffsetMs: options.clockOffsetMs } : {}),
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOnLoopback(server, options.port ?? 0);
   const environments = dataset.environments.map((e) => ({ id: e.id, kind: e.kind, name: e.name, apiKey: credentials.issued.apiKeys[e.index] as string, readOnlyApiKey: credentials.issued.readOnlyApiKeys[e.index] as string }));
 
   return {
@@ -138,16 +132,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     environments,
     bearerToken: credentials.issued.bearerToken,
     get wallets(): SimWalletInfo[] {
-      return dataset.wallets.map((w) => ({
-        id: w.id,
-        name: w.name,
-        environmentId: dataset.environments[w.environmentIndex]?.id ?? '',
-        currency: w.currency,
-        backing: w.backing,
-        lineOfCreditId: w.lineOfCreditIndex === null ? null : (dataset.linesOfCredit[w.lineOfCreditIndex]?.id ?? null),
-        active: w.deactivatedUs === null,
-        network: w.network,
-      }));
+      return walletInfos(dataset);
     },
     dataset,
     requestLog,
@@ -170,4 +155,29 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       await requestLog.close();
     },
   };
+}
+
+/** The wallets as they are now (writes add and deactivate them), in the shape tests read. */
+function walletInfos(dataset: Dataset): SimWalletInfo[] {
+  return dataset.wallets.map((w) => ({
+    id: w.id,
+    name: w.name,
+    environmentId: dataset.environments[w.environmentIndex]?.id ?? '',
+    currency: w.currency,
+    backing: w.backing,
+    lineOfCreditId: w.lineOfCreditIndex === null ? null : (dataset.linesOfCredit[w.lineOfCreditIndex]?.id ?? null),
+    active: w.deactivatedUs === null,
+    network: w.network,
+  }));
+}
+
+async function listenOnLoopback(server: Server, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
 }

@@ -101,124 +101,131 @@ export class JsonSyntaxError extends Error {
  * `-0`/fractions/exponents stay numbers. Used for request bodies and by tests reading responses.
  */
 export function parseJsonLossless(text: string): unknown {
-  let pos = 0;
+  const reader = new LosslessReader(text);
+  const value = reader.value();
+  reader.skipWs();
+  if (reader.pos !== text.length) reader.fail('trailing characters');
+  return value;
+}
 
-  const fail = (what: string): never => {
-    throw new JsonSyntaxError(`${what} at position ${pos}`);
-  };
-  const skipWs = (): void => {
-    while (pos < text.length) {
-      const c = text.charCodeAt(pos);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+/** A recursive-descent reader over one text; `pos` is where it stands. */
+class LosslessReader {
+  pos = 0;
+
+  constructor(private readonly text: string) {}
+
+  fail(what: string): never {
+    throw new JsonSyntaxError(`${what} at position ${this.pos}`);
+  }
+
+  skipWs(): void {
+    const { text } = this;
+    while (this.pos < text.length) {
+      const c = text.charCodeAt(this.pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.pos++;
       else break;
     }
-  };
+  }
 
-  const parseString = (): string => {
-    const start = pos;
-    pos++; // opening quote
+  value(): unknown {
+    this.skipWs();
+    const c = this.text[this.pos];
+    if (c === '{') return this.object();
+    if (c === '[') return this.array();
+    if (c === '"') return this.string();
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
+    for (const [word, literal] of LITERALS) {
+      if (this.text.startsWith(word, this.pos)) {
+        this.pos += word.length;
+        return literal;
+      }
+    }
+    return this.fail('unexpected token');
+  }
+
+  private string(): string {
+    const { text } = this;
+    const start = this.pos;
+    this.pos++; // opening quote
     let simple = true;
-    while (pos < text.length) {
-      const c = text.charCodeAt(pos);
+    while (this.pos < text.length) {
+      const c = text.charCodeAt(this.pos);
       if (c === 0x22) break;
       if (c === 0x5c) {
         simple = false;
-        pos += 2;
+        this.pos += 2;
         continue;
       }
-      if (c < 0x20) fail('control character in string');
-      pos++;
+      if (c < 0x20) this.fail('control character in string');
+      this.pos++;
     }
-    if (pos >= text.length) fail('unterminated string');
-    pos++;
-    const raw = text.slice(start, pos);
+    if (this.pos >= text.length) this.fail('unterminated string');
+    this.pos++;
+    const raw = text.slice(start, this.pos);
     return simple ? raw.slice(1, -1) : (JSON.parse(raw) as string);
-  };
+  }
 
-  const parseNumber = (): number | bigint => {
-    const m = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(pos, pos + 400));
-    if (!m) return fail('invalid number');
-    pos += m[0].length;
+  private number(): number | bigint {
+    const m = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 400));
+    if (!m) return this.fail('invalid number');
+    this.pos += m[0].length;
     if (m[1] === undefined && m[2] === undefined) {
       const n = Number(m[0]);
       return Number.isSafeInteger(n) ? n : BigInt(m[0]);
     }
     return Number(m[0]);
-  };
+  }
 
-  const parseValue = (): unknown => {
-    skipWs();
-    const c = text[pos];
-    if (c === '{') {
-      pos++;
-      const obj: Record<string, unknown> = {};
-      skipWs();
-      if (text[pos] === '}') {
-        pos++;
-        return obj;
-      }
-      for (;;) {
-        skipWs();
-        if (text[pos] !== '"') fail('expected a key');
-        const key = parseString();
-        skipWs();
-        if (text[pos] !== ':') fail("expected ':'");
-        pos++;
-        const v = parseValue();
-        Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
-        skipWs();
-        if (text[pos] === ',') {
-          pos++;
-          continue;
-        }
-        if (text[pos] === '}') {
-          pos++;
-          return obj;
-        }
-        fail("expected ',' or '}'");
-      }
+  private object(): Record<string, unknown> {
+    const obj: Record<string, unknown> = {};
+    this.pos++;
+    this.skipWs();
+    if (this.closes('}')) return obj;
+    for (;;) {
+      this.skipWs();
+      if (this.text[this.pos] !== '"') this.fail('expected a key');
+      const key = this.string();
+      this.skipWs();
+      if (this.text[this.pos] !== ':') this.fail("expected ':'");
+      this.pos++;
+      // defineProperty: a key named __proto__ is data, never the object's prototype
+      Object.defineProperty(obj, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
+      if (this.afterItem('}')) return obj;
     }
-    if (c === '[') {
-      pos++;
-      const arr: unknown[] = [];
-      skipWs();
-      if (text[pos] === ']') {
-        pos++;
-        return arr;
-      }
-      for (;;) {
-        arr.push(parseValue());
-        skipWs();
-        if (text[pos] === ',') {
-          pos++;
-          continue;
-        }
-        if (text[pos] === ']') {
-          pos++;
-          return arr;
-        }
-        fail("expected ',' or ']'");
-      }
+  }
+
+  private array(): unknown[] {
+    const arr: unknown[] = [];
+    this.pos++;
+    this.skipWs();
+    if (this.closes(']')) return arr;
+    for (;;) {
+      arr.push(this.value());
+      if (this.afterItem(']')) return arr;
     }
-    if (c === '"') return parseString();
-    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return parseNumber();
-    if (text.startsWith('true', pos)) {
-      pos += 4;
-      return true;
-    }
-    if (text.startsWith('false', pos)) {
-      pos += 5;
+  }
+
+  /** Steps over `close` when it stands here. */
+  private closes(close: string): boolean {
+    if (this.text[this.pos] !== close) return false;
+    this.pos++;
+    return true;
+  }
+
+  /** After an item: true at the closing bracket, false after a comma (another item follows). */
+  private afterItem(close: string): boolean {
+    this.skipWs();
+    if (this.text[this.pos] === ',') {
+      this.pos++;
       return false;
     }
-    if (text.startsWith('null', pos)) {
-      pos += 4;
-      return null;
-    }
-    return fail('unexpected token');
-  };
-
-  const value = parseValue();
-  skipWs();
-  if (pos !== text.length) fail('trailing characters');
-  return value;
+    if (this.closes(close)) return true;
+    return this.fail(`expected ',' or '${close}'`);
+  }
 }
+
+const LITERALS: ReadonlyArray<readonly [string, boolean | null]> = [
+  ['true', true],
+  ['false', false],
+  ['null', null],
+];
