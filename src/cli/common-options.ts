@@ -81,7 +81,7 @@ export function withCommonOptions<T>(y: Argv<T>, set: OptionSet = 'pull', epilog
     if (shown.has(name)) out = out.option(name, spec);
     else if (refused.has(name)) out = out.option(name, { ...spec, hidden: true });
   };
-  option('config', { type: 'string', describe: 'JSON config file (env PAYEXPORT_CONFIG)', group: 'Configuration:' });
+  option('config', { type: 'string', describe: 'JSON config file (default: env PAYEXPORT_CONFIG, else config/payexport.json in the current folder)', group: 'Configuration:' });
   option('base-url', { type: 'string', describe: 'API base including /v1 (env PAYEXPORT_BASE_URL)', group: 'Configuration:' });
   option('organization', { type: 'string', describe: 'organization UUID (env PAYEXPORT_ORGANIZATION_ID)', group: 'Configuration:' });
   option('environment', { type: 'string', array: true, describe: 'environment UUID, repeatable (default: every environment that holds a wallet)', group: 'Scope:' });

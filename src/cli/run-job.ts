@@ -3,6 +3,7 @@
  * logger, progress and cancellation → one job → exit code; clean up in `finally`.
  */
 import { describeConfig, loadConfig, type LoadedConfig } from '../config/load.js';
+import { configFileLine } from '../config/config-file-choice.js';
 import { reportRoot } from '../config/output-root.js';
 import type { JobEnv } from '../jobs/job-env.js';
 import { silentProgress } from '../jobs/progress.js';
@@ -23,6 +24,8 @@ export interface JobCommandOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** a secret that cannot be read is recorded, not thrown: for doctor, and commands that send no API request */
   collectSecretProblems?: boolean;
+  /** false: the run's log does not open with the config file's line (the demo, whose file is always its own) */
+  sayConfig?: boolean;
 }
 
 export function loadCliConfig(ctx: CliContext, args: CommonArgs, options: JobCommandOptions = {}): LoadedConfig {
@@ -43,6 +46,8 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
   const interactive = ctx.stderr.isTTY === true && format === 'pretty' && args.quiet !== true;
   const bars = interactive ? ttyProgress(ctx.stderr) : null;
   const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format, ...(bars ? { destination: { write: (line: string) => bars.log(line) } } : {}) });
+  // which file the settings came from, first: a run that read another file than the one meant says so
+  if (options.sayConfig !== false) log.info(configFileLine(loaded.configChoice));
   const controller = new AbortController();
   // Every request in flight and every retry sitting out its backoff listens to this one signal:
   // up to twice the concurrency (at most 64). Past Node's default of 10 it would print a

@@ -1,5 +1,6 @@
 /**
- * Loads the configuration once, at the edge: defaults < `--config` file < env < flags.
+ * Loads the configuration once, at the edge: defaults < config file < env < flags. The file is
+ * `--config`, else PAYEXPORT_CONFIG, else config/payexport.json under the cwd (config-file-choice.ts).
  * The only module that reads environment variables (they are passed in, never read globally).
  * Every problem is an AppError: exit 78 for the file and env, with the offending key's path.
  */
@@ -8,6 +9,7 @@ import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { AppError, configError, usageError } from '../util/errors.js';
 import { configSchema, type Config, type ConfigInput } from './schema.js';
+import { chooseConfigFile, type ConfigFileChoice } from './config-file-choice.js';
 import { databaseUrlPassword, findSecretKeys, readSecretFile, redactDatabaseUrl, secretFromEnv } from './secrets.js';
 
 import type { Env } from '../util/env.js';
@@ -42,6 +44,8 @@ export interface LoadedConfig {
   /** where each top-level key's value came from (for --print-config) */
   sources: Readonly<Record<string, Source>>;
   configFile: string | undefined;
+  /** the file read and how it was chosen (null: none), for the one line every command prints */
+  configChoice: ConfigFileChoice | null;
 }
 
 export interface LoadInput {
@@ -71,7 +75,8 @@ export function loadConfig(input: LoadInput): LoadedConfig {
   const sources: Record<string, Source> = {};
   const merged: Record<string, unknown> = {};
 
-  const configFile = flags.config ?? env.PAYEXPORT_CONFIG;
+  const configChoice = chooseConfigFile(flags.config, env, cwd);
+  const configFile = configChoice?.path;
   if (configFile !== undefined) {
     const fromFile = readConfigFile(resolve(cwd, configFile), configFile);
     for (const [key, value] of Object.entries(fromFile)) {
@@ -105,7 +110,7 @@ export function loadConfig(input: LoadInput): LoadedConfig {
   for (const key of Object.keys(configSchema.shape)) sources[key] ??= 'default';
 
   const secrets = loadSecrets(config, env, cwd, sources, input.collectSecretProblems === true);
-  return { config: Object.freeze(config), secrets, sources: Object.freeze(sources), configFile };
+  return { config: Object.freeze(config), secrets, sources: Object.freeze(sources), configFile, configChoice };
 }
 
 function readConfigFile(path: string, shown: string): Record<string, unknown> {
@@ -307,6 +312,9 @@ function requiredEnv(env: Env, name: string, where: string): string {
 /** The effective configuration for `--print-config`: values with their source, secrets redacted. */
 export function describeConfig(loaded: LoadedConfig): Record<string, { value: unknown; source: Source }> {
   const out: Record<string, { value: unknown; source: Source }> = {};
+  const choice = loaded.configChoice;
+  // the file itself: named by a flag, by PAYEXPORT_CONFIG, or found where init writes it (a default)
+  out.configFile = { value: choice?.path ?? null, source: choice === null ? 'default' : choice.origin === 'found' ? 'default' : choice.origin };
   for (const [key, value] of Object.entries(loaded.config)) {
     const shown = key === 'databaseUrl' && typeof value === 'string' ? redactDatabaseUrl(value) : value;
     out[key] = { value: shown, source: loaded.sources[key] ?? 'default' };

@@ -75,7 +75,7 @@ export function writeValidatedConfig(path: string, config: Record<string, unknow
   try {
     const loaded = loadConfig({ flags: { config: temporary }, env, cwd });
     renameSync(temporary, target);
-    return { ...loaded, configFile: path };
+    return { ...loaded, configFile: path, configChoice: { path, origin: 'flag' } };
   } finally {
     if (existsSync(temporary)) rmSync(temporary, { force: true });
   }

@@ -20,7 +20,7 @@ import { planBooks, removeOpeningLots, writeOpeningLots } from './init-books.js'
 import { configFromAnswers, writeValidatedConfig, type KeySource } from './init-config.js';
 import { Questions } from './init-questions.js';
 import { defaultKeyFile, saveKeyFile } from './key-location.js';
-import { nextCommands, type Scheduler } from './next-commands.js';
+import { configFlag, nextCommands, type Scheduler } from './next-commands.js';
 import { ownCommandPath } from './own-command.js';
 import type { Prompter } from './prompter.js';
 import { checkSnapshot, describeSnapshot } from './snapshot-answer.js';
@@ -135,7 +135,7 @@ export async function runInit(options: InitOptions): Promise<void> {
   print('');
   print('Next:');
   for (const line of nextCommands({ configPath: options.configPath, cwd, command: ownCommandPath(), tz, key, scheduler: flags.scheduler ?? 'cron', now: options.now, books: books === null ? null : { booksCurrency: books.booksCurrency, firstMovement: books.firstMovement } })) print(line);
-  print(`Before tonight's run: payexport doctor --config ${options.configPath}`);
+  print(`Before tonight's run: payexport doctor${configFlag(options.configPath)}`);
 }
 
 function systemTimeZone(): string {

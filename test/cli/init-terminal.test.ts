@@ -81,7 +81,7 @@ describe.skipIf(!tmux)('payexport init at a terminal (tmux)', () => {
       }
       const done = await term.waitFor(/exit \d+/);
       expect(done).toMatch(/exit 0/);
-      expect(done).toMatch(/Before tonight's run: payexport doctor --config config\/payexport\.json/);
+      expect(done).toMatch(/Before tonight's run: payexport doctor$/m);
       expect(done).toMatch(new RegExp(`Payments \\(.*\\) — environment ${sim.sim.environments[0]!.id}|environment ${sim.sim.environments[0]!.id}`));
       expect(done).not.toContain('--tz');
       for (const secret of [...PLANTED_SECRETS, 'vltg_typedWRONGkey']) expect(done).not.toContain(secret);

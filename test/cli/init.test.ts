@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, describeRun, ROOT, runCli } from '../support/cli/cli.js';
+import { assertBuilt, describeRun, ROOT, runCli, splitStderr } from '../support/cli/cli.js';
 import { expectNoSecrets } from '../support/cli/secrets.js';
 import { PLANTED_KEYS, PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
@@ -49,19 +49,23 @@ describe('payexport init with flags', () => {
     const own = sim.sim.wallets.filter((w) => w.environmentId === sim.sim.environments[0]!.id);
     for (const wallet of own) expect(init.stdout).toContain(wallet.id);
     for (const wallet of own) expect(init.stdout).toMatch(new RegExp(`${wallet.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +${wallet.id}.*${wallet.active ? '' : '\\(inactive\\)'}`));
-    expect(init.stdout).toMatch(/1\. payexport month-end --config config\/payexport\.json --dry-run/);
+    // config/payexport.json is where every command looks: no --config in what init says to type
+    expect(init.stdout).toMatch(/1\. payexport month-end --dry-run$/m);
+    expect(init.stdout).toMatch(/^Before tonight's run: payexport doctor$/m);
     // cron's PATH finds no `payexport`: the crontab line names this checkout's own by its path
     expect(init.stdout).toMatch(/3\. 30 6 2 \* \* {2}cd .* && /);
-    expect(init.stdout).toContain(` && ${join(ROOT, 'bin', 'payexport')} month-end --config config/payexport.json >>month-end.log`);
+    expect(init.stdout).toContain(` && ${join(ROOT, 'bin', 'payexport')} month-end >>month-end.log`);
     expectNoSecrets(PLANTED_SECRETS, { texts: [init.stdout, init.stderr], dirs: [join(cwd, 'config')] });
 
-    // the Done-when: the written config, unchanged, runs a month-end
-    const args = ['month-end', '--config', 'config/payexport.json', '--month', '2026-10', '--allow-open', '--quiet'];
+    // the Done-when: the written config, unchanged and never named, runs a month-end and a doctor
+    const args = ['month-end', '--month', '2026-10', '--allow-open'];
     const monthEnd = await runCli(args, { cwd, env });
     expect([0, 65], describeRun(args, monthEnd)).toContain(monthEnd.code);
+    expect(splitStderr(monthEnd.stderr).logs[0]?.msg).toBe('config: config/payexport.json (found in the current folder)');
     expect(existsSync(join(cwd, 'reports', accountFolder(), 'month-end', '2026-10', 'manifest.json'))).toBe(true);
-    const doctor = await runCli(['doctor', '--config', 'config/payexport.json'], { cwd, env });
+    const doctor = await runCli(['doctor'], { cwd, env });
     expect(doctor.code, describeRun(['doctor'], doctor)).toBe(0);
+    expect(doctor.stdout.split('\n')[0]).toBe('payexport doctor — config: config/payexport.json (found in the current folder)');
   });
 
   it('refuses to overwrite a config without --force, and replaces it with --force', async () => {

@@ -10,6 +10,7 @@ import { usageError } from '../../util/errors.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
 import { loadCliConfig } from '../run-job.js';
+import { configFileLine } from '../../config/config-file-choice.js';
 import { exitCodesEpilog } from '../command-exit-codes.js';
 import { examplesEpilog, SECRETS_EPILOG } from '../help.js';
 
@@ -42,6 +43,7 @@ function migrateCommand(ctx: CliContext): CommandModule<object, DbArgs> {
       ], 'db migrate')) as Argv<DbArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
+      if (args.verbose === true) ctx.stderr.write(`${configFileLine(loaded.configChoice)}\n`);
       const { config, secrets } = loaded;
       const dataDir = resolve(ctx.cwd, config.dataDir);
       const { openDatabaseSnapshot } = await import('../../store/database-snapshot.js');
@@ -68,6 +70,7 @@ function shellCommand(ctx: CliContext): CommandModule<object, DbArgs> {
       ) as Argv<DbArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
+      if (args.verbose === true) ctx.stderr.write(`${configFileLine(loaded.configChoice)}\n`);
       const { config, secrets } = loaded;
       const dataDir = resolve(ctx.cwd, config.dataDir);
       if (secrets.databaseUrl) throw usageError('shell_needs_embedded', 'db shell serves the embedded database; with a server, use psql on your DATABASE_URL directly');

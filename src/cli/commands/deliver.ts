@@ -14,6 +14,7 @@ import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
 import { examplesEpilog } from '../help.js';
 import { loadCliConfig } from '../run-job.js';
+import { configFileLine } from '../../config/config-file-choice.js';
 
 interface DeliverArgs extends CommonArgs {
   dir: string;
@@ -37,6 +38,9 @@ export function deliverCommand(ctx: CliContext): CommandModule<object, DeliverAr
         .epilog(`\n${exitCodesEpilog('deliver')}`) as Argv<DeliverArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
+      const runId = newRunId(ctx.clock());
+      const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format: loaded.config.logFormat ?? defaultLogFormat(ctx.stderr) });
+      log.info(configFileLine(loaded.configChoice));
       const all = loaded.config.delivery.destinations;
       if (all.length === 0) throw configError('no_delivery_destinations', 'no delivery destinations in the configuration: add delivery.destinations (see docs/delivery.md)');
       const unknown = (args.to ?? []).filter((name) => !all.some((d) => d.name === name));
@@ -44,8 +48,6 @@ export function deliverCommand(ctx: CliContext): CommandModule<object, DeliverAr
       const { readReportToDeliver } = await import('../../delivery/report-to-deliver.js');
       const { deliverPublished, deliverySummaryLines } = await import('../../delivery/delivering-run.js');
       const report = await readReportToDeliver(args.dir);
-      const runId = newRunId(ctx.clock());
-      const log = createLogger({ runId, scrubber: ctx.scrubber, level: loaded.config.logLevel, format: loaded.config.logFormat ?? defaultLogFormat(ctx.stderr) });
       const records = await deliverPublished({ loaded, runId, cwd: ctx.cwd, processEnv: ctx.env, scrubber: ctx.scrubber, log, dir: args.dir, job: report.job, ...(args.to ? { only: args.to } : {}) });
       if (records.length === 0) throw configError('no_delivery_destinations', `no delivery destination is chosen for ${report.job} reports (see "when" in delivery.destinations, or name one with --to)`);
       for (const line of deliverySummaryLines(records, args.dir)) ctx.stdout.write(ctx.scrubber.scrub(line) + '\n');

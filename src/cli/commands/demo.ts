@@ -85,7 +85,7 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
               jobEnv.print(formatSummary(outcome));
               return outcome.exitCode;
             },
-            { overrideFlags, env },
+            { overrideFlags, env, sayConfig: false },
           );
         const monthEnd = await run(
           (tz) => `month-end ${DEMO_MONTH} (${tz})`,

@@ -9,6 +9,7 @@ import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
 import { examplesEpilog } from '../help.js';
 import { loadCliConfig } from '../run-job.js';
+import { chooseConfigFile } from '../../config/config-file-choice.js';
 
 export function doctorCommand(ctx: CliContext): CommandModule<object, CommonArgs> {
   return {
@@ -28,7 +29,7 @@ export function doctorCommand(ctx: CliContext): CommandModule<object, CommonArgs
       const { runDoctor } = await import('../../setup/doctor/run-doctor.js');
       ctx.exitCode = await runDoctor({
         load: () => loadCliConfig(ctx, args, { collectSecretProblems: true }),
-        configShown: args.config ?? ctx.env.PAYEXPORT_CONFIG,
+        configChoice: chooseConfigFile(args.config, ctx.env, ctx.cwd),
         env: ctx.env,
         cwd: ctx.cwd,
         scrubber: ctx.scrubber,

@@ -4,7 +4,7 @@
  */
 import { exitCodesEpilog } from '../command-exit-codes.js';
 import type { Argv, CommandModule } from 'yargs';
-import { DEFAULT_CONFIG_PATH } from '../../setup/default-config-path.js';
+import { configFileToWrite, DEFAULT_CONFIG_PATH } from '../../config/config-file-choice.js';
 import { SCHEDULERS, type Scheduler } from '../../setup/next-commands.js';
 import { terminalPrompter } from '../../setup/prompter.js';
 import { AppError } from '../../util/errors.js';
@@ -36,7 +36,7 @@ export function initCommand(ctx: CliContext): CommandModule<object, InitArgs> {
     describe: 'Set up a real account: asks (or takes as flags) the service, the organization, the API key, time zone, snapshot, output root and books, checks each against the service, writes config/payexport.json',
     builder: (y: Argv<object>) =>
       y
-        .option('config', { type: 'string', describe: `the config file to write (default ${DEFAULT_CONFIG_PATH})` })
+        .option('config', { type: 'string', describe: `the config file to write (default: env PAYEXPORT_CONFIG, else ${DEFAULT_CONFIG_PATH}, where every command looks)` })
         .option('force', { type: 'boolean', describe: 'replace an existing config file (and key file)' })
         .option('yes', { type: 'boolean', describe: 'ask nothing: every answer from a flag, the environment or its default' })
         .option('base-url', { type: 'string', describe: "the service: 'production' (default), 'staging', or another base URL including /v1 (env PAYEXPORT_BASE_URL)" })
@@ -64,7 +64,7 @@ export function initCommand(ctx: CliContext): CommandModule<object, InitArgs> {
         // loaded here, not at the top: every other command would pay for init's modules at start
         const { runInit } = await import('../../setup/run-init.js');
         await runInit({
-          configPath: args.config ?? DEFAULT_CONFIG_PATH,
+          configPath: configFileToWrite(args.config, ctx.env),
           force: args.force === true,
           flags: {
             baseUrl: args['base-url'],

@@ -12,6 +12,7 @@ import { createLogger, defaultLogFormat } from '../../util/log.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
 import { loadCliConfig } from '../run-job.js';
+import { configFileLine } from '../../config/config-file-choice.js';
 
 interface ListenArgs extends CommonArgs {
   host?: string;
@@ -62,6 +63,7 @@ export function listenCommand(ctx: CliContext): CommandModule<object, ListenArgs
       }
       const format = loaded.config.logFormat ?? defaultLogFormat(ctx.stderr);
       const log = createLogger({ runId: newRunId(ctx.clock()), scrubber: ctx.scrubber, level: loaded.config.logLevel, format });
+      log.info(configFileLine(loaded.configChoice));
       const { runListen } = await import('../../listen/run-listen.js');
       const running = await runListen({ loaded, overrides: overridesOf(args), env: ctx.env, log, scrubber: ctx.scrubber });
       await new Promise<void>((resolve) => {

@@ -11,6 +11,7 @@ import { newRunId } from '../../jobs/run-key.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
 import { loadCliConfig } from '../run-job.js';
+import { configFileLine } from '../../config/config-file-choice.js';
 
 export function notifyCommand(ctx: CliContext): CommandModule<object, CommonArgs> {
   return {
@@ -24,6 +25,7 @@ export function notifyCommand(ctx: CliContext): CommandModule<object, CommonArgs
     handler: async (args) => {
       // a sample message needs no API key: a key variable this shell lacks is no reason to stop
       const loaded = loadCliConfig(ctx, args, { collectSecretProblems: true });
+      if (args.verbose === true) ctx.stderr.write(`${configFileLine(loaded.configChoice)}\n`);
       const { notify } = loaded.config;
       if (notify.destinations.length === 0) throw configError('no_destinations', 'no notify destinations in the configuration: add notify.destinations (see README "Notifications")');
       const { RunNotifier } = await import('../../notify/run-notifier.js');

@@ -10,6 +10,7 @@ import { abortableSleep } from '../../util/abortable-sleep.js';
 import { exitCodesEpilog } from '../command-exit-codes.js';
 import { examplesEpilog } from '../help.js';
 import { loadCliConfig } from '../run-job.js';
+import { configFileLine } from '../../config/config-file-choice.js';
 
 interface FetchArgs {
   currency: string;
@@ -43,7 +44,7 @@ export function pricesCommand(ctx: CliContext): CommandModule<object, object> {
         .option('to', { type: 'string', demandOption: true, describe: 'last UTC day, included (or an RFC 3339 instant)' })
         .option('source', { choices: ['coinbase', 'kraken', 'bitstamp', 'coingecko'] as const, describe: "one source (default: the pair's policy, in order, until one covers the range)" })
         .option('interval', { choices: ['1h', '1d'] as const, describe: "candle interval (default: the policy's)" })
-        .option('config', { type: 'string', describe: 'JSON config file (its `prices` section)' })
+        .option('config', { type: 'string', describe: 'JSON config file, for its `prices` section (default: env PAYEXPORT_CONFIG, else config/payexport.json in the current folder)' })
         .option('cache-dir', { type: 'string', describe: 'the cache folder (default: prices.cacheDir, relative to the config file)' })
         .epilog(
           `${examplesEpilog([
@@ -55,6 +56,7 @@ export function pricesCommand(ctx: CliContext): CommandModule<object, object> {
       if (args.currency.toUpperCase() !== 'BTC') throw usageError('bad_currency', `--currency ${args.currency}: the price cache prices BTC only`);
       // the price sources need no API key: a key variable the config names but this shell lacks is no reason to stop
       const loaded = loadCliConfig(ctx, { ...(args.config !== undefined ? { config: args.config } : {}) }, { collectSecretProblems: true });
+      ctx.stdout.write(`${configFileLine(loaded.configChoice)}\n`);
       const books = (args.books ?? loaded.config.journal?.booksCurrency ?? 'USD').toUpperCase();
       if (!/^[A-Z]{3}$/.test(books)) throw usageError('bad_currency', `--books ${books}: expected an ISO 4217 code such as USD`);
       const fromSec = bound(args.from, false, '--from');

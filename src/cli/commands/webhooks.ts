@@ -12,6 +12,7 @@ import { configError, usageError } from '../../util/errors.js';
 import type { CliContext } from '../cli-context.js';
 import { withCommonOptions, type CommonArgs } from '../common-options.js';
 import { loadCliConfig } from '../run-job.js';
+import { configFileLine } from '../../config/config-file-choice.js';
 
 interface WebhooksArgs extends CommonArgs {
   action: 'register' | 'rotate';
@@ -52,6 +53,7 @@ export function webhooksCommand(ctx: CliContext): CommandModule<object, Webhooks
         .epilog(`\n${exitCodesEpilog('webhooks')}`) as unknown as Argv<WebhooksArgs>,
     handler: async (args) => {
       const loaded = loadCliConfig(ctx, args);
+      if (args.verbose === true) ctx.stderr.write(`${configFileLine(loaded.configChoice)}\n`);
       const { config, secrets } = loaded;
       const organizationId = config.organization;
       if (!organizationId) throw configError('missing_organization', 'no organization: set --organization or PAYEXPORT_ORGANIZATION_ID');

@@ -10,7 +10,7 @@ export function configFix(error: unknown, configShown: string | undefined): stri
   const type = error instanceof AppError ? error.type : '';
   switch (type) {
     case 'config_file_unreadable':
-      return `check the path given to --config (or PAYEXPORT_CONFIG): ${file} cannot be read; payexport init writes one`;
+      return `check the path given to --config (or PAYEXPORT_CONFIG): ${file} cannot be read; without either, payexport reads config/payexport.json in the current folder, which payexport init writes`;
     case 'config_file_invalid':
       return `fix the JSON of ${file} where the message points (a missing comma, quote or brace)`;
     case 'config_unknown_key':
@@ -26,6 +26,6 @@ export function configFix(error: unknown, configShown: string | undefined): stri
     case 'bad_option':
       return 'correct the option named above on the command line';
     default:
-      return configShown === undefined ? 'name a config file with --config, or run payexport init' : `fix ${file} (every key: config/README.md), or write a new one with payexport init`;
+      return configShown === undefined ? 'run payexport init (it writes config/payexport.json, which every command finds in the current folder), or name a config file with --config' : `fix ${file} (every key: config/README.md), or write a new one with payexport init`;
   }
 }

@@ -6,6 +6,7 @@
  * that is not ready to run is a configuration state, whatever the ✗).
  */
 import type { Env, LoadedConfig } from '../../config/load.js';
+import { configFileLine, type ConfigFileChoice } from '../../config/config-file-choice.js';
 import { ExitCode } from '../../util/exit-codes.js';
 import type { SecretScrubber } from '../../util/secret-scrubber.js';
 import { fail, pass, skip, type CheckLine, type DoctorCheck } from './check.js';
@@ -16,8 +17,8 @@ import { DEFAULT_CHECKS } from './checks/index.js';
 export interface DoctorOptions {
   /** loads the config exactly as the jobs do (throws an AppError when it cannot) */
   load(): LoadedConfig;
-  /** the file named by --config or PAYEXPORT_CONFIG, for the lines that mention it */
-  configShown: string | undefined;
+  /** the file the jobs would read (--config, PAYEXPORT_CONFIG, or config/payexport.json found here): the first line says which */
+  configChoice: ConfigFileChoice | null;
   env: Env;
   cwd: string;
   scrubber: SecretScrubber;
@@ -34,14 +35,14 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     lines.push(line);
     for (const text of renderCheckLine(line)) options.print(text);
   };
-  options.print(`payexport doctor${options.configShown === undefined ? ' (no config file: defaults and environment)' : ` — ${options.configShown}`}`);
+  options.print(`payexport doctor — ${configFileLine(options.configChoice)}`);
   let loaded: LoadedConfig | null = null;
   try {
     loaded = options.load();
     const { config } = loaded;
     show(pass('config valid', `organization ${config.organization ?? '(none)'}, ${config.environments.length} environment(s), tz ${config.tz}`));
   } catch (error) {
-    show(fail('config valid', error instanceof Error ? error.message : String(error), configFix(error, options.configShown)));
+    show(fail('config valid', error instanceof Error ? error.message : String(error), configFix(error, options.configChoice?.path)));
   }
   for (const check of checks) {
     if (loaded === null) {

@@ -6,9 +6,17 @@ describe("init's next commands", () => {
 
   it('a dry run, the first month-end (the previous month in the books\' zone), then the scheduler line', () => {
     const lines = nextCommands({ ...base, scheduler: 'cron' });
-    expect(lines[0]).toBe('  1. payexport month-end --config config/payexport.json --dry-run');
-    expect(lines[2]).toBe('  2. payexport month-end --config config/payexport.json --month 2026-10');
-    expect(lines[4]).toBe('  3. 30 6 2 * *  cd /srv/books && /opt/payexport/bin/payexport month-end --config config/payexport.json >>month-end.log 2>&1');
+    // config/payexport.json is where every command looks: no --config to type
+    expect(lines[0]).toBe('  1. payexport month-end --dry-run');
+    expect(lines[2]).toBe('  2. payexport month-end --month 2026-10');
+    expect(lines[4]).toBe('  3. 30 6 2 * *  cd /srv/books && /opt/payexport/bin/payexport month-end >>month-end.log 2>&1');
+  });
+
+  it('another config file is named in every command', () => {
+    const lines = nextCommands({ ...base, configPath: 'books/acme.json', scheduler: 'cron', books: { booksCurrency: 'USD', firstMovement: '2026-08-03' } });
+    expect(lines[0]).toBe('  0. payexport prices fetch --currency BTC --books USD --from 2026-08-03 --to 2026-11-26 --config books/acme.json');
+    expect(lines[2]).toBe('  1. payexport month-end --config books/acme.json --dry-run');
+    expect(lines[6]).toBe('  3. 30 6 2 * *  cd /srv/books && /opt/payexport/bin/payexport month-end --config books/acme.json >>month-end.log 2>&1');
   });
 
   it('each scheduler names its file in deploy/, and a key from the environment is a note, never a value', () => {

@@ -24,7 +24,7 @@ async function run(options: { load?: () => ReturnType<typeof loadConfig>; extra:
   const code = await runDoctor({
     // no organization and no network: the default checks that need them fail fast, offline
     load: options.load ?? (() => loadConfig({ flags: { baseUrl: 'http://127.0.0.1:9/v1', db: false, out: join(cwd, 'reports') }, env: {}, cwd })),
-    configShown: 'test.json',
+    configChoice: { path: 'test.json', origin: 'flag' },
     env: {},
     cwd,
     scrubber: new SecretScrubber(),
