@@ -106,7 +106,7 @@ export interface ReportStageResult {
 export async function runReportStage(input: ReportStageInput): Promise<ReportStageResult> {
   const { source, organizationId: org, window } = input;
   const pacing = input.pacing;
-  // the next wallet's reads start while this one is written, where that overlaps a round trip (ports.ts `readAhead`)
+  // the next wallet's reads start while this one is written, where that overlaps a round trip (util/read-ahead.ts)
   const early = readAheadFor(source);
   await pacing?.sized();
   const envFilter = new Set(input.environmentIds.map((e) => e.toLowerCase()));

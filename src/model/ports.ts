@@ -109,14 +109,6 @@ export interface ReportSource {
   billSummaries(organization_id: string, window: Window): Promise<BillSummaryRow[]>;
   /** Which of these payment ids the snapshot holds at all (any window): for "ledger entry of an unknown payment". */
   knownPaymentIds(organization_id: string, payment_ids: readonly string[]): Promise<Set<string>>;
-  /**
-   * false when a read started ahead of its turn overlaps nothing. A database's reads wait on a round
-   * trip, so the report starts the next wallet's while it renders this one (util/read-ahead.ts); the
-   * spool's are CPU on the same thread, and started early they only keep the next wallet's decoded
-   * rows alive while this one is written, long enough to outlive the young generation.
-   * Absent: reads ahead.
-   */
-  readonly readAhead?: boolean;
 }
 
 export interface ClosePeriodInput {

@@ -42,10 +42,19 @@ export function* eachOpenedAhead<T, S>(items: readonly T[], open: (item: T) => S
 }
 
 /**
- * `startEarly` for a source whose reads overlap something (a database's round trip), else each
- * stream as it is, read when its turn comes: a source says so with `readAhead: false`
- * (model/ports.ts `ReportSource`).
+ * Sources whose reads overlap nothing: the spool's reads are decoding on the same thread, and
+ * started early they only keep the next wallet's decoded rows alive while this one is written, long
+ * enough to outlive the young generation. A database's reads wait on a round trip, which reading
+ * ahead overlaps. The schedule is this module's to know, not a property of the data's interface.
  */
-export function readAheadFor(source: { readonly readAhead?: boolean }): <T>(stream: AsyncIterable<T>) => AsyncIterable<T> {
-  return source.readAhead === false ? (stream) => stream : startEarly;
+const readOnTheirTurn = new WeakSet<object>();
+
+/** Marks a source whose reads are CPU on the caller's thread: its streams are read when their turn comes. */
+export function readsOnTheirTurn(source: object): void {
+  readOnTheirTurn.add(source);
+}
+
+/** `startEarly` for a source whose reads overlap something (a database's round trip), else each stream as it is. */
+export function readAheadFor(source: object): <T>(stream: AsyncIterable<T>) => AsyncIterable<T> {
+  return readOnTheirTurn.has(source) ? (stream) => stream : startEarly;
 }

@@ -15,7 +15,7 @@
  * is written as an object, as before).
  *
  * A shape line is `!` then the JSON array of the keys. `!` is never the first character of a
- * line of rows (a hint holds only [A-Za-z0-9_.:-], a line of the format before starts with `{`).
+ * line of rows (a hint holds only [A-Za-z0-9_.:-]).
  * Every page opens with its shape line, so a file cut back at a page's end (a resume) never leaves
  * rows whose shape line was cut off.
  */

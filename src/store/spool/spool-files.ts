@@ -1,5 +1,5 @@
 /** The spool's file primitives: atomic replacement, stream file names, the hash a resume checks a file against. */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { createHash, type Hash } from 'node:crypto';
 import { clearTemporary, CREATE_NEW } from '../../util/no-follow.js';
 
@@ -9,6 +9,22 @@ export function hashOfFile(path: string, length: number): Hash | null {
   if (length === 0) return hash;
   if (!existsSync(path) || statSync(path).size < length) return null;
   return hash.update(readFileSync(path).subarray(0, length));
+}
+
+/**
+ * A stream file whose first line is a row alone (`{`): the line format before hints and pages,
+ * which no reader reads any more. A resumed run pulls such a stream again from its start.
+ */
+export function inEarlierFormat(path: string): boolean {
+  if (!existsSync(path) || statSync(path).size === 0) return false;
+  const fd = openSync(path, 'r');
+  try {
+    const first = Buffer.alloc(1);
+    readSync(fd, first, 0, 1, 0);
+    return first[0] === 0x7b;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function writeAtomically(path: string, text: string): void {

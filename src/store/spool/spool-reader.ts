@@ -14,6 +14,7 @@ import { readKeyed } from './keyed-files.js';
 import type { SpoolState, StreamState } from './spool-state.js';
 import type { LineFilter } from './stream-line.js';
 import { cmp, latestRows, namedPaymentIds, streamFileRows, streamRows } from './stream-reader.js';
+import { readsOnTheirTurn } from '../../util/read-ahead.js';
 
 const BATCH = 1000;
 /** the Open items sheet's payments: not yet settled */
@@ -23,10 +24,10 @@ export abstract class SpoolReader implements ReportSource {
   protected state: SpoolState = { run_key: null, run_id: null, status: null, window: null, streams: {}, summaries_window: null };
   /** every payment id of the run, once an orphan check asked (off the heap: util/id-set.ts says why) */
   protected knownIds: IdSet | undefined;
-  /** reads are synchronous decoding: nothing to overlap (ports.ts) */
-  readonly readAhead = false;
-
-  constructor(protected readonly dir: string) {}
+  constructor(protected readonly dir: string) {
+    // reads are synchronous decoding: nothing to overlap (util/read-ahead.ts)
+    readsOnTheirTurn(this);
+  }
 
   async wallets(_organization_id: string, wallet_ids?: readonly string[]): Promise<WalletRow[]> {
     const all = readKeyed<WalletRow>(join(this.dir, 'wallets.jsonl'), (r) => r.wallet_id);

@@ -24,7 +24,7 @@ import type { Checkpoint, RunInfo, RunStatus, SnapshotWriter, WriteStats } from 
 import { CheckpointJournal } from './checkpoint-journal.js';
 import { replaceKeyed } from './keyed-files.js';
 import { encodeRow } from './row-codec.js';
-import { fileNameFor, hashOfFile, writeAtomically } from './spool-files.js';
+import { fileNameFor, hashOfFile, inEarlierFormat, writeAtomically } from './spool-files.js';
 import { readSpoolState, readStreamState, type StreamState } from './spool-state.js';
 import { encodeStreamPage, type LineHints } from './stream-line.js';
 import { SpoolReader } from './spool-reader.js';
@@ -85,7 +85,10 @@ export class SpoolStore extends SpoolReader implements SnapshotWriter {
       // a file shorter than its checkpoint, or rows that do not decode, lost what the checkpoint
       // counts: that stream alone starts again from its first page (the others still resume)
       const hash = hashOfFile(path, stream.length);
-      if (hash && hash.copy().digest('hex') === stream.sha256) this.hashes.set(stream.checkpoint.stream, hash);
+      if (inEarlierFormat(path)) {
+        delete this.state.streams[stream.checkpoint.stream];
+        this.setAside.push(`stream ${stream.checkpoint.stream} was written in an earlier line format: pulled again from its start`);
+      } else if (hash && hash.copy().digest('hex') === stream.sha256) this.hashes.set(stream.checkpoint.stream, hash);
       else {
         delete this.state.streams[stream.checkpoint.stream];
         this.setAside.push(`stream ${stream.checkpoint.stream} does not hold what its checkpoint counts: pulled again from its start`);

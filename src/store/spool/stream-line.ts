@@ -17,7 +17,9 @@
  *   or newline.
  * - `row` is an object's JSON, or (`[`…) the array of its values in the order of the file's last
  *   shape line (`!["key",…]`, row-shape.ts): a page's rows share their keys, written once a page.
- * - A line that starts with `{` is a whole row encoded alone (files written before this format).
+ *
+ * This is the one line format a stream file holds: a file of an earlier format (a row alone per
+ * line) is pulled again when its run resumes (spool-files.ts `inEarlierFormat`), never read.
  */
 import { decodeJson, decodeRow, rowJson } from './row-codec.js';
 import { PageShape, readShapeLine, SHAPE_MARK, type RowShape } from './row-shape.js';
@@ -32,9 +34,9 @@ const SAFE = /^[A-Za-z0-9_.:-]*$/;
 const TAB = '\t';
 
 /**
- * One row's line with its row as an object: the line format before positional pages, which a spool
- * written by an earlier build holds and every reader still reads. The spool writes pages
- * (`encodeStreamPage`); this is the reference its tests read a page back against.
+ * One row's line with its row as an object (what a page holds for a row whose keys cannot be a
+ * shape). The spool writes pages (`encodeStreamPage`); this is the reference its tests read a page
+ * back against.
  */
 export function encodeStreamLine(row: object, hints: LineHints): string {
   return withoutRaw(row, (r) => `${head(hints)}${rowJson(r)}${rawMark(r)}\n`);
@@ -127,13 +129,12 @@ export class SplitLine {
 export class StreamLineReader {
   private shape: RowShape | null = null;
 
-  /** The hints of a line (empty for a line of the format before, a whole row), or null for a shape line. */
+  /** The hints of a line, or null for a shape line. */
   split(line: string): SplitLine | null {
     if (line.charCodeAt(0) === SHAPE_MARK) {
       this.shape = readShapeLine(line);
       return null;
     }
-    if (line.charCodeAt(0) === 123 /* { */) return new SplitLine(line, '', '', '', 0, line.length, null);
     const walletEnd = line.indexOf(TAB);
     const statusEnd = line.indexOf(TAB, walletEnd + 1);
     const keyEnd = line.indexOf(TAB, statusEnd + 1);
@@ -149,7 +150,6 @@ export class StreamLineReader {
       this.shape = readShapeLine(line);
       return undefined;
     }
-    if (first === 123 /* { */) return decodeRow<T>(line);
     const walletEnd = line.indexOf(TAB);
     const statusEnd = line.indexOf(TAB, walletEnd + 1);
     const keyEnd = line.indexOf(TAB, statusEnd + 1);
@@ -163,7 +163,7 @@ export class StreamLineReader {
   }
 }
 
-/** The row of one line read alone (no shape line before it: an object row, or the format before); for tests and tools. */
+/** The row of one line read alone (no shape line before it: a row written as an object); for tests and tools. */
 export function decodeStreamLine<T>(line: string, filter: LineFilter): T | undefined {
   return new StreamLineReader().row<T>(line, filter);
 }

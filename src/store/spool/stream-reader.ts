@@ -74,7 +74,7 @@ export function latestRows<T>(streamsDir: string, streams: readonly StreamState[
 /**
  * The payment ids that `wallet`'s ledger lines name at an effective time `within` accepts, read
  * from the lines' hints (stream-line.ts); a line without both hints (no payment named, an id that
- * could not be a hint, a line of the format before) is decoded. Copies of one entry name the same
+ * could not be a hint) is decoded. Copies of one entry name the same
  * payment at the same time, so no de-duplication is needed.
  */
 export function namedPaymentIds(streamsDir: string, streams: readonly StreamState[], wallet: string, within: (instant: string) => boolean): Set<string> {

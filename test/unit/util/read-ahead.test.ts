@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eachOpenedAhead, readAheadFor, startEarly } from '../../../src/util/read-ahead.js';
+import { eachOpenedAhead, readAheadFor, readsOnTheirTurn, startEarly } from '../../../src/util/read-ahead.js';
 
 /** An async source that logs when each item is asked for. */
 function source(name: string, items: number[], log: string[], failAt?: number): AsyncIterable<number> {
@@ -70,10 +70,12 @@ describe('eachOpenedAhead', () => {
 });
 
 describe('readAheadFor', () => {
-  it('starts a database-like source\'s stream at once, and a source that says readAhead: false only when iterated', async () => {
-    for (const [readAhead, before] of [[undefined, ['a:read 0']], [true, ['a:read 0']], [false, []]] as const) {
+  it('starts a database-like source\'s stream at once, and one marked as reading on its turn only when iterated', async () => {
+    for (const [onTurn, before] of [[false, ['a:read 0']], [true, []]] as const) {
       const log: string[] = [];
-      const stream = readAheadFor(readAhead === undefined ? {} : { readAhead })(source('a', [1, 2], log));
+      const reader = {};
+      if (onTurn) readsOnTheirTurn(reader);
+      const stream = readAheadFor(reader)(source('a', [1, 2], log));
       await new Promise((resolve) => setTimeout(resolve, 5));
       expect(log).toEqual(before);
       const got: number[] = [];
@@ -87,7 +89,10 @@ describe('readAheadFor', () => {
     const { SpoolStore } = await import('../../../src/store/spool/spool-store.js');
     const dir = mkdtempSync(path.join(tmpdir(), 'payexport-read-ahead-'));
     try {
-      expect(new SpoolStore(dir).readAhead).toBe(false);
+      const log: string[] = [];
+      readAheadFor(new SpoolStore(dir))(source('s', [1], log));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(log).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, appendFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -121,6 +122,27 @@ describe('SpoolStore', () => {
     await resumed.beginRun(run('r2'));
     expect(readdirSync(join(dir, 'streams'))).toHaveLength(1);
     expect(await resumed.summaries(ORG, window)).toEqual([]);
+  });
+
+  it('pulls again from its start a stream written in the earlier line format, even one its checkpoint vouches for', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spool-'));
+    const w = uuid(1, 'c');
+    const first = new SpoolStore(dir);
+    await first.beginRun(run('r1'));
+    await first.writeLedgerPage([makeLedgerRow({ entry_id: uuid(1, 'd') })], cp(`ledger:wallet:${w}`, '100', 1));
+    // the file as an earlier build wrote it (a row alone per line), its checkpoint matching it
+    const file = readdirSync(join(dir, 'streams'))[0]!;
+    const earlier = `${encodeRow(makeLedgerRow({ entry_id: uuid(1, 'd') }))}\n`;
+    writeFileSync(join(dir, 'streams', file), earlier);
+    const journal = join(dir, 'checkpoints.jsonl');
+    const lines = readFileSync(journal, 'utf8').split('\n').filter((l) => l !== '');
+    const patched = lines.map((l) => encodeRow({ ...decodeRow<Record<string, unknown>>(l), length: Buffer.byteLength(earlier), sha256: createHash('sha256').update(earlier).digest('hex') }));
+    writeFileSync(journal, `${patched.join('\n')}\n`);
+
+    const resumed = new SpoolStore(dir);
+    expect(await resumed.beginRun(run('r2'))).toEqual([]);
+    expect(resumed.setAside).toEqual([`stream ledger:wallet:${w} was written in an earlier line format: pulled again from its start`]);
+    expect(readdirSync(join(dir, 'streams'))).toEqual([]);
   });
 
   it('a finished run leaves nothing to resume', async () => {

@@ -105,8 +105,9 @@ describe('a spool stream line', () => {
     expect(decodeStreamLine(odd, { wallet: 'w-2' })).toMatchObject({ wallet_id: 'w\t1' });
   });
 
-  it('reads a line of the format before (a whole row encoded alone)', () => {
-    expect(decodeStreamLine(encodeRow(payment), {})).toEqual(payment);
+  it('reads one line format: a line of the format before (a whole row alone) is refused, never guessed at', () => {
+    expect(() => decodeStreamLine(encodeRow(payment), {})).toThrow(/corrupt spool line/);
+    expect(() => new StreamLineReader().split(encodeRow(payment))).toThrow(/corrupt spool line/);
   });
 
   it('refuses a line cut before its separators', () => {
