@@ -11,6 +11,7 @@
  * - Secrets: the auth value is registered with the run's scrubber; errors leave this module as
  *   AppErrors whose message, details and `cause` chain are scrubbed copies.
  */
+import { createHash } from 'node:crypto';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { LimitFunction } from 'p-limit';
 import { configError } from '../util/errors.js';
@@ -53,6 +54,24 @@ export interface ApiClientOptions {
   /** the run's cancellation (SIGINT/SIGTERM): aborts in-flight requests, never retried */
   signal?: AbortSignal;
   userAgent?: string;
+  /** told of every attempt, with the sha256 of the body as received: the pull's evidence (src/audit/evidence-log.ts) */
+  onExchange?: (exchange: ApiExchange) => void;
+}
+
+/** One attempt as the evidence records it: what was asked, what came back (never a header or a key). */
+export interface ApiExchange {
+  path: string;
+  query: QueryPairs;
+  attempt: number;
+  /** the HTTP status, or null when no response came (a transport failure) */
+  status: number | null;
+  /** the status as a word, or the transport failure's reason (`timeout`, `reset`, `bad_body`, …) */
+  outcome: string;
+  bytes: number;
+  /** of the body exactly as received (null when none came) */
+  sha256: string | null;
+  /** the parsed body of a 2xx that parsed (its page fields are read from it) */
+  body: LosslessJson | null;
 }
 
 export interface GetOptions {
@@ -147,7 +166,18 @@ export class ApiClient {
     assertSafePath(path);
     const label: RequestLabel = { method: 'GET', path };
     // The body is parsed after the slot is given back: the request is over, and the next one can start.
-    const once = async (attempt: number): Promise<LosslessJson> => this.parse(await this.options.limiter(() => this.attempt(label, options.query ?? [], attempt)), label, attempt);
+    const query = options.query ?? [];
+    const once = async (attempt: number): Promise<LosslessJson> => {
+      const { bytes, status } = await this.options.limiter(() => this.attempt(label, query, attempt));
+      if (this.options.onExchange === undefined) return this.parse(bytes, label, attempt);
+      let body: LosslessJson | null = null;
+      try {
+        body = this.parse(bytes, label, attempt);
+        return body;
+      } finally {
+        this.exchange({ path, query, attempt, status, outcome: body === null ? 'bad_body' : String(status), bytes: bytes.length, sha256: bodyHash(bytes), body });
+      }
+    };
     return retryRequest(once, {
       policy: this.policy,
       budget: this.budget,
@@ -178,8 +208,8 @@ export class ApiClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  /** One attempt, inside a slot of the limiter: the 2xx body's bytes, or a thrown ApiError / ApiConnectionError. */
-  private async attempt(label: RequestLabel, query: QueryPairs, attempt: number): Promise<Buffer> {
+  /** One attempt, inside a slot of the limiter: the 2xx body's bytes and status, or a thrown ApiError / ApiConnectionError. */
+  private async attempt(label: RequestLabel, query: QueryPairs, attempt: number): Promise<{ bytes: Buffer; status: number }> {
     this.options.signal?.throwIfAborted();
     const started = this.now();
     const search = query.length === 0 ? '' : `?${new URLSearchParams(query.map(([k, v]): [string, string] => [k, v])).toString()}`;
@@ -198,10 +228,11 @@ export class ApiClient {
         const bytes = await this.readBody(response.body, this.maxResponseBytes);
         this.record(String(status), bytes.length);
         this.options.log.debug({ method: label.method, path: label.path, status, attempt, bytes: bytes.length, ms: this.now() - started }, 'api response');
-        return bytes;
+        return { bytes, status };
       }
       const bytes = await this.readBody(response.body, MAX_ERROR_BODY_BYTES).catch(() => Buffer.alloc(0));
       this.record(String(status), bytes.length);
+      this.exchange({ path: label.path, query, attempt, status, outcome: String(status), bytes: bytes.length, sha256: bodyHash(bytes), body: null });
       this.options.log.debug({ method: label.method, path: label.path, status, attempt, ms: this.now() - started }, 'api response');
       throw apiErrorFromResponse(
         {
@@ -219,6 +250,7 @@ export class ApiClient {
       const reason: TransportReason =
         controller.signal.aborted && controller.signal.reason === deadline ? 'timeout' : error instanceof ResponseTooLarge ? 'too_large' : classifyTransportError(error);
       this.record(reason, 0);
+      this.exchange({ path: label.path, query, attempt, status: null, outcome: reason, bytes: 0, sha256: null, body: null });
       this.options.log.debug({ method: label.method, path: label.path, reason, attempt, ms: this.now() - started }, 'api transport failure');
       // We closed the connection ourselves: the server counts the request in flight until it reads
       // the close, so giving the slot away at once lets the next request arrive first and the server
@@ -258,10 +290,18 @@ export class ApiClient {
     }
   }
 
+  private exchange(exchange: ApiExchange): void {
+    this.options.onExchange?.(exchange);
+  }
+
   private record(outcome: string, bytes: number): void {
     this.counters.bytes += bytes;
     this.counters.byOutcome[outcome] = (this.counters.byOutcome[outcome] ?? 0) + 1;
   }
+}
+
+function bodyHash(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function parseBaseUrl(baseUrl: string): URL {

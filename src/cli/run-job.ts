@@ -6,6 +6,7 @@ import { describeConfig, loadConfig, type LoadedConfig } from '../config/load.js
 import { configFileLine } from '../config/config-file-choice.js';
 import { reportRoot } from '../config/output-root.js';
 import type { JobEnv } from '../jobs/job-env.js';
+import { signingKeyPath } from '../audit/signing-key.js';
 import { silentProgress } from '../jobs/progress.js';
 import { createLogger, defaultLogFormat } from '../util/log.js';
 import { AppError, exitCodeOf } from '../util/errors.js';
@@ -70,6 +71,7 @@ export async function runJob(ctx: CliContext, args: CommonArgs, job: (env: JobEn
     scrubber: ctx.scrubber,
     clock: ctx.clock,
     cwd: ctx.cwd,
+    signingKeyFile: signingKeyPath(options.env ?? ctx.env, ctx.cwd),
     signal: controller.signal,
     progress,
     print: (line) => {

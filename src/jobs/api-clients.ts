@@ -4,7 +4,7 @@
  * whatever the number of environments — never has more than N requests in flight.
  */
 import pLimit from 'p-limit';
-import { ApiClient, createApiStats, type ApiStats } from '../api/client.js';
+import { ApiClient, createApiStats, type ApiExchange, type ApiStats } from '../api/client.js';
 import type { ApiReader } from '../api/endpoints.js';
 import { assertEnvironmentMatchesBaseUrl } from '../api/environment-guard.js';
 import { RetryBudget } from '../util/retry.js';
@@ -26,6 +26,8 @@ export interface ApiSetOptions {
   scrubber: SecretScrubber;
   log: Logger;
   signal?: AbortSignal;
+  /** every attempt of every client, for the pull's evidence */
+  onExchange?: (exchange: ApiExchange) => void;
 }
 
 /** Checks credentials and the staging/production guard — before any request is made. */
@@ -46,6 +48,7 @@ export function createApiSet(options: ApiSetOptions): ApiSet {
       retryBudget: budget,
       stats,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     });
 
   const fallback = secrets.credentials.get('*');

@@ -15,6 +15,8 @@ export interface JobEnv {
   scrubber: SecretScrubber;
   clock: () => Date;
   cwd: string;
+  /** the installation's signing key (src/audit/signing-key.ts), created on first need; absent: folders are not signed */
+  signingKeyFile?: string;
   signal: AbortSignal;
   progress: Progress;
   /** human output (the plan, the closing summary); stdout in the CLI */

@@ -10,6 +10,10 @@
  */
 import { join } from 'node:path';
 import type { Discovery } from '../extract/wallets.js';
+import { manifestSigner, type ManifestSigner } from '../audit/manifest-signature.js';
+import { obtainSigningKey } from '../audit/signing-key.js';
+import { EvidenceLog, evidenceJournalPath } from '../audit/evidence-log.js';
+import { rm } from 'node:fs/promises';
 import { pull, type PullResult } from '../extract/pull.js';
 import type { ExtractContext } from '../extract/context.js';
 import { PageSize } from '../api/page-size.js';
@@ -84,11 +88,15 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   // rebuild show the price checks of the folder they follow (docs/prices.md#auto-fetch)
   const onDisk = onRoot === null ? null : { jobDir: join(outRoot, spec.job), period: onRoot.period };
   const priceFindings = writesReport && spec.job !== 'export' && config.prices?.autoFetch === true ? await priceChecks(env, spec, onDisk) : undefined;
+  // the key that signs the folder, read (or created) before any request: a key others can read stops the run here (78)
+  const signer = writesReport && env.signingKeyFile !== undefined ? manifestSigner(obtainSigningKey(env.signingKeyFile)) : null;
   const journal = writesReport ? journalSetup(config, env.loaded.configFile, env.cwd, spec.job) : null;
   const lots = writesReport ? lotsSetup(config, env.loaded.configFile, env.cwd) : null;
   if (journal !== null && priceFindings !== undefined) journal.priceFindings = priceFindings;
 
-  const apis = spec.pull ? createApiSet({ loaded: env.loaded, scrubber: env.scrubber, log, signal: env.signal }) : null;
+  // the pull's evidence, opened once the run key is known (every request is after that)
+  const evidence: { log: EvidenceLog | null } = { log: null };
+  const apis = spec.pull ? createApiSet({ loaded: env.loaded, scrubber: env.scrubber, log, signal: env.signal, onExchange: (exchange) => evidence.log?.request(exchange) }) : null;
   try {
     if (spec.dryRun) return { exitCode: 0, runId, dir: null, report: null, pull: null, notClosed: null, plan: await dryRun(env, spec, apis, organizationId, shard) };
     const snapshot = await openSnapshot({ loaded: env.loaded, cwd: env.cwd, job: spec.job, period: spec.period.label });
@@ -97,7 +105,7 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
       const lock = await snapshot.lock(organizationId, spec.command === 'report' ? `report:${spec.job}` : lockJob);
       void loadReportStage().catch(() => undefined);
       try {
-        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, onRoot, log, journal, lots });
+        return await run(env, spec, { apis, writer: snapshot.writer(), snapshot, organizationId, shard, runId, outRoot, onRoot, log, journal, lots, signer, evidence });
       } catch (error) {
         // The spool lives under the output folder: a full disk there is exit 74, not a bug (1).
         throw snapshot.kind === 'spool' ? outputError(error, snapshot.target) : error;
@@ -126,6 +134,9 @@ interface RunDeps {
   log: JobEnv['log'];
   journal: JournalSetup | null;
   lots: LotsSetup | null;
+  signer: ManifestSigner | null;
+  /** the pull's evidence journal while it is open (a run that writes a report and pulls) */
+  evidence: { log: EvidenceLog | null };
 }
 
 async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<PipelineOutcome> {
@@ -148,6 +159,10 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
   });
   for (const what of writer.setAside ?? []) log.warn({ state: snapshot.target }, `spool state not trusted, set aside: ${what}`);
   if (resumed.length > 0) log.info({ streams: resumed.length }, 'resuming an interrupted run from its checkpoints');
+  const evidencePath = spec.pull && deps.apis !== null && deps.onRoot !== null ? evidenceJournalPath(deps.outRoot, key) : null;
+  if (evidencePath !== null) {
+    deps.evidence.log = EvidenceLog.open(evidencePath, { run_id: runId, run_key: key, command: spec.command, window: { from: window.from, to: window.to, tz: window.tz }, resumed: resumed.length > 0 }, { scrub: (line) => env.scrubber.scrub(line), clock: env.clock });
+  }
 
   let status: RunStatus = 'failed';
   const counts: Record<string, number> = {};
@@ -157,7 +172,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     // this snapshot remembers (a fresh one, another engine, the spool) — the run amends, never replaces
     const learned = !recorded && spec.job === 'month-end' && deps.onRoot?.period.closed === true ? deps.onRoot.period : null;
     const closedBefore = recorded || learned !== null;
-    const report = (pacing?: PullPacing): Promise<ReportStageResult> => startReport(env, spec, deps, { counts, closedBefore, recorded, ...(pacing ? { pacing } : {}) });
+    const report = (pacing?: PullPacing): Promise<ReportStageResult> => startReport(env, spec, deps, { counts, closedBefore, recorded, evidence: evidencePath, ...(pacing ? { pacing } : {}) });
     let pulled: PullResult | null = null;
     let discovery: Discovery | null = null;
     let reportBehind: Promise<ReportStageResult> | null = null;
@@ -194,6 +209,9 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
         const kind = s.stream.split(':')[0] ?? s.stream;
         counts[`pulled_${kind.replace(/[^a-z]/g, '_')}`] = (counts[`pulled_${kind.replace(/[^a-z]/g, '_')}`] ?? 0) + s.rows;
       }
+      // the evidence is complete: the report copies it in when it publishes
+      for (const s of pulled.streams) deps.evidence.log?.stream(s);
+      deps.evidence.log?.end();
       // the manifest's counts are complete: the report may publish
       gates?.openAll();
     }
@@ -208,6 +226,8 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     env.progress.phase('report');
     if (reportBehind === null && deps.onRoot !== null) await claimOutputRoot(deps.onRoot, runId, env.clock());
     const reported = await (reportBehind ?? report());
+    // the folder holds the evidence now; the journal was only kept for a resumed run
+    if (evidencePath !== null) await rm(evidencePath, { force: true });
     await writer.writeFindings(runId, reported.result.findings);
 
     let notClosed: string | null = null;
@@ -241,6 +261,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     status = exceptions ? 'exceptions' : 'succeeded';
     return { exitCode: exceptions ? 65 : 0, runId, dir: reported.publish.dir, report: reported, pull: pulled, notClosed, plan: null };
   } finally {
+    deps.evidence.log?.close();
     await writer.finishRun(runId, status, counts).catch((error: unknown) => log.warn({ err: String(error) }, 'could not record the run outcome'));
   }
 }
@@ -251,6 +272,8 @@ interface ReportStageRun {
   closedBefore: boolean;
   /** the snapshot records the close */
   recorded: boolean;
+  /** the pull's evidence journal (null: the run did not pull) */
+  evidence: string | null;
   pacing?: PullPacing;
 }
 
@@ -287,6 +310,8 @@ function startReport(env: JobEnv, spec: PipelineSpec, deps: RunDeps, run: Report
               discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.job === 'month-end' && (spec.closePeriod || closedBefore) },
             },
       lots: deps.lots,
+      signer: deps.signer,
+      evidence: run.evidence,
       // month-end closing its period records its lots (so does one whose snapshot learns the close from
       // the folder: nothing is recorded yet); an amended folder of a recorded period shows them
       lotsRecord: snapshot.lotsRecord === null ? null : { lots: snapshot.lotsRecord, runId, period: spec.period.label, closed: closedBefore, stage: spec.job === 'month-end' && spec.closePeriod && !recorded, journal: snapshot.journalExports },

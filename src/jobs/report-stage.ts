@@ -13,6 +13,8 @@ import { Reconciler, hasErrors } from '../reconcile/reconciler.js';
 import type { ReconcileResult } from '../model/results.js';
 import { closeStatus, type CloseStatus } from '../sinks/close-status.js';
 import { openReportFolder } from '../sinks/report-folder.js';
+import type { ManifestSigner } from '../audit/manifest-signature.js';
+import { copyEvidence } from './evidence-copy.js';
 import type { PublishResult, ReportFormat } from '../sinks/report-folder-api.js';
 import { outputScope } from '../sinks/output-scope.js';
 import {
@@ -53,6 +55,10 @@ export interface PullPacing {
 
 export interface ReportStageInput {
   source: ReportSource;
+  /** signs the folder's manifest (docs/audit.md#signed-manifests); absent: not signed */
+  signer?: ManifestSigner | null;
+  /** the pull's evidence journal, complete once the pull has ended: copied in as evidence.jsonl (absent: the run did not pull) */
+  evidence?: string | null;
   organizationId: string;
   /** restrict to these wallets (the run's `--wallet` scope); empty = every wallet of the snapshot */
   walletIds: readonly string[];
@@ -134,6 +140,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     clock: input.clock,
     formats: input.formats,
     csv: input.csv,
+    signer: input.signer ?? null,
     closed: input.closed,
     scope: { ...outputScope(org, input.environmentIds, input.walletIds), environments_covered: [...new Set(wallets.map((w) => w.environment_id.toLowerCase()))].sort() },
     assets,
@@ -213,6 +220,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     const openRows = (await open.close()).rows;
     const close = closeStatus({ closing: input.closing !== undefined, allowOpen: input.closing?.allowOpen ?? false, closedBefore: input.closed, openItems: openRows, period: input.period });
 
+    if (input.evidence !== undefined && input.evidence !== null) await copyEvidence(folder, input.evidence, result.summaryChecks, input.runId);
     const publish = await folder.publish({
       // Only what defines the report: a rebuild from the snapshot must render the same Overview.
       parameters: {

@@ -7,6 +7,8 @@
  * Two runs over the same input give manifests that differ only in `run_id`, `started_at` and
  * `finished_at` (and the files they describe are byte-identical).
  */
+import type { ChainLink } from '../audit/chain-link.js';
+import type { ManifestSignatureNote } from '../audit/manifest-signature.js';
 import type { CheckResult, ControlTotals } from '../model/results.js';
 import type { Window } from '../model/window.js';
 import type { CloseStatus } from './close-status.js';
@@ -61,6 +63,10 @@ export interface Manifest {
   control_totals: JsonControlTotals;
   checks: CheckResult[];
   files: ManifestFile[];
+  /** the key that signed this manifest (manifest.json.sig beside it); absent: not signed */
+  signature?: ManifestSignatureNote;
+  /** a close or an amendment: its place in the job's chain of records (close-chain.ts) */
+  chain?: ChainLink;
 }
 
 export function csvManifest(options: CsvOptions): NonNullable<Manifest['csv']> {

@@ -5,9 +5,11 @@
  * renamed into place; or nothing is written when a closed period's files equal its latest
  * version's (PROC-16). An amendment number another run took meanwhile moves this one to the next.
  */
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { keepPublicKey, SIGNATURE_FILE, signatureNote, type ManifestSigner } from '../audit/manifest-signature.js';
 import { publishFolder } from './atomic-folder.js';
+import { isChainRecord, nextChainLink } from './close-chain.js';
 import { MANIFEST_FILE, manifestJson, type Manifest, type ManifestFile } from './manifest.js';
 import type { OutputScope } from './output-scope.js';
 import { publishTarget, readPeriodOnDisk, type PeriodOnDisk, type PublishTarget } from './period-on-disk.js';
@@ -27,6 +29,8 @@ export interface PeriodPublication {
   manifestFor(target: PublishTarget): Manifest;
   /** writes manifest.json (a new file) into the temporary folder */
   writeManifest(text: string): Promise<void>;
+  /** signs manifest.json (docs/audit.md#signed-manifests); null: the folder is not signed */
+  signer?: ManifestSigner | null;
 }
 
 /** Retries when the amendment it foresaw is taken: a few runs racing for one period at most. */
@@ -37,13 +41,24 @@ export async function publishPeriod(p: PeriodPublication): Promise<{ dir: string
     const onDisk = await readPeriodOnDisk(p.jobDir, p.period, p.scope);
     const target = publishTarget(p.period, onDisk, p.closedBySnapshot);
     const manifest = p.manifestFor(target);
+    const signer = p.signer ?? null;
+    if (signer !== null) manifest.signature = signatureNote(signer);
+    // read again on every attempt, like the versions: the record published last is the one before this
+    if (isChainRecord(manifest as unknown as Record<string, unknown>)) manifest.chain = await nextChainLink(p.jobDir);
     const latest = onDisk.versions[onDisk.versions.length - 1];
     if (!target.replace && latest !== undefined && sameAsLatest(onDisk, p.files, p.compared)) {
       await rm(p.tempDir, { recursive: true, force: true });
       return { dir: join(p.jobDir, latest.name), manifest, unchanged: true };
     }
     await rm(join(p.tempDir, MANIFEST_FILE), { force: true });
-    await p.writeManifest(manifestJson(manifest));
+    await rm(join(p.tempDir, SIGNATURE_FILE), { force: true });
+    const text = manifestJson(manifest);
+    await p.writeManifest(text);
+    if (signer !== null) {
+      // the public half is under the root before any folder it signed is (the output root is the job folder's parent)
+      await keepPublicKey(dirname(p.jobDir), signer);
+      await writeFile(join(p.tempDir, SIGNATURE_FILE), signer.sign(Buffer.from(text, 'utf8')), { mode: 0o640, flag: 'wx', flush: true });
+    }
     try {
       return { dir: await publishFolder(p.tempDir, p.jobDir, target.name, { replace: target.replace, runId: p.runId }), manifest, unchanged: false };
     } catch (error) {

@@ -13,6 +13,7 @@ import type { TableSpec } from '../model/column-spec.js';
 import type { CsvOptions } from './csv-table-writer.js';
 import type { Manifest } from './manifest.js';
 import type { ManifestScope } from './output-scope.js';
+import type { ManifestSigner } from '../audit/manifest-signature.js';
 import type { CryptoOverview } from './overview-crypto.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
 
@@ -43,6 +44,8 @@ export interface ReportFolderOptions {
   assets?: readonly AssetRow[];
   /** wallet names for the `wallet_name` column beside every `wallet_id` */
   wallets?: readonly { wallet_id: string; name: string }[];
+  /** signs the manifest (docs/audit.md#signed-manifests); absent: the folder is not signed */
+  signer?: ManifestSigner | null;
   /** wall clock for the manifest's started/finished times (injected in tests) */
   clock?: () => Date;
   /** the workbook's created/modified date and zip entry dates; default: the window's end */

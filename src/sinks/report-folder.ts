@@ -310,6 +310,7 @@ class ReportFolderImpl implements ReportFolder {
         writeManifest: async (text) => {
           await this.writeSmallFile(MANIFEST_FILE, text, 0);
         },
+        signer: this.options.signer ?? null,
       });
       this.state = 'done';
       return published;

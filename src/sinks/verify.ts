@@ -16,6 +16,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
+import { SIGNATURE_FILE } from '../audit/manifest-signature.js';
 import { MANIFEST_FILE, type Manifest, type ManifestFile } from './manifest.js';
 import { scanCsvFile } from './strict-csv-scanner.js';
 
@@ -59,7 +60,8 @@ export async function verify(dir: string): Promise<VerifyResult> {
     problems.push(...(await verifyFile(dir, file, manifest.csv?.eol ?? 'crlf')));
   }
 
-  const listed = new Set([MANIFEST_FILE, ...manifest.files.map((f) => f.path)]);
+  // the signature cannot list itself: it is the one file beside manifest.json the manifest names only by its note
+  const listed = new Set([MANIFEST_FILE, ...(manifest.signature === undefined ? [] : [SIGNATURE_FILE]), ...manifest.files.map((f) => f.path)]);
   for (const entry of (await readdir(dir)).sort()) {
     if (!listed.has(entry)) problems.push({ path: entry, kind: 'unexpected', message: 'not listed in the manifest' });
   }

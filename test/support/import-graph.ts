@@ -24,6 +24,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['prices'],
   ['store'],
   ['reconcile'],
+  ['audit'],
   ['sinks'],
   ['journal'],
   ['lots'],

@@ -59,12 +59,12 @@ export function expectNoPartialFolders(outRoot: string, job: string): string[] {
   for (const entry of entries) {
     const dir = join(jobDir, entry);
     expect(statSync(dir).isDirectory(), `${dir} is a folder`).toBe(true);
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Array<{ path: string; bytes: number; sha256: string }> };
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: Array<{ path: string; bytes: number; sha256: string }>; signature?: { file: string } };
     for (const file of manifest.files) {
       const bytes = readFileSync(join(dir, file.path));
       expect({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }, `${entry}/${file.path} against manifest.json`).toEqual({ bytes: file.bytes, sha256: file.sha256 });
     }
-    expect(readdirSync(dir).sort(), `${dir} holds exactly its manifest's files`).toEqual([...manifest.files.map((f) => f.path), 'manifest.json'].sort());
+    expect(readdirSync(dir).sort(), `${dir} holds exactly its manifest's files`).toEqual([...manifest.files.map((f) => f.path), 'manifest.json', ...(manifest.signature ? [manifest.signature.file] : [])].sort());
     expectReadByIndependentReaders(dir);
   }
   return entries;

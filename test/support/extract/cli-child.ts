@@ -61,11 +61,11 @@ export async function runCli(sim: SimHandle, args: readonly string[], options: C
   return { code, signal, stdout, stderr, requests: ours() };
 }
 
-/** The files of a published report folder (the manifest excluded: it names the run), by name. */
+/** The files of a published report folder (the manifest, its signature and the pull's evidence excluded: they describe the run), by name. */
 export function reportFiles(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (const name of readdirSync(dir).sort()) {
-    if (name === 'manifest.json') continue;
+    if (name === 'manifest.json' || name === 'manifest.json.sig' || name === 'evidence.jsonl') continue;
     files[name] = readFileSync(join(dir, name), 'utf8');
   }
   return files;

@@ -1,0 +1,124 @@
+/**
+ * The evidence of a pull (docs/audit.md#completeness-on-record): one JSON line per request the run
+ * made — endpoint, parameters, cursor, status, item count, the sha256 of the body as received — then
+ * one line per stream with what the run kept of it, and the run's totals. It is written to a file
+ * as the requests happen (one small write per request, nothing held), so memory does not grow with
+ * the payments, and it survives a kill: a resumed run appends to the same file, so the pages read
+ * before the kill stay on record. The report copies it into the folder as `evidence.jsonl`, where
+ * the signed manifest covers it.
+ *
+ * No header, key, token or password is ever in it: the request's path and query only (the
+ * credential travels in a header), and every line passes the run's scrubber on its way out.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ApiExchange } from '../api/client.js';
+import type { LosslessJson } from '../api/json.js';
+
+export const EVIDENCE_FILE = 'evidence.jsonl';
+export const EVIDENCE_SCHEMA_VERSION = 1;
+
+/** Where a run's evidence is gathered while it pulls: under the output root, by run key (a resumed run finds it). */
+export function evidenceJournalPath(root: string, runKey: string): string {
+  return join(root, '.audit', 'runs', `${runKey.replace(/[^A-Za-z0-9._-]/g, '_')}.jsonl`);
+}
+
+export interface EvidenceRun {
+  run_id: string;
+  run_key: string;
+  command: string;
+  window: { from: string; to: string; tz: string } | null;
+  /** the run resumed an interrupted one: the lines above this one are that run's */
+  resumed: boolean;
+}
+
+export interface EvidenceStream {
+  stream: string;
+  pages: number;
+  rows: number;
+  duplicates: number;
+  done: boolean;
+}
+
+const UUID_AFTER_WALLETS = /\/wallets\/([0-9a-f-]{36})(?:\/|$)/i;
+
+export class EvidenceLog {
+  private fd: number | null;
+  private requests = 0;
+  private retries = 0;
+  private bytes = 0;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+    private readonly runId: string,
+    private readonly scrub: (line: string) => string,
+    private readonly clock: () => Date,
+  ) {
+    this.fd = fd;
+  }
+
+  /** Starts (or, for a resumed run, continues) the journal at `path`. */
+  static open(path: string, run: EvidenceRun, options: { scrub: (line: string) => string; clock: () => Date }): EvidenceLog {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o750 });
+    const log = new EvidenceLog(path, openSync(path, run.resumed ? 'a' : 'w', 0o640), run.run_id, options.scrub, options.clock);
+    log.line({ t: 'run', schema_version: EVIDENCE_SCHEMA_VERSION, ...run, at: options.clock().toISOString() });
+    return log;
+  }
+
+  request(exchange: ApiExchange): void {
+    this.requests++;
+    if (exchange.attempt > 1) this.retries++;
+    this.bytes += exchange.bytes;
+    const wallet = UUID_AFTER_WALLETS.exec(exchange.path)?.[1] ?? exchange.query.find(([k]) => k === 'wallet_id')?.[1] ?? null;
+    this.line({
+      t: 'request',
+      run: this.runId,
+      at: this.clock().toISOString(),
+      path: exchange.path,
+      params: exchange.query,
+      wallet: wallet === null ? null : wallet.toLowerCase(),
+      attempt: exchange.attempt,
+      status: exchange.status,
+      outcome: exchange.outcome,
+      bytes: exchange.bytes,
+      sha256: exchange.sha256,
+      ...pageFields(exchange.body),
+    });
+  }
+
+  stream(stream: EvidenceStream): void {
+    this.line({ t: 'stream', run: this.runId, ...stream });
+  }
+
+  /** The run's totals, the figures the manifest's `api_requests`, `api_retries` and `api_bytes` repeat; closes the file. */
+  end(): void {
+    this.line({ t: 'end', run: this.runId, requests: this.requests, retries: this.retries, bytes: this.bytes });
+    this.close();
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private line(record: Record<string, unknown>): void {
+    if (this.fd === null) return;
+    writeSync(this.fd, `${this.scrub(JSON.stringify(record))}\n`);
+  }
+}
+
+/** What pagination reads from a list page: its item count and where the service said the list goes on. */
+function pageFields(body: LosslessJson | null): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { items: null };
+  const page = body as Record<string, LosslessJson>;
+  if (!Array.isArray(page['items'])) return { items: null };
+  const out: Record<string, unknown> = { items: page['items'].length };
+  if (Object.hasOwn(page, 'next_cursor')) out['next_cursor'] = typeof page['next_cursor'] === 'string' ? page['next_cursor'] : null;
+  for (const field of ['has_more', 'total', 'limit', 'offset'] as const) {
+    const value = page[field];
+    if (typeof value === 'boolean' || typeof value === 'number') out[field] = value;
+  }
+  return out;
+}
