@@ -24,3 +24,12 @@ export function chainLinkOf(manifest: Record<string, unknown>): ChainLink | null
   if (previous === undefined || typeof previous.folder !== 'string' || typeof previous.manifest_sha256 !== 'string') return null;
   return { seq: chain.seq, previous: { folder: previous.folder, manifest_sha256: previous.manifest_sha256 } };
 }
+
+/** Close states under which a folder is a signed record (src/sinks/close-status.ts). */
+const CLOSED_STATES: ReadonlySet<string> = new Set(['closed', 'closed_with_open_items']);
+
+/** A close or an amendment: a record that is never replaced, hence a link of the chain. */
+export function isChainRecord(manifest: Record<string, unknown>): boolean {
+  const state = (manifest['close'] as { state?: unknown } | undefined)?.state;
+  return (typeof state === 'string' && CLOSED_STATES.has(state)) || (typeof manifest['amendment'] === 'number' && manifest['amendment'] > 0);
+}

@@ -12,7 +12,8 @@
 import { sign, verify, type KeyObject } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { publicKeyFromPem, type SigningKey } from './signing-key.js';
+import { publicKeyFromPem } from './public-key.js';
+import type { SigningKey } from './signing-key.js';
 
 export const SIGNATURE_FILE = 'manifest.json.sig';
 export const SIGNATURE_ALGORITHM = 'ed25519';

@@ -9,13 +9,14 @@
  * (SubjectPublicKeyInfo), so an auditor recomputes it from the PEM with
  * `openssl pkey -pubin -in KEY.pem -outform DER | sha256sum`.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Env } from '../config/load.js';
 import { ensureFolderSync } from '../util/ensure-folder.js';
 import { configError } from '../util/errors.js';
+import { keyIdOf } from './public-key.js';
 
 export const SIGNING_KEY_ENV = 'PAYEXPORT_SIGNING_KEY_FILE';
 const KEY_FILE_NAME = 'signing-key.pem';
@@ -36,19 +37,6 @@ export function signingKeyPath(env: Env, cwd: string): string {
   const xdg = env.XDG_CONFIG_HOME;
   const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
   return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, '.config'), 'payexport', KEY_FILE_NAME);
-}
-
-/** `ed25519:` + the first 16 hex digits of sha256(SubjectPublicKeyInfo DER). */
-export function keyIdOf(publicKey: KeyObject): string {
-  const der = publicKey.export({ type: 'spki', format: 'der' });
-  return `ed25519:${createHash('sha256').update(der).digest('hex').slice(0, 16)}`;
-}
-
-/** A public key read from PEM text (an auditor's copy, or one kept under the output root). */
-export function publicKeyFromPem(pem: string): { keyId: string; publicKey: KeyObject } {
-  const publicKey = createPublicKey(pem);
-  if (publicKey.asymmetricKeyType !== 'ed25519') throw new Error(`not an Ed25519 public key (${publicKey.asymmetricKeyType ?? 'unknown type'})`);
-  return { keyId: keyIdOf(publicKey), publicKey };
 }
 
 /** The key at `path`, or null when there is none yet. A file others can read, or not a key, is exit 78. */

@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KEYS_FOLDER, rootPublicKeys } from '../audit/manifest-signature.js';
-import { publicKeyFromPem } from '../audit/signing-key.js';
+import { publicKeyFromPem } from '../audit/public-key.js';
 import { usageError } from '../util/errors.js';
 import { verifyChain, type ChainVerdict } from './verify-chain.js';
 

@@ -11,15 +11,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chainLinkOf, sha256Hex, type ChainLink } from '../audit/chain-link.js';
-import { manifestSaysClosed } from './folder-manifest.js';
 import { MANIFEST_FILE } from './manifest.js';
 
-export type { ChainLink } from '../audit/chain-link.js';
-
-/** A close or an amendment: a record that is never replaced, hence a link of the chain. */
-export function isChainRecord(manifest: Record<string, unknown>): boolean {
-  return manifestSaysClosed(manifest) || (typeof manifest['amendment'] === 'number' && manifest['amendment'] > 0);
-}
+export { isChainRecord, type ChainLink } from '../audit/chain-link.js';
 
 /** A published folder of a job, read for the chain: its manifest's exact bytes and what they say. */
 export interface JobFolder {

@@ -11,8 +11,7 @@
 import type { KeyObject } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chainLinkOf, sha256Hex, type ChainLink } from '../audit/chain-link.js';
-import { isChainRecord } from './close-chain.js';
+import { chainLinkOf, isChainRecord, sha256Hex, type ChainLink } from '../audit/chain-link.js';
 import { checkFolderEvidence } from './folder-evidence.js';
 import { checkFolderSignature } from './folder-signature.js';
 import { MANIFEST_FILE } from './manifest.js';
@@ -71,7 +70,8 @@ export async function verifyChain(root: string, keys: ReadonlyMap<string, KeyObj
     }
     const chainBreak = checkChain(job, records, digests);
     if (chainBreak !== null) return broken(verdict, chainBreak);
-    for (const r of records) r.amendment ? verdict.amendments++ : verdict.closes++;
+    verdict.amendments += records.filter((r) => r.amendment).length;
+    verdict.closes += records.filter((r) => !r.amendment).length;
     const head = records.reduce<Record_ | null>((a, r) => (a === null || r.link.seq > a.link.seq ? r : a), null);
     if (head !== null) verdict.heads.push({ job, folder: head.folder, seq: head.link.seq, manifestSha256: head.sha256 });
   }

@@ -121,7 +121,7 @@ describe('the demo closes October, then another organization runs its month-end 
     const refused = await runCli(args, { cwd, env: other.env('token') });
     expectExit(args, refused, 78, { message: /output\.perOrganization keeps each organization's books in .*\/org-<organization id>\/, but .* holds books of its own/ });
     expect(treeBytes(root)).toEqual(before);
-    expect(readdirSync(root).sort(), 'not even an empty organization folder').toEqual(['.scope.json', 'export', 'month-end']);
+    expect(readdirSync(root).sort(), 'not even an empty organization folder').toEqual(['.audit', '.scope.json', 'export', 'month-end']);
 
     const shared = join(cwd, 'shared');
     const own = [...monthEnd(shared), '--config', config, '--no-db'];
