@@ -52,7 +52,7 @@ export type CommonOption = (typeof COMMON_OPTIONS)[number];
  *   `deliver`  sends a published folder again (deliver): the config's destinations, and where its
  *              outcomes are recorded (the snapshot, or the output root's state with --no-db).
  */
-export type OptionSet = 'pull' | 'report' | 'db' | 'listen' | 'api' | 'config' | 'check' | 'deliver';
+export type OptionSet = 'pull' | 'report' | 'db' | 'listen' | 'api' | 'config' | 'check' | 'deliver' | 'pack';
 
 const LOGGING: readonly CommonOption[] = ['log-format', 'quiet', 'verbose'];
 export const OPTION_SETS: Readonly<Record<OptionSet, readonly CommonOption[]>> = {
@@ -64,6 +64,7 @@ export const OPTION_SETS: Readonly<Record<OptionSet, readonly CommonOption[]>> =
   config: ['config', 'verbose'],
   check: COMMON_OPTIONS.filter((o) => !['dry-run', 'print-config', 'log-format', 'quiet'].includes(o)),
   deliver: ['config', 'out', 'database-url', 'db', 'schema', 'data-dir', ...LOGGING],
+  pack: ['config', 'out', 'organization', 'verbose'],
 };
 
 /**

@@ -23,13 +23,14 @@ import { notifyCommand } from './commands/notify.js';
 import { pricesCommand } from './commands/prices.js';
 import { simCommand } from './commands/sim.js';
 import { verifyCommand } from './commands/verify.js';
+import { auditPackCommand } from './commands/audit-pack.js';
 
 /**
  * payexport's entry point: a registry of command modules (src/cli/commands/*), nothing else.
  * Each command parses its flags, calls one job and returns; errors map to exit codes here, as ONE
  * line on stderr (the stack only with --verbose), scrubbed of every secret loaded.
  */
-const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'init', 'doctor', 'prices']);
+const COMMANDS = new Set(['export', 'nightly', 'month-end', 'report', 'demo', 'sim', 'verify', 'db', 'notify', 'listen', 'webhooks', 'init', 'doctor', 'prices', 'audit-pack']);
 const GROUPS: Readonly<Record<string, readonly string[]>> = { prices: ['fetch'], db: ['migrate', 'shell'] };
 
 async function main(argv: string[], ctx: CliContext): Promise<number> {
@@ -59,6 +60,7 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .command(demoCommand(ctx))
     .command(simCommand)
     .command(verifyCommand(ctx))
+    .command(auditPackCommand(ctx))
     .command(deliverCommand(ctx))
     .command(dbCommand(ctx))
     .command(notifyCommand(ctx))

@@ -21,6 +21,7 @@ const ENTRY: Readonly<Record<CommandPath, string>> = {
   demo: 'src/cli/commands/demo.ts',
   sim: 'src/cli/commands/sim.ts',
   verify: 'src/cli/commands/verify.ts',
+  'audit-pack': 'src/cli/commands/audit-pack.ts',
   deliver: 'src/cli/commands/deliver.ts',
   'db migrate': 'src/cli/commands/db.ts',
   'db shell': 'src/cli/commands/db.ts',
