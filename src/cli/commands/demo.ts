@@ -5,7 +5,6 @@
  * Its settings are config/demo.json, an ordinary config file; the run is hermetic: the user's
  * DATABASE_URL, keys and PAYEXPORT_* variables are never read.
  */
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv, CommandModule } from 'yargs';
 import type { PipelineOutcome, PipelineSpec } from '../../jobs/pipeline.js';
@@ -118,9 +117,6 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
         const dirs = outcomes.map((o) => o.dir).filter((d): d is string => d !== null);
         ctx.stdout.write(`\nOpen the workbooks: ${dirs.join(' and ')} (report.xlsx, CSV files, manifest.json).\n`);
         ctx.stdout.write(`Check them: ${dirs.map((d) => `payexport verify ${d}`).join(' && ')}\n`);
-        // every folder is signed and the close chained (docs/audit.md): the whole root in one check
-        const root = dirs[0] === undefined ? null : dirname(dirname(dirs[0]));
-        if (root !== null) ctx.stdout.write(`Check the signatures and the chain of closes: payexport verify --chain ${root}; hand an auditor October: payexport audit-pack --month ${DEMO_MONTH} --out ${root}\n`);
         ctx.stdout.write(`Look inside the snapshot: payexport db shell --data-dir ${dataDir}\n`);
         ctx.exitCode = Math.max(monthEnd, exported);
       } finally {
