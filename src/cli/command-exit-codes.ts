@@ -20,7 +20,7 @@ export const COMMAND_EXIT_CODES = {
   demo: [[0, 'the demo ran end to end'], 1, 64, [65, 'the demo ran; its checks found exceptions (files are written)'], 73, 74, [75, 'temporary: another demo holds its database, or the run was interrupted'], [78, 'config/demo.json does not load']],
   sim: [[0, 'stopped by SIGINT or SIGTERM'], 1, 64],
   verify: [[0, 'every file matches the manifest (sha256, bytes, rows)'], 1, [64, 'bad usage, or the path is not a report folder'], [65, 'a file differs or is missing (each problem on stdout as MISMATCH …)']],
-  'audit-pack': [[0, 'the archive is written and verify --chain found no break'], 1, [64, 'bad usage, or no published folder of that period'], [65, 'the archive is written, but verify --chain named a break (its line is in the archive and on stderr)'], 74, 78],
+  'audit-pack': [[0, 'the archive is written and verify --chain found no break'], 1, [64, 'bad usage, or no published folder of that period'], [65, 'the archive is written, but verify --chain named a break (its line is in the archive and on stderr)'], 74, [75, 'interrupted (SIGINT, SIGTERM): remove the archive and run again'], 77, 78],
   deliver: [[0, 'every destination has the folder (delivered now, or already there)'], 1, 64, [69, 'a destination still did not get the folder'], 74, 75, 77, [78, 'bad configuration, or no destination is configured']],
   'db migrate': SNAPSHOT_ONLY,
   'db shell': SNAPSHOT_ONLY,
