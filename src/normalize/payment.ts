@@ -4,35 +4,14 @@
  */
 import { PAYMENT_CATEGORIES, PAYMENT_DIRECTIONS, PAYMENT_KINDS, PAYMENT_ROUTES, PAYMENT_STATUSES } from '../api/wire/enums.js';
 import { msatsToQuoted } from '../money/rate.js';
-import { satsToMsats, unitOf } from '../money/units.js';
+import { unitOf } from '../money/units.js';
 import { preferModern, readAmount, readCurrency, type WireMoney } from './amount.js';
 import { computeFees } from './fees.js';
 import { Flags, token } from './flags.js';
-import {
-  EXCHANGE_FIELDS,
-  PAYMENT_BREAKDOWN_FIELDS,
-  PAYMENT_DATA_FIELDS,
-  PAYMENT_ERROR_FIELDS,
-  PAYMENT_FIELDS,
-  PROCESSING_FEE_TERMS_FIELDS,
-  USD_TRANSFER_FIELDS,
-} from './known-fields.js';
+import { PAYMENT_DATA_FIELDS, PAYMENT_ERROR_FIELDS, PAYMENT_FIELDS } from './known-fields.js';
+import { readBreakdown, readExchanges, readLegacyAmounts, readTerms, usdBatchAmount, type Exchanges, type LegacyAmounts, type LegacyValue } from './payment-amounts.js';
 import { CONVERSION_ROUNDING, inCurrency, quotedCurrency, readQuoteDetail, readTaggedQuote, type PaymentQuote } from './quote.js';
-import {
-  asObject,
-  at,
-  flagUnknownFields,
-  index,
-  isAbsent,
-  pushUnique,
-  readArray,
-  readCount,
-  readInstant,
-  readLegacyInteger,
-  readString,
-  readStringMap,
-  type WireObject,
-} from './read.js';
+import { asObject, flagUnknownFields, isAbsent, pushUnique, readArray, readInstant, readString, readStringMap, type WireObject } from './read.js';
 import { collectReceipts, emptyReferences } from './references.js';
 import type { PaymentRow, StatusClass } from '../model/rows.js';
 
@@ -69,7 +48,87 @@ export function normalizePayment(raw: unknown, ctx: PaymentContext): PaymentRow 
     p = {};
   }
   flagUnknownFields(p, PAYMENT_FIELDS, '', flags);
+  // the parts are read in the record's order, so its flags come out in the same order every time
+  const head = readHead(p, ctx, flags);
+  let data = asObject(p['data']);
+  if (!data) {
+    flags.add(isAbsent(p['data']) ? 'missing_field' : 'malformed_value', 'data');
+    data = {};
+  }
+  flagUnknownFields(data, PAYMENT_DATA_FIELDS, 'data', flags);
+  const { refs, exchanges, quote } = readReferencesAndQuote(p, data, flags);
+  const money = readMoney(p, data, head, { refs, quote }, flags);
+  const fees = computeFees(
+    { direction: head.direction, category: head.category, kind: head.kind, status_class: head.status_class, amount: money.amount, breakdown: money.breakdown, terms: money.terms, reported_fees: money.reportedFees },
+    flags,
+  );
+  const rail = readRail(head.currency, money, { refs, exchanges, quote });
+  const requested_amount_base =
+    head.direction === 'receive' ? (inCurrency(readAmount(p['requested_amount'], 'requested_amount', flags), money.target, quote, 'requested_amount', flags) ?? null) : null;
+  const frozen = p['frozen'];
+  if (Array.isArray(frozen) && frozen.length > 0) flags.add('frozen_funds');
+  const error = readError(p, flags);
+  return {
+    payment_id: head.payment_id,
+    organization_id: head.organization_id,
+    environment_id: head.environment_id,
+    wallet_id: head.wallet_id,
+    direction: head.directionText,
+    kind: head.kind,
+    category: head.category,
+    route: head.route,
+    status: head.status,
+    status_class: head.status_class,
+    created_at: head.created_at,
+    updated_at: head.updated_at,
+    currency: head.currency,
+    unit: unitOf(head.currency),
+    ...fees,
+    max_fee_base: money.max_fee_base,
+    reported_fees_base: money.reportedFees ?? null,
+    quote_rate: quote?.rateText ?? null,
+    quote_from: quote?.from ?? null,
+    quote_to: quote?.to ?? null,
+    rail_currency: rail.rail_currency,
+    rail_amount_base: rail.rail_amount_base,
+    rail_fee_base: rail.rail_fee_base,
+    ledger_ids: refs.ledger_ids,
+    tx_ids: refs.tx_ids,
+    payment_hashes: refs.payment_hashes,
+    swap_steps: refs.swap_steps,
+    offset_payment_ids: refs.offset_payment_ids,
+    error_type: error.type,
+    error_code: error.code,
+    error_detail: error.detail,
+    requested_amount_base,
+    quote_id: quote?.quoteId ?? exchanges.quoteId,
+    quote_principal_base: rail.quote_principal_base,
+    description: firstString(data, ['memo', 'description', 'label']),
+    metadata: readStringMap(p, 'metadata', '', flags),
+    flags: flags.toArray(),
+    raw,
+  };
+}
 
+/** Who, what and when: the identity, the classification, the times and the currency of a record. */
+interface PaymentHead {
+  payment_id: string;
+  wallet_id: string;
+  organization_id: string;
+  environment_id: string;
+  directionText: string;
+  direction: 'send' | 'receive' | null;
+  kind: string;
+  category: string;
+  route: string | null;
+  status: string;
+  status_class: StatusClass;
+  created_at: string;
+  updated_at: string;
+  currency: string;
+}
+
+function readHead(p: WireObject, ctx: PaymentContext, flags: Flags): PaymentHead {
   const payment_id = readString(p, 'id', '', flags, true) ?? '';
   const wallet_id = readString(p, 'wallet_id', '', flags, true) ?? '';
   const organization_id = fromContext(p, 'organization_id', ctx.organization_id, flags);
@@ -108,30 +167,48 @@ export function normalizePayment(raw: unknown, ctx: PaymentContext): PaymentRow 
   const created_at = readInstant(p, 'created_at', '', flags, true) ?? '';
   const updated_at = readInstant(p, 'updated_at', '', flags, true) ?? '';
   const currency = readCurrency(p['currency'], 'currency', flags) ?? '';
+  return { payment_id, wallet_id, organization_id, environment_id, directionText, direction, kind, category, route, status, status_class, created_at, updated_at, currency };
+}
 
-  let data = asObject(p['data']);
-  if (!data) {
-    flags.add(isAbsent(p['data']) ? 'missing_field' : 'malformed_value', 'data');
-    data = {};
-  }
-  flagUnknownFields(data, PAYMENT_DATA_FIELDS, 'data', flags);
+interface ReferencesAndQuote {
+  refs: ReturnType<typeof emptyReferences>;
+  exchanges: Exchanges;
+  quote: PaymentQuote | null;
+}
 
-  // --- references and the quote --------------------------------------------------------------
+/** The receipts' and exchanges' references, and the quote that converts between the rail and the wallet's currency. */
+function readReferencesAndQuote(p: WireObject, data: WireObject, flags: Flags): ReferencesAndQuote {
   const refs = emptyReferences();
   collectReceipts(readArray(data, 'outflows', 'data', flags), 'data.outflows', refs, flags);
   collectReceipts(readArray(data, 'receipts', 'data', flags), 'data.receipts', refs, flags);
   const exchanges = readExchanges(p, flags);
   for (const id of exchanges.ledgerIds) pushUnique(refs.ledger_ids, id);
-
   const quote =
     readQuoteDetail(data['market_quote'], 'data.market_quote', flags, false) ??
     exchanges.quote ??
     readTaggedQuote(data['quote'], 'data.quote', flags) ??
     readQuoteDetail(data['peer_quote'], 'data.peer_quote', flags, true);
   if (quote && quote.quoteId === null) quote.quoteId = exchanges.quoteId;
-  const target = currency === '' ? null : currency;
+  return { refs, exchanges, quote };
+}
 
-  // --- amounts: the Amount objects, their deprecated twins, the receipts ----------------------
+interface PaymentMoney {
+  /** the payment's currency, or null when it has none */
+  target: string | null;
+  legacy: LegacyAmounts;
+  modernAmount: WireMoney | undefined;
+  amount: bigint | null;
+  max_fee_base: bigint | null;
+  reportedFees: bigint | null | undefined;
+  breakdown: ReturnType<typeof readBreakdown>;
+  terms: ReturnType<typeof readTerms>;
+}
+
+/** The amounts: the Amount objects, their deprecated twins, the receipts, the breakdown and the fee terms. */
+function readMoney(p: WireObject, data: WireObject, head: PaymentHead, read: Pick<ReferencesAndQuote, 'refs' | 'quote'>, flags: Flags): PaymentMoney {
+  const { refs, quote } = read;
+  const { currency, kind } = head;
+  const target = currency === '' ? null : currency;
   const legacy = readLegacyAmounts(data, flags);
   const btcPayment = currency === 'btc';
   const modernAmount = kind === 'usdbatch' ? usdBatchAmount(data, flags) : readAmount(data['amount'], 'data.amount', flags);
@@ -160,78 +237,22 @@ export function normalizePayment(raw: unknown, ctx: PaymentContext): PaymentRow 
   if (btcPayment && (feesModern !== undefined || legacy.fee !== undefined)) {
     reportedFees = preferModern(feesModern, legacy.fee?.value, legacy.fee?.path ?? '', legacy.fee?.tolerance ?? 0n, flags);
   }
-
   const breakdown = readBreakdown(p, target, quote, flags);
   const terms = readTerms(p, target, quote, flags);
+  return { target, legacy, modernAmount, amount, max_fee_base, reportedFees, breakdown, terms };
+}
 
-  const fees = computeFees(
-    { direction, category, kind, status_class, amount, breakdown, terms, reported_fees: reportedFees },
-    flags,
-  );
-
-  // --- cross-currency: the BTC rail beside the wallet-currency figures ------------------------
-  let rail_currency: string | null = null;
-  let rail_amount_base: bigint | null = null;
-  let rail_fee_base: bigint | null = null;
-  let quote_principal_base: bigint | null = null;
-  if (!btcPayment && currency !== '') {
-    rail_amount_base =
-      legacy.amount?.value ?? refs.receipts_msats ?? exchanges.btcMsats ?? (modernAmount?.currency === 'btc' ? modernAmount.base : null);
-    rail_fee_base = legacy.fee?.value ?? null;
-    if (rail_amount_base !== null || rail_fee_base !== null) rail_currency = 'btc';
-    if (rail_amount_base !== null && quote?.rate && quotedCurrency(quote) === currency) {
-      quote_principal_base = msatsToQuoted(rail_amount_base, quote.rate, CONVERSION_ROUNDING);
-    }
-  }
-
-  const requested_amount_base =
-    direction === 'receive' ? (inCurrency(readAmount(p['requested_amount'], 'requested_amount', flags), target, quote, 'requested_amount', flags) ?? null) : null;
-
-  const frozen = p['frozen'];
-  if (Array.isArray(frozen) && frozen.length > 0) flags.add('frozen_funds');
-
-  const error = readError(p, flags);
-
-  return {
-    payment_id,
-    organization_id,
-    environment_id,
-    wallet_id,
-    direction: directionText,
-    kind,
-    category,
-    route,
-    status,
-    status_class,
-    created_at,
-    updated_at,
-    currency,
-    unit: unitOf(currency),
-    ...fees,
-    max_fee_base,
-    reported_fees_base: reportedFees ?? null,
-    quote_rate: quote?.rateText ?? null,
-    quote_from: quote?.from ?? null,
-    quote_to: quote?.to ?? null,
-    rail_currency,
-    rail_amount_base,
-    rail_fee_base,
-    ledger_ids: refs.ledger_ids,
-    tx_ids: refs.tx_ids,
-    payment_hashes: refs.payment_hashes,
-    swap_steps: refs.swap_steps,
-    offset_payment_ids: refs.offset_payment_ids,
-    error_type: error.type,
-    error_code: error.code,
-    error_detail: error.detail,
-    requested_amount_base,
-    quote_id: quote?.quoteId ?? exchanges.quoteId,
-    quote_principal_base,
-    description: firstString(data, ['memo', 'description', 'label']),
-    metadata: readStringMap(p, 'metadata', '', flags),
-    flags: flags.toArray(),
-    raw,
-  };
+/** Cross-currency: the BTC rail beside the wallet-currency figures (all null on a BTC payment). */
+function readRail(currency: string, money: PaymentMoney, read: ReferencesAndQuote): Pick<PaymentRow, 'rail_currency' | 'rail_amount_base' | 'rail_fee_base' | 'quote_principal_base'> {
+  const none = { rail_currency: null, rail_amount_base: null, rail_fee_base: null, quote_principal_base: null };
+  if (currency === 'btc' || currency === '') return none;
+  const { legacy, modernAmount } = money;
+  const { refs, exchanges, quote } = read;
+  const rail_amount_base = legacy.amount?.value ?? refs.receipts_msats ?? exchanges.btcMsats ?? (modernAmount?.currency === 'btc' ? modernAmount.base : null);
+  const rail_fee_base = legacy.fee?.value ?? null;
+  const rail_currency = rail_amount_base !== null || rail_fee_base !== null ? 'btc' : null;
+  const quote_principal_base = rail_amount_base !== null && quote?.rate && quotedCurrency(quote) === currency ? msatsToQuoted(rail_amount_base, quote.rate, CONVERSION_ROUNDING) : null;
+  return { rail_currency, rail_amount_base, rail_fee_base, quote_principal_base };
 }
 
 /** A scope id from the record, or the context's when the record omits it; a disagreement is flagged. */
@@ -240,139 +261,6 @@ function fromContext(p: WireObject, key: string, fallback: string, flags: Flags)
   if (value === null) return fallback;
   if (fallback !== '' && value !== fallback) flags.add('context_mismatch', key);
   return value;
-}
-
-interface LegacyValue {
-  /** msats (whole-sat fields already multiplied by 1,000); null = malformed */
-  value: bigint | null;
-  path: string;
-  /** how far a whole-sat field may sit from the msat Amount and still agree: < 1 sat */
-  tolerance: bigint;
-}
-
-/**
- * The deprecated fields: Lightning/BIP21 `amount_msats`, `max_fee_msats`, `fee_msats` in msats;
- * on-chain `amount_sats`, `max_fee_sats`, `fee_sats` in WHOLE sats; a taproot-asset receive's
- * `btc_amount` in msats.
- */
-function readLegacyAmounts(data: WireObject, flags: Flags): { amount?: LegacyValue; maxFee?: LegacyValue; fee?: LegacyValue } {
-  const msats = (key: string): LegacyValue | undefined => {
-    const value = readLegacyInteger(data, key, 'data', flags);
-    return value === undefined ? undefined : { value, path: at('data', key), tolerance: 0n };
-  };
-  const sats = (key: string): LegacyValue | undefined => {
-    const value = readLegacyInteger(data, key, 'data', flags);
-    return value === undefined ? undefined : { value: value === null ? null : satsToMsats(value), path: at('data', key), tolerance: 999n };
-  };
-  const result: { amount?: LegacyValue; maxFee?: LegacyValue; fee?: LegacyValue } = {};
-  const amount = msats('amount_msats') ?? sats('amount_sats') ?? msats('btc_amount');
-  const maxFee = msats('max_fee_msats') ?? sats('max_fee_sats');
-  const fee = msats('fee_msats') ?? sats('fee_sats');
-  if (amount) result.amount = amount;
-  if (maxFee) result.maxFee = maxFee;
-  if (fee) result.fee = fee;
-  return result;
-}
-
-/** A `usdbatch` payment's amount: Σ of its ACH transfers, in cents (OpenAPI `UsdPayment.amount`). */
-function usdBatchAmount(data: WireObject, flags: Flags): WireMoney | undefined {
-  const transfers = data['payments'];
-  if (!Array.isArray(transfers)) {
-    flags.add('missing_field', 'data.payments');
-    return undefined;
-  }
-  let total = 0n;
-  let ok = true;
-  transfers.forEach((transfer, i) => {
-    const path = index('data.payments', i);
-    const t = asObject(transfer);
-    if (!t) {
-      flags.add('malformed_value', path);
-      ok = false;
-      return;
-    }
-    flagUnknownFields(t, USD_TRANSFER_FIELDS, path, flags);
-    const cents = readLegacyInteger(t, 'amount', path, flags);
-    if (cents === undefined) flags.add('missing_field', at(path, 'amount'));
-    if (cents === undefined || cents === null) ok = false;
-    else total += cents;
-  });
-  return { currency: 'usd', base: ok ? total : null };
-}
-
-interface Exchanges {
-  quote: PaymentQuote | null;
-  quoteId: string | null;
-  ledgerIds: string[];
-  /** Σ of the BTC side of every exchange; null when any exchange has no BTC side */
-  btcMsats: bigint | null;
-}
-
-function readExchanges(p: WireObject, flags: Flags): Exchanges {
-  const out: Exchanges = { quote: null, quoteId: null, ledgerIds: [], btcMsats: null };
-  const items = readArray(p, 'exchanges', '', flags);
-  let btc = 0n;
-  let complete = items.length > 0;
-  items.forEach((item, i) => {
-    const path = index('exchanges', i);
-    const e = asObject(item);
-    if (!e) {
-      flags.add('malformed_value', path);
-      complete = false;
-      return;
-    }
-    flagUnknownFields(e, EXCHANGE_FIELDS, path, flags);
-    pushUnique(out.ledgerIds, e['ledger_id']);
-    if (out.quoteId === null && typeof e['quote_id'] === 'string') out.quoteId = e['quote_id'];
-    const quote = readTaggedQuote(e['quote'], at(path, 'quote'), flags);
-    if (out.quote === null) out.quote = quote;
-    const from = readAmount(e['from_amount'], at(path, 'from_amount'), flags);
-    const to = readAmount(e['to_amount'], at(path, 'to_amount'), flags);
-    const side = from?.currency === 'btc' ? from : to?.currency === 'btc' ? to : undefined;
-    if (side?.base === null || side === undefined) complete = false;
-    else btc += side.base;
-  });
-  if (complete) out.btcMsats = btc;
-  return out;
-}
-
-function readBreakdown(p: WireObject, target: string | null, quote: PaymentQuote | null, flags: Flags): { principal: bigint | null; network: bigint | null; processing: bigint | null } | null {
-  const value = p['payment_breakdown'];
-  if (isAbsent(value)) return null;
-  const b = asObject(value);
-  if (!b) {
-    // Present but unreadable: the settled fee exists and is unknown — not "no fee".
-    flags.add('malformed_value', 'payment_breakdown');
-    return { principal: null, network: null, processing: null };
-  }
-  flagUnknownFields(b, PAYMENT_BREAKDOWN_FIELDS, 'payment_breakdown', flags);
-  const part = (key: string): bigint | null => {
-    const path = at('payment_breakdown', key);
-    const amount = readAmount(b[key], path, flags);
-    if (amount === undefined) flags.add('missing_field', path);
-    const base = inCurrency(amount, target, quote, path, flags) ?? null;
-    if (base !== null && base < 0n) flags.add('negative_amount', path);
-    return base;
-  };
-  return { principal: part('principal'), network: part('network_fee'), processing: part('processing_fee') };
-}
-
-function readTerms(p: WireObject, target: string | null, quote: PaymentQuote | null, flags: Flags): { bps: number | null; amount: bigint | null } | null {
-  const value = p['processing_fee'];
-  if (isAbsent(value)) return null;
-  const t = asObject(value);
-  if (!t) {
-    flags.add('malformed_value', 'processing_fee');
-    return { bps: null, amount: null };
-  }
-  flagUnknownFields(t, PROCESSING_FEE_TERMS_FIELDS, 'processing_fee', flags);
-  const bps = readCount(t, 'basis_points', 'processing_fee', flags, { min: 0n, max: 10_000n }, true);
-  const amount = readAmount(t['amount'], 'processing_fee.amount', flags);
-  if (amount === undefined) flags.add('missing_field', 'processing_fee.amount');
-  // The terms are "in the principal's assessment currency", which for a USD wallet paying a BTC
-  // invoice is BTC: converted at the payment's quote (flagged), or unknown without one.
-  const base = inCurrency(amount, target, quote, 'processing_fee.amount', flags) ?? null;
-  return { bps: bps === null ? null : Number(bps), amount: base };
 }
 
 function readError(p: WireObject, flags: Flags): { type: string | null; code: string | null; detail: string | null } {
