@@ -5,6 +5,7 @@
  * its page, record the listener's run, close. Deliveries still in the inbox are not lost: the
  * next start drains them.
  */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getPayment } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
@@ -12,11 +13,13 @@ import type { ListenConfig } from '../config/listen-schema.js';
 import { finishRun, insertRun } from '../store/sql/runs.js';
 import { toUtcInstant } from '../model/instant.js';
 import type { Logger } from '../util/log.js';
-import { applyDeliveries } from './apply-deliveries.js';
+import type { ApplyDeps } from './apply-deliveries.js';
 import { createReceiver } from './http-receiver.js';
 import { inboxDepth, inboxFacts, insertDelivery } from './inbox.js';
-import { count, createMetrics, renderMetrics, type ListenerMetrics } from './metrics.js';
-import { runSweep, type SweepDeps } from './sweep.js';
+import { startInboxWorker } from './inbox-worker.js';
+import { createMetrics, renderMetrics, type ListenerMetrics } from './metrics.js';
+import type { SweepDeps } from './sweep.js';
+import { scheduleSweeps } from './sweep-schedule.js';
 import type { WebhookSecretSource } from './webhook-secrets.js';
 
 /** The listener reaches the snapshot and the API exactly as its sweep does (see SweepDeps). */
@@ -40,31 +43,11 @@ export interface Listener {
   stop(): Promise<void>;
 }
 
-/** Waits `ms`, or less when `signal` aborts or `wakeUp` is called; leaves no listener behind. */
-function pause(ms: number, signal: AbortSignal, onWake?: (wakeUp: () => void) => void): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    onWake?.(done);
-  });
-}
-
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const { db, schema, config, log } = options;
   const now = options.now ?? (() => new Date());
   const metrics = createMetrics(now().getTime());
   const stopping = new AbortController();
-  let wake: (() => void) | null = null;
-  // drained(): a waiter is answered by the first empty pass that STARTED after it asked, so a pass
-  // already running when a delivery was committed cannot answer for it.
-  let passes = 0;
-  let idleWaiters: Array<{ after: number; resolve: () => void }> = [];
-
   await insertRun(db, schema, {
     run_id: options.runId,
     run_key: `listen:${options.runId}`,
@@ -74,81 +57,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     parameters: { path: config.path, tolerance_seconds: config.toleranceSeconds, sweep_minutes: config.sweepMinutes, sweep_lookback_hours: config.sweepLookbackHours },
     started_at: toUtcInstant(now().toISOString()) ?? '',
   });
-
-  const fetchPayment = async (environmentId: string, paymentId: string): Promise<unknown> => {
-    try {
-      return await getPayment(options.apiFor(environmentId), { organizationId: options.organizationId, environmentId, paymentId, justCreated: true });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return null;
-      throw error;
-    }
-  };
-
-  // ---- the worker: drain the inbox, wake on a new delivery, poll otherwise (other listeners' rows)
-  const worker = (async () => {
-    let failures = 0;
-    while (!stopping.signal.aborted) {
-      const pass = ++passes;
-      try {
-        const result = await applyDeliveries({ db, schema, organizationId: options.organizationId, defaultEnvironmentId: options.environmentIds.length === 1 ? (options.environmentIds[0] ?? null) : null, fetchPayment, runId: options.runId, batchSize: config.batchSize });
-        failures = 0;
-        for (const [outcome, n] of Object.entries(result.outcomes)) if (n > 0) count(metrics.applied, outcome, n);
-        if (result.deferred > 0) count(metrics.applied, 'deferred', result.deferred);
-        if (result.claimed > 0) continue;
-      } catch (error) {
-        metrics.workerErrors++;
-        failures++;
-        log.error({ error: error instanceof Error ? error.message : String(error), failures }, 'inbox batch failed; its deliveries stay in the inbox and are retried');
-        await pause(Math.min(30_000, 500 * 2 ** Math.min(failures, 6)), stopping.signal);
-        continue;
-      }
-      const answered = idleWaiters.filter((w) => w.after < pass);
-      idleWaiters = idleWaiters.filter((w) => w.after >= pass);
-      answered.forEach((w) => w.resolve());
-      await pause(options.pollMs ?? 1_000, stopping.signal, (wakeUp) => (wake = wakeUp));
-      wake = null;
-    }
-  })();
-
-  // ---- the sweep: now, then every sweepMinutes; one at a time
-  let sweeping: Promise<void> | null = null;
-  const sweepOnce = async (): Promise<void> => {
-    const startedMs = now().getTime();
-    try {
-      const result = await runSweep({
-        db,
-        schema,
-        organizationId: options.organizationId,
-        environmentIds: options.environmentIds,
-        apiFor: options.apiFor,
-        pageSize: options.pageSize,
-        lookbackMs: config.sweepLookbackHours * 3_600_000,
-        lockJob: config.sweepLockJob,
-        now,
-        newRunId: options.newRunId,
-        signal: stopping.signal,
-      });
-      count(metrics.sweeps, result.outcome);
-      if (result.outcome === 'done') {
-        metrics.lastSweepAtMs = startedMs;
-        metrics.sweepPayments += result.payments;
-        log.info({ sweep_run: result.runId, payments: result.payments, inserted: result.inserted, updated: result.updated }, 'sweep finished');
-      } else {
-        log.info({ lock_job: config.sweepLockJob }, `sweep skipped: a ${config.sweepLockJob} run holds the lock`);
-      }
-    } catch (error) {
-      if (stopping.signal.aborted) return;
-      count(metrics.sweeps, 'failed');
-      log.error({ error: error instanceof Error ? error.message : String(error) }, 'sweep failed; the next one retries');
-    }
-  };
-  const sweepNow = (): Promise<void> => {
-    sweeping ??= sweepOnce().finally(() => (sweeping = null));
-    return sweeping;
-  };
-  const timer = config.sweepMinutes > 0 ? setInterval(() => void sweepNow(), config.sweepMinutes * 60_000) : null;
-
-  // ---- the receiver
+  const worker = startInboxWorker({ apply: applyDepsOf(options), metrics, log, pollMs: options.pollMs ?? 1_000, stopping: stopping.signal });
+  const { environmentIds, organizationId, apiFor, pageSize, newRunId } = options;
+  const sweeps = scheduleSweeps({ sweep: { db, schema, organizationId, environmentIds, apiFor, pageSize, newRunId }, config, metrics, log, now, stopping: stopping.signal });
   const server = createReceiver({
     path: config.path,
     maxBodyBytes: config.maxBodyBytes,
@@ -156,18 +67,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     secretsFor: (id) => options.secrets.secretsFor(id),
     async store(delivery) {
       const fresh = await insertDelivery(db, schema, delivery, inboxFacts(delivery));
-      wake?.();
+      worker.wake();
       return fresh;
     },
-    async ready() {
-      if (stopping.signal.aborted) return false;
-      try {
-        await db.query('SELECT 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ready: () => (stopping.signal.aborted ? Promise.resolve(false) : db.query('SELECT 1').then(() => true, () => false)),
     async metricsText() {
       const depth = await inboxDepth(db, schema).catch(() => ({ pending: -1, oldestSeconds: -1 }));
       return renderMetrics(metrics, { inboxPending: depth.pending, inboxOldestSeconds: depth.oldestSeconds, nowMs: now().getTime() });
@@ -176,37 +79,26 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     log,
     nowSeconds: () => Math.floor(now().getTime() / 1000),
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOn(server, config.port, config.host);
   log.info({ port, path: config.path, registrations: options.secrets.registrations, sweep_minutes: config.sweepMinutes }, 'listening for webhook deliveries');
-  if (config.sweepMinutes > 0) void sweepNow();
+  if (config.sweepMinutes > 0) void sweeps.sweepNow();
 
   let stopped: Promise<void> | null = null;
   return {
     port,
     metrics,
-    sweepNow,
-    drained: () =>
-      new Promise<void>((resolve) => {
-        idleWaiters.push({ after: passes, resolve });
-        wake?.();
-      }),
+    sweepNow: sweeps.sweepNow,
+    drained: worker.drained,
     stop() {
       stopped ??= (async () => {
-        if (timer) clearInterval(timer);
+        void sweeps.stop(); // no sweep starts from here on
         // Stop accepting; requests in hand finish (stored and answered) before close's callback.
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await closed;
         stopping.abort();
-        await worker;
-        await sweeping;
+        await worker.done;
+        await sweeps.stop();
         const totals: Record<string, number> = {};
         for (const [k, v] of metrics.deliveries) totals[`deliveries_${k}`] = v;
         for (const [k, v] of metrics.applied) totals[`applied_${k}`] = v;
@@ -216,4 +108,36 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       return stopped;
     },
   };
+}
+
+/** How the worker applies deliveries: a payment the service does not know (404) is null, not an error. */
+function applyDepsOf(options: ListenerOptions): ApplyDeps {
+  const { organizationId } = options;
+  return {
+    db: options.db,
+    schema: options.schema,
+    organizationId,
+    defaultEnvironmentId: options.environmentIds.length === 1 ? (options.environmentIds[0] ?? null) : null,
+    async fetchPayment(environmentId, paymentId) {
+      try {
+        return await getPayment(options.apiFor(environmentId), { organizationId, environmentId, paymentId, justCreated: true });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    runId: options.runId,
+    batchSize: options.config.batchSize,
+  };
+}
+
+async function listenOn(server: Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
 }
