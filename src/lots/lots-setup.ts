@@ -11,12 +11,15 @@ import { NO_IDENTIFICATIONS, type Identifications } from './identification.js';
 import { loadIdentifications } from './identification-file.js';
 import type { OpeningLot } from './model.js';
 import { loadOpeningLots } from './opening-lots-file.js';
-import { refuseAverageForTax } from './tax/tax-options.js';
+import { loadForm1099DA, type BrokerForms } from './tax/form-1099da-file.js';
+import { refuseAverageForTax, taxOptions } from './tax/tax-options.js';
 
 export interface LotsSetup {
   config: LotsConfig;
   openings: readonly OpeningLot[];
   identifications: Identifications;
+  /** the brokers' Form 1099-DA data (lots.tax.forms1099DA), read with the rest before anything is pulled */
+  forms1099DA?: readonly BrokerForms[];
 }
 
 export function lotsSetup(config: Config, configFile: string | undefined, cwd: string): LotsSetup | null {
@@ -33,5 +36,6 @@ export function lotsSetup(config: Config, configFile: string | undefined, cwd: s
     config: lots,
     openings: lots.openingLots === undefined ? [] : loadOpeningLots(at(lots.openingLots), lots.openingLots, config.journal.minorUnits),
     identifications: lots.identifications === undefined ? NO_IDENTIFICATIONS : loadIdentifications(at(lots.identifications), lots.identifications),
+    forms1099DA: taxOptions(lots).forms1099DA.map((f) => ({ broker: f.broker, file: f.file, wallets: f.wallets.map((w) => w.toLowerCase()), rows: loadForm1099DA(at(f.file), f.file, config.journal?.minorUnits ?? 2) })),
   };
 }

@@ -22,6 +22,7 @@ import { shareByUnits } from './relief.js';
 import { daysBetween, termOfDays } from './term.js';
 import { writeTaxFiles } from './tax/tax-files.js';
 import { taxOptions } from './tax/tax-options.js';
+import { TAX_CHECKS } from '../reconcile/catalogue/tax.js';
 import { CRYPTO_ASSETS_TABLE } from './tables/crypto-assets.js';
 import { cryptoOverview, writeCryptoAssetsSheet } from './tables/crypto-assets-sheet.js';
 import { cryptoAssetsNote, TIE_CHECKS } from './crypto-assets-note.js';
@@ -40,6 +41,8 @@ export interface LotsStageResult {
   crypto: CryptoOverview;
   /** where the lots came from: the period's record, an earlier period's closing lots, or the whole history */
   basis: LotsRun['basis'];
+  /** why the tax checks did not run (lots.tax.form8949 off, or no Form 1099-DA file), by check id */
+  taxSkipped: Record<string, string>;
 }
 
 export type { LotsRecordUse, LotsStageInput } from './lots-input.js';
@@ -79,7 +82,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   }
   await lotsTable.close();
   const tax = taxOptions(input.lots.config);
-  if (tax.form8949) await writeTaxFiles({ ctx, reliefs: run.reliefs, options: tax, folder: input.folder, window, wallets: input.wallets, entity: input.lots.config.entity ?? `organization ${input.organizationId}` });
+  const taxFiles = tax.form8949 ? await writeTaxFiles({ ctx, reliefs: run.reliefs, options: tax, folder: input.folder, window, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, forms1099DA: input.lots.forms1099DA ?? [] }) : null;
 
   // ASU 2023-08 per currency
   const { rows: assetRows, journalFair } = cryptoAssetRows({ ctx, run, window, balances: input.balances, wallets: input.wallets, custody, methods, tracked, held });
@@ -90,6 +93,10 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   checks.findings.push(...cumulative.findings, ...unclassified.findings);
   checks.evaluated['lots.cumulative_tieout'] = cumulative.evaluated;
   checks.evaluated['lots.withdrawal_unclassified'] = unclassified.evaluated;
+  if (taxFiles !== null) {
+    checks.findings.push(...taxFiles.findings);
+    Object.assign(checks.evaluated, taxFiles.evaluated);
+  }
 
   const note = cryptoAssetsNote({ rows: assetRows, run, held, custody, ctx, window, methods, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, findings: checks.findings });
   const assets = await input.folder.table(CRYPTO_ASSETS_TABLE, (book) => writeCryptoAssetsSheet(book, note));
@@ -107,10 +114,21 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     lotsHeld: run.closing.length,
     reliefLines: run.reliefs.length,
     basis,
+    taxSkipped: taxSkips(tax.form8949, (input.lots.forms1099DA ?? []).length > 0),
     overview: `Lots: realized gain ${money(realized)} in the period, unrealized gain ${money(unrealized)} at its end; the lots ${tie}.${unclassified.overview}`,
     // the Overview's crypto block says how the window's withdrawals were treated (docs/lots.md "Withdrawals and own custody")
     crypto: withWithdrawals(cryptoOverview(note), unclassified.overview.trim()),
   };
+}
+
+/** The tax checks that did not run, and why (a check that did not run is never shown as passed). */
+function taxSkips(form8949: boolean, forms: boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const check of TAX_CHECKS) {
+    if (!form8949) out[check.id] = 'lots.tax.form8949 is false: no US tax file is written';
+    else if (check.id.startsWith('tax.1099da_') && !forms) out[check.id] = 'no Form 1099-DA file is configured (lots.tax.forms1099DA)';
+  }
+  return out;
 }
 
 /** The lots grouped by wallet and currency, each group in the order it was held (a stable sort). */

@@ -3,6 +3,7 @@
  * in exceptions.csv, the Overview and the manifest like every other check (exit 65 on an error).
  */
 import { LOTS_CHECKS } from '../reconcile/catalogue/lots.js';
+import { TAX_CHECKS } from '../reconcile/catalogue/tax.js';
 import { compareFindings } from '../reconcile/findings.js';
 import type { CheckResult, ReconcileResult } from '../model/results.js';
 import type { LotsStageResult } from './lots-stage.js';
@@ -10,9 +11,10 @@ import type { LotsStageResult } from './lots-stage.js';
 export function mergeLotsResult(result: ReconcileResult, lots: LotsStageResult | null): ReconcileResult {
   if (lots === null) return result;
   const findings = [...result.findings, ...lots.findings].sort(compareFindings);
-  const checks: CheckResult[] = LOTS_CHECKS.map((check) => {
+  const checks: CheckResult[] = [...LOTS_CHECKS, ...TAX_CHECKS].map((check) => {
     const count = lots.findings.filter((f) => f.check_id === check.id).length;
-    return { check_id: check.id, description: check.description, severity: check.severity, findings: count, passed: count === 0, evaluated: lots.evaluated[check.id] ?? 0, skipped_reason: null };
+    const skipped = lots.taxSkipped?.[check.id] ?? null;
+    return { check_id: check.id, description: check.description, severity: check.severity, findings: count, passed: skipped === null && count === 0, evaluated: lots.evaluated[check.id] ?? 0, skipped_reason: skipped };
   });
   return { ...result, findings, checks: [...result.checks, ...checks] };
 }

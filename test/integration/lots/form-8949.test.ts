@@ -9,13 +9,14 @@
  *   (journal.csv), is under one cent — a price was there, the cent was not — and says so;
  * - form-8949-totals.csv is, per box, the sum of its lines, and the boxes' gains add up to the
  *   realized gain of crypto-assets.csv;
+ * - Python's csv reads the TaxAct import: its headings, no byte-order mark, one row per line;
  * - openpyxl reads the statement's sheets, one per box: the box's text as the form prints it, the
  *   form's column headers repeated on every page, one page wide, the totals row's formulas;
  * - LibreOffice prints the statement to PDF and poppler reads it back: the title, the entity, the
  *   box, the totals with the Schedule D line, page N of M, and no word under 8 pt.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,7 @@ import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { scaled } from '../../support/journal/ledger-tools.js';
 import { demoJournal, demoLots, monthEnd, pythonRows, type Rows } from '../../support/lots/demo-month-ends.js';
 import { convertAllToPdf, eightPointHeight, eightPointReference, pdfPages, pdfText, pdfToolsMissing } from '../../support/readers/libreoffice.js';
-import { pythonForXlsx, QUIET_OPENPYXL, readersMissing, readXlsxWithOpenpyxl, sheetNamed, type OpenpyxlCell } from '../../support/readers/readers.js';
+import { pythonForXlsx, QUIET_OPENPYXL, readCsvWithPython, readersMissing, readXlsxWithOpenpyxl, sheetNamed, type OpenpyxlCell } from '../../support/readers/readers.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
 
 const TZ = 'America/New_York';
@@ -100,6 +101,19 @@ describe.skipIf(skip !== null)(`Form 8949 of the demo's October: lines, boxes, t
     }
     const assets = pythonRows(join(run.dir, 'crypto-assets.csv'));
     expect(totals.reduce((s, t) => s + cents(t['gain']), 0n)).toBe(assets.reduce((s, a) => s + cents(a['realized_gain']), 0n));
+  });
+
+  it('writes the TaxAct import: its headings, no byte-order mark, one row per line, the totals per category; no TXF for 2026', () => {
+    const raw = readFileSync(join(run.dir, 'form-8949-taxact.csv'));
+    expect(raw.subarray(0, 3).toString('hex')).not.toBe('efbbbf');
+    const taxact = readCsvWithPython(join(run.dir, 'form-8949-taxact.csv'));
+    expect(taxact.header).toEqual(['Description', 'Date Acquired', 'Date Sold', 'Sales Proceeds', 'Cost or Other Basis', 'Adjustment Code', 'Adjustment Amount', 'Reporting Category']);
+    expect(taxact.rows.length).toBe(lines.length);
+    for (const t of totals) {
+      const mine = taxact.rows.filter((r) => r[7] === t['box']);
+      expect({ box: t['box'], n: mine.length, proceeds: mine.reduce((s, r) => s + cents(r[3]), 0n), cost: mine.reduce((s, r) => s + cents(r[4]), 0n) }).toEqual({ box: t['box'], n: Number(t['lines']), proceeds: cents(t['proceeds']), cost: cents(t['cost_basis']) });
+    }
+    expect(existsSync(join(run.dir, 'form-8949.txf'))).toBe(false);
   });
 
   it('lays out the statement, one sheet per box, the form’s columns on every page, one page wide, the totals as formulas', () => {
