@@ -160,6 +160,7 @@ describe('a closed folder, and a snapshot that never saw the close', () => {
     return { cwd, root, closed, before: treeBytes(closed) };
   }
 
+  // three month-ends as subprocesses each, the closing run on the embedded engine: past the default timeout on a loaded machine
   for (const store of STORES) {
     it.skipIf(store.skip !== null)(`gives amended-1 with the new data on ${store.name}, then nothing; the closed folder byte for byte${store.skip ? ` (skipped: ${store.skip})` : ''}`, async () => {
       const { cwd, root, closed, before } = await closeOctober(`amend-${store.name}`);
@@ -184,7 +185,7 @@ describe('a closed folder, and a snapshot that never saw the close', () => {
       expect(readdirSync(join(root, 'month-end')).filter((n) => !n.startsWith('.')).sort(), 'the same files: nothing written').toEqual(['2026-10', '2026-10.amended-1']);
       expect(treeBytes(amended)).toEqual(amendedBytes);
       expect(treeBytes(closed)).toEqual(before);
-    });
+    }, 180_000);
   }
 
   const spoilers: Array<[string, (dir: string) => void, RegExp]> = [
@@ -224,5 +225,5 @@ describe('a closed folder, and a snapshot that never saw the close', () => {
     expect(readdirSync(jobDir).sort(), "the killed run's temporary folder removed").toEqual(['2026-10', '2026-10.amended-1']);
     expect(readFileSync(join(jobDir, '2026-10.amended-1', 'ledger.csv'), 'utf8')).toContain(entry);
     expect(treeBytes(closed)).toEqual(before);
-  });
+  }, 180_000);
 });
