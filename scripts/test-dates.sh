@@ -9,10 +9,18 @@ command -v faketime >/dev/null 2>&1 || { echo "test-dates: faketime is missing (
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 export PAYEXPORT_PYTHON="${PAYEXPORT_PYTHON:-/usr/bin/python3}"
 
-# The suites that read the wall clock: the CLI as a subprocess (init's month, nightly's day, doctor's
-# price window, locks), the price cache and its sources, and the units that compute periods.
+# The suites that read the wall clock: the units (periods, windows, zones, the clock itself), the
+# price cache and its sources, and the CLI commands whose answer depends on the day — init's month,
+# nightly's yesterday, a month or range not yet over, doctor's price window and clock check, the
+# price fetch up to now, the demo's month-end, a run of the first hour.
 suites=("$@")
-[ "${#suites[@]}" -gt 0 ] || suites=(test/cli test/integration/prices test/unit/cli test/unit/util test/unit/model test/unit/prices test/unit/setup)
+[ "${#suites[@]}" -gt 0 ] || suites=(
+  test/unit test/property test/integration/prices
+  test/cli/init.test.ts test/cli/init-books.test.ts test/cli/init-input.test.ts test/cli/init-terminal.test.ts
+  test/cli/doctor.test.ts test/cli/doctor-fixes.test.ts test/cli/config-discovery.test.ts
+  test/cli/prices.test.ts test/cli/prices-month-end.test.ts
+  test/cli/jobs-no-db.test.ts test/cli/jobs-pg.test.ts test/cli/exit-codes.test.ts test/cli/demo.test.ts
+)
 
 next_year=$(date -u -d '+1 year' +%Y-%m-%dT12:00:00Z)
 dates=(
@@ -27,9 +35,12 @@ npm run -s build || exit $?
 for at in "${dates[@]}"; do
   log=$(mktemp)
   # '@': the clock starts at that instant and ticks (a frozen clock would stall every timer)
-  faketime -f "@$(date -u -d "$at" '+%Y-%m-%d %H:%M:%S')" npx vitest run "${suites[@]}" >"$log" 2>&1
+  fake="@$(date -u -d "$at" '+%Y-%m-%d %H:%M:%S')"
+  seen=$(faketime -f "$fake" node -e 'process.stdout.write(new Date().toISOString().slice(0, 13))')
+  [ "$seen" = "${at:0:13}" ] || { echo "test-dates: faketime did not move Node's clock to $at (it read $seen)" >&2; exit 70; }
+  faketime -f "$fake" npx vitest run "${suites[@]}" >"$log" 2>&1
   code=$?
-  summary=$(grep -E '^\s*Tests\s' "$log" | tail -1 | sed -E 's/\x1b\[[0-9;]*m//g; s/^\s+//')
+  summary=$(sed -E 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^\s*Tests\s' | tail -1 | sed -E 's/^\s+//')
   if [ "$code" -eq 0 ]; then
     echo "test-dates: $at passed ($summary)"
   else
