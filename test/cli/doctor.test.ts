@@ -118,11 +118,11 @@ describe('payexport doctor', () => {
   it('passes a healthy config with exit 0: every line ✓, no fix printed, no secret', async () => {
     const d = await doctor('healthy', baseConfig());
     expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
-    for (const title of ['config valid', 'key files', 'API key for environment', "the service's clock", 'snapshot reachable', 'snapshot schema version', 'run locks free', 'output root reports', 'output scope of reports', 'journal prices', 'notification destinations', 'delivery destinations']) {
+    for (const title of ['config valid', 'key files', 'API key for environment', "the service's clock", 'snapshot reachable', 'snapshot schema version', 'run locks free', 'output root reports', 'output scope of reports', 'journal prices', 'notification destinations', 'delivery destinations', 'signing key']) {
       expect(d.mark(title), title).toBe('✓');
     }
     expect(d.result.stdout).not.toContain('fix:');
-    expect(d.result.stdout).toMatch(/12 checks: 12 passed, 0 failed/);
+    expect(d.result.stdout).toMatch(/13 checks: 13 passed, 0 failed/);
     expect(d.line('output scope of reports')).toMatch(/no books yet: the first run records it as organization \S+ \(environment \S+ only, every wallet\)'s/);
     // a first run has not happened: the probes left nothing behind (no output root, no database folder)
     expect(readdirSync(d.cwd).sort()).toEqual(['payexport.json']);

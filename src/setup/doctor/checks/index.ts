@@ -13,6 +13,7 @@ import { outputRootCheck } from './output-root.js';
 import { outputScopeCheck } from './output-scope.js';
 import { priceCoverageCheck } from './price-coverage.js';
 import { serviceClockCheck } from './service-clock.js';
+import { signingKeyCheck } from './signing-key.js';
 import { snapshotCheck } from './snapshot.js';
 
-export const DEFAULT_CHECKS: readonly DoctorCheck[] = [keyFilesCheck, apiAccessCheck, serviceClockCheck, snapshotCheck, outputRootCheck, outputScopeCheck, priceCoverageCheck, notifyDestinationsCheck, deliveryDestinationsCheck];
+export const DEFAULT_CHECKS: readonly DoctorCheck[] = [keyFilesCheck, apiAccessCheck, serviceClockCheck, snapshotCheck, outputRootCheck, outputScopeCheck, priceCoverageCheck, notifyDestinationsCheck, deliveryDestinationsCheck, signingKeyCheck];
