@@ -15,7 +15,7 @@
  *
  * Both database engines; the spool keeps no record (every run recomputes).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ import { openPostgres } from '../../../src/store/db/pg-db.js';
 import { closedPort } from '../../support/cli/closed-port.js';
 import { lotEngines } from '../../support/lots/demo-month-ends.js';
 import { stressBooks } from '../../support/lots/stress-books.js';
+import { folderDigest } from '../../support/pipeline/folder-digest.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store/engines.js';
 
@@ -37,6 +38,8 @@ const october = monthPeriod('2026-10', TZ, new Date('2026-11-15T12:00:00Z'));
 const MONTH_END: PipelineSpec = { command: 'month-end', job: 'month-end', period: october, pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false };
 const REPORT: PipelineSpec = { command: 'report', job: 'month-end', period: october, pull: false, incremental: false, closePeriod: false, allowOpen: false, dryRun: false };
 
+/** no opening lots: every deposit of a BTC or asset wallet has an unknown basis */
+const LOTS = { wallets: {}, custody: {}, withdrawals: [], deposits: [] };
 const findingsOf = (run: PipelineRun, prefix: string): Finding[] => (run.outcome.report?.result.findings ?? []).filter((f) => f.check_id.startsWith(prefix));
 
 // the embedded engine's three runs are a long run (npm run test:faults): the same SQL as the server's
@@ -49,7 +52,7 @@ for (const engine of lotEngines(pg, { embedded: 'long' })) {
     const schema = uniqueSchemaName('notes');
     const runs: PipelineRun[] = [];
     const run = async (spec: PipelineSpec): Promise<PipelineRun> => {
-      const r = await runAgainstSimulator({ sim, spec, tz: TZ, flags: { ...engine.flags(schema, dir), out: join(dir, 'reports'), journal, prices, lots: { wallets: {}, custody: {}, withdrawals: [], deposits: [] } }, env: engine.env(), cwd: dir });
+      const r = await runAgainstSimulator({ sim, spec, tz: TZ, flags: { ...engine.flags(schema, dir), out: join(dir, 'reports'), journal, prices, lots: LOTS }, env: engine.env(), cwd: dir });
       runs.push(r);
       return r;
     };
@@ -71,7 +74,7 @@ for (const engine of lotEngines(pg, { embedded: 'long' })) {
       }
     });
 
-    it('the close, its re-run and its report: the same findings, nothing amended', async () => {
+    it('the close, its re-run and its report: the same findings, nothing amended; rebuilt elsewhere, the same files but the import files and the price checks', async () => {
       const close = await run(MONTH_END);
       expect(close.outcome.report?.lots?.basis).toBe('history');
       const found = findingsOf(close, '');
@@ -87,6 +90,20 @@ for (const engine of lotEngines(pg, { embedded: 'long' })) {
         expect(again.outcome.report?.result.checks.filter((c) => c.check_id.startsWith('journal.price_'))).toEqual(close.outcome.report?.result.checks.filter((c) => c.check_id.startsWith('journal.price_')));
         expect({ command: spec.command, exit: again.outcome.exitCode, dir: again.dir, unchanged: again.outcome.report?.publish.unchanged }).toEqual({ command: spec.command, exit: 65, dir: close.dir, unchanged: true });
       }
+
+      // rebuilt into another output root, for comparison: the closed folder's files but two (README,
+      // "report"): the journal's import files post only what the snapshot's record says was never
+      // exported, and with no folder to follow the rebuild lists no price checks
+      const scratch = await runAgainstSimulator({ sim, spec: REPORT, tz: TZ, flags: { ...engine.flags(schema, dir), out: join(dir, 'scratch'), journal, prices, lots: LOTS }, env: engine.env(), cwd: dir });
+      const [closed, rebuilt] = [await folderDigest(close.dir), await folderDigest(scratch.dir)];
+      const differ = Object.keys(closed.files).filter((f) => closed.files[f] !== rebuilt.files[f]);
+      expect({ files: Object.keys(rebuilt.files), differ }).toEqual({ files: Object.keys(closed.files), differ: ['exceptions.csv', 'journal.beancount'] });
+      expect(findingsOf(scratch, '')).toEqual(found.filter((f) => !f.check_id.startsWith('journal.price_')));
+      // the README's sentence names those two, and nothing else
+      const readme = (await readFile(new URL('../../../README.md', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
+      expect(readme).toContain("rebuilt into another `--out` for comparison, only the journal's import files (`journal.beancount`, `journal.hledger`, `journal-qbo.csv`, `journal-xero.csv`: they post only what the snapshot never exported) and, with `prices.autoFetch`, the price checks (read from the folder a rebuild follows) differ from it");
+      const entries = async (folder: string): Promise<number> => (await readFile(join(folder, 'journal.beancount'), 'utf8')).split('\n').filter((l) => /^\d{4}-\d{2}-\d{2} [*!] /.test(l)).length;
+      expect({ closed: (await entries(close.dir)) > 0, rebuilt: await entries(scratch.dir) }).toEqual({ closed: true, rebuilt: 0 });
     }, 600_000);
   });
 }
