@@ -25,6 +25,7 @@
 import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { EVIDENCE_FILE } from '../audit/evidence-log.js';
 import type { PaymentRow } from '../model/rows.js';
 import type { BalanceRow, BillCheckRow, FeeRow } from '../model/results.js';
 import { usageError } from '../util/errors.js';
@@ -304,8 +305,10 @@ class ReportFolderImpl implements ReportFolder {
         runId: this.options.runId,
         files,
         // Extra files are derived from the tables (an amended journal holds only what was not yet
-        // exported): the tables and the workbook decide whether anything changed.
-        compared: (path) => !this.extras.has(path),
+        // exported): the tables and the workbook decide whether anything changed. The pull's
+        // evidence tells this run's requests, not the books: a re-run makes others, and a rebuild
+        // (report) none — a folder that has it never differs by it.
+        compared: (path) => !this.extras.has(path) && path !== EVIDENCE_FILE,
         manifestFor,
         writeManifest: async (text) => {
           await this.writeSmallFile(MANIFEST_FILE, text, 0);

@@ -7,6 +7,7 @@ import { assertBuilt, describeRun, runCli, splitStderr } from '../support/cli/cl
 import { dropSchemas, probePostgres, schemaText, uniqueSchemaName, urlWithPassword, withDb } from '../support/cli/pg.js';
 import { expectNoSecrets } from '../support/cli/secrets.js';
 import { PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
+import { folderDigest, RUN_FILES } from '../support/pipeline/folder-digest.js';
 import { workspace } from '../support/cli/workspace.js';
 
 /**
@@ -62,9 +63,12 @@ describe.skipIf(pg.url === null)(`job commands on PostgreSQL${pg.skipReason === 
 
     const live = join(cwd, 'live/export/2026-10-01_2026-10-31');
     const again = join(cwd, 'rebuilt/export/2026-10-01_2026-10-31');
-    const files = readdirSync(live).filter((f) => f !== 'manifest.json').sort();
+    // every file but those of the run: the manifest (its run fields), its signature, the pull's evidence (a rebuild pulls nothing)
+    const files = readdirSync(live).filter((f) => !RUN_FILES.has(f)).sort();
     expect(files).toEqual(expect.arrayContaining(['payments.csv', 'ledger.csv', 'report.xlsx']));
+    expect(readdirSync(again).filter((f) => !RUN_FILES.has(f)).sort()).toEqual(files);
     for (const file of files) expect(readFileSync(join(again, file)).equals(readFileSync(join(live, file))), file).toBe(true);
+    expect((await folderDigest(again)).manifest).toEqual((await folderDigest(live)).manifest);
     expectNoSecrets(secrets(), { texts: [exported.stdout, exported.stderr, rebuilt.stdout, rebuilt.stderr], dirs: [cwd] });
   });
 
