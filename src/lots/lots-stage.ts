@@ -82,7 +82,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   }
   await lotsTable.close();
   const tax = taxOptions(input.lots.config);
-  const taxFiles = tax.form8949 ? await writeTaxFiles({ ctx, reliefs: run.reliefs, options: tax, folder: input.folder, window, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, forms1099DA: input.lots.forms1099DA ?? [] }) : null;
+  const taxFiles = tax.form8949 ? await writeTaxFiles({ ctx, reliefs: run.reliefs, options: tax, folder: input.folder, window, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, forms1099DA: input.lots.forms1099DA ?? [], openingLots: input.lots.config.openingLots === undefined ? null : { file: input.lots.config.openingLots, rows: input.lots.openings } }) : null;
 
   // ASU 2023-08 per currency
   const { rows: assetRows, journalFair } = cryptoAssetRows({ ctx, run, window, balances: input.balances, wallets: input.wallets, custody, methods, tracked, held });

@@ -5,18 +5,22 @@
  *   form-8949.csv + statement sheets  one line per relief line with its box; one sheet per box
  *   form-8949-totals.csv              per part and box, what goes to Schedule D
  *   form-8949-taxact.csv, .txf        the lines as TaxAct's and TurboTax's imports read them
+ *   rev-proc-2024-28-allocation.csv   the 1 January 2025 allocation, from the opening-lots file
  *
  * Written only when `lots.tax.form8949` is on (the default). The reconciliation comes first: a
  * matched form decides its lines' box and adjustments.
  */
+import { basename } from 'node:path';
 import type { BuildContext } from '../../journal/build-movement.js';
 import { localDate } from '../../journal/build-movement.js';
 import type { Finding } from '../../model/results.js';
 import type { Window } from '../../model/window.js';
+import { ALLOCATION_TABLE, writeAllocationSheet } from '../tables/allocation-statement.js';
 import { dayWords } from '../tables/crypto-assets-words.js';
 import { FORM_8949_TABLE } from '../tables/form-8949.js';
 import { writeForm8949Statement } from '../tables/form-8949-statement.js';
 import { FORM_8949_TOTALS_TABLE } from '../tables/form-8949-totals.js';
+import { allocationRows } from './allocation.js';
 import { form8949Lines, type Form8949Line } from './form-8949-lines.js';
 import { boxTotals, type BoxTotal } from './form-8949-totals.js';
 import { writeReconciliation } from './reconciliation-file.js';
@@ -59,6 +63,13 @@ export async function writeTaxFiles(input: TaxFilesInput): Promise<TaxFiles> {
   for (const total of totals) await table.write({ total, minorUnits });
   await table.close();
   const imports = await writeImportFiles(folder, lines, { minorUnits, exportDay: lastDay });
+  if (input.openingLots !== null) {
+    const rows = allocationRows(input.openingLots.rows, day);
+    const sheet = { entity: input.entity, tz: input.window.tz, source: basename(input.openingLots.file), rows, minorUnits, booksCurrency: ctx.config.booksCurrency, unitsOf: units, walletName: statement.walletName };
+    const allocation = await folder.table(ALLOCATION_TABLE, (book) => writeAllocationSheet(book, sheet));
+    for (const row of rows) await allocation.write({ row, minorUnits });
+    await allocation.close();
+  }
   return {
     lines,
     totals,

@@ -7,7 +7,7 @@ import type { BuildContext } from '../../journal/build-movement.js';
 import type { ReportTables } from '../../model/report-output.js';
 import type { AssetRow, WalletRow } from '../../model/rows.js';
 import type { Window } from '../../model/window.js';
-import type { ReliefLine } from '../model.js';
+import type { OpeningLot, ReliefLine } from '../model.js';
 import type { writeForm8949Statement } from '../tables/form-8949-statement.js';
 import type { BrokerForms } from './form-1099da-file.js';
 import type { TaxOptions } from './tax-options.js';
@@ -23,4 +23,6 @@ export interface TaxFilesInput {
   assets: readonly AssetRow[];
   entity: string;
   forms1099DA: readonly BrokerForms[];
+  /** the opening-lots file's rows and its name (lots.openingLots), for the 1 January 2025 allocation; null without one */
+  openingLots: { file: string; rows: readonly OpeningLot[] } | null;
 }

@@ -9,7 +9,8 @@
  *   (journal.csv), is under one cent — a price was there, the cent was not — and says so;
  * - form-8949-totals.csv is, per box, the sum of its lines, and the boxes' gains add up to the
  *   realized gain of crypto-assets.csv;
- * - Python's csv reads the TaxAct import: its headings, no byte-order mark, one row per line;
+ * - Python's csv reads the TaxAct import: its headings, no byte-order mark, one row per line; and
+ *   the 1 January 2025 allocation: the opening-lots file's rows before 2025, per wallet;
  * - openpyxl reads the statement's sheets, one per box: the box's text as the form prints it, the
  *   form's column headers repeated on every page, one page wide, the totals row's formulas;
  * - LibreOffice prints the statement to PDF and poppler reads it back: the title, the entity, the
@@ -23,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBase, groupThousands } from '../../../src/money/format.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { scaled } from '../../support/journal/ledger-tools.js';
-import { demoJournal, demoLots, monthEnd, pythonRows, type Rows } from '../../support/lots/demo-month-ends.js';
+import { demoJournal, demoLots, demoOpeningLotsPath, monthEnd, pythonRows, type Rows } from '../../support/lots/demo-month-ends.js';
 import { convertAllToPdf, eightPointHeight, eightPointReference, pdfPages, pdfText, pdfToolsMissing } from '../../support/readers/libreoffice.js';
 import { pythonForXlsx, QUIET_OPENPYXL, readCsvWithPython, readersMissing, readXlsxWithOpenpyxl, sheetNamed, type OpenpyxlCell } from '../../support/readers/readers.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
@@ -114,6 +115,24 @@ describe.skipIf(skip !== null)(`Form 8949 of the demo's October: lines, boxes, t
       expect({ box: t['box'], n: mine.length, proceeds: mine.reduce((s, r) => s + cents(r[3]), 0n), cost: mine.reduce((s, r) => s + cents(r[4]), 0n) }).toEqual({ box: t['box'], n: Number(t['lines']), proceeds: cents(t['proceeds']), cost: cents(t['cost_basis']) });
     }
     expect(existsSync(join(run.dir, 'form-8949.txf'))).toBe(false);
+  });
+
+  it('states the 1 January 2025 allocation: per wallet, the opening lots acquired before 2025, with their basis and date', () => {
+    const allocation = pythonRows(join(run.dir, 'rev-proc-2024-28-allocation.csv'));
+    const opening = readCsvWithPython(demoOpeningLotsPath);
+    const before2025 = opening.rows.filter((r) => (r[2] ?? '') < '2025');
+    expect(allocation.length).toBe(before2025.length);
+    expect(allocation.length).toBeGreaterThan(0);
+    for (const a of allocation) {
+      const source = before2025.find((r) => r[0] === a['wallet_id'] && r[3] === a['units_base'] && r[5] === a['held_as']);
+      expect(source, a['wallet_id']).toBeDefined();
+      expect([a['unused_basis'], a['acquisition_date']]).toEqual([source?.[4], '03/15/2024']);
+    }
+    const sheet = sheetNamed(readXlsxWithOpenpyxl(join(run.dir, 'report.xlsx'), { cells: true, sheets: ['1 Jan 2025 allocation'] }), '1 Jan 2025 allocation');
+    const words = (sheet.rows ?? []).map((r) => r.map(text).join(' ')).join('\n');
+    expect(words).toContain('Allocation of unused basis as of 1 January 2025 — Demo Company, Inc.');
+    expect(words).toContain('immediately after the close of the taxpayer\'s day on December 31, 2024');
+    expect(words).toMatch(/Basis allocated in all: [\d,]+\.\d\d USD over \d+ lot\(s\) in \d+ wallet\(s\)\./);
   });
 
   it('lays out the statement, one sheet per box, the form’s columns on every page, one page wide, the totals as formulas', () => {

@@ -27,12 +27,13 @@ import { FORM_8949_TABLE } from '../../../src/lots/tables/form-8949.js';
 import { FORM_8949_TOTALS_TABLE } from '../../../src/lots/tables/form-8949-totals.js';
 import { FORM_1099DA_RECONCILIATION_TABLE } from '../../../src/lots/tables/form-1099da-reconciliation.js';
 import { TAXACT_TABLE } from '../../../src/lots/tax/taxact-file.js';
+import { ALLOCATION_TABLE } from '../../../src/lots/tables/allocation-statement.js';
 import { LOT_RELIEFS_TABLE } from '../../../src/lots/tables/lot-reliefs.js';
 import { LOTS_TABLE } from '../../../src/lots/tables/lots.js';
 import { XERO_TABLE } from '../../../src/journal/formats/xero-table.js';
 
 /** every table the product writes: the report's own and the journal's (present with a mapping) */
-const TABLES: readonly AnyTableSpec[] = [...ALL_TABLES, JOURNAL_TABLE, QBO_TABLE, XERO_TABLE, LOT_RELIEFS_TABLE, LOTS_TABLE, FORM_8949_TABLE, FORM_8949_TOTALS_TABLE, TAXACT_TABLE, FORM_1099DA_RECONCILIATION_TABLE, CRYPTO_ASSETS_TABLE] as readonly AnyTableSpec[];
+const TABLES: readonly AnyTableSpec[] = [...ALL_TABLES, JOURNAL_TABLE, QBO_TABLE, XERO_TABLE, LOT_RELIEFS_TABLE, LOTS_TABLE, FORM_8949_TABLE, FORM_8949_TOTALS_TABLE, TAXACT_TABLE, FORM_1099DA_RECONCILIATION_TABLE, ALLOCATION_TABLE, CRYPTO_ASSETS_TABLE] as readonly AnyTableSpec[];
 import { readCsvWithPython, readXlsxWithOpenpyxl, type OpenpyxlCell } from './readers.js';
 
 const TRIGGERS: ReadonlySet<string> = new Set(FORMULA_TRIGGER_CHARS);
