@@ -40,6 +40,7 @@ export { CHECKS, type CheckId } from './catalogue.js';
 export type { CheckDefinition } from './catalogue/check-definition.js';
 import type { BalanceRow, CheckResult, Finding, OpenItemRow, ReconcileResult, SummaryCheckRow } from '../model/results.js';
 import { Rollforward } from './rollforward.js';
+import { checkBalanceRow } from './balance-checks.js';
 import { SummaryComparison } from './summary-checks.js';
 
 export interface ReconcilerOptions {
@@ -285,51 +286,11 @@ export class Reconciler {
   }
 
   private closeBalances(state: WalletState): void {
-    const wallet = state.wallet;
     for (const row of state.rollforward.rows()) {
       this.balances.push(row);
-      const subject = { subject_kind: 'wallet' as const, subject_id: wallet.wallet_id, wallet_id: wallet.wallet_id, currency: row.currency };
-      this.count('balance.rollforward');
-      const rolled = row.opening_base + row.credits_base - row.debits_base;
-      if (rolled !== row.closing_base) {
-        this.findings.push(
-          finding('balance.rollforward', {
-            ...subject,
-            expected: rolled,
-            actual: row.closing_base,
-            difference: row.closing_base - rolled,
-            message: `opening ${row.opening_base} + credits ${row.credits_base} − debits ${row.debits_base} = ${rolled}, but the ledger closes at ${row.closing_base} ${row.unit}`,
-          }),
-        );
-      }
-      if ((row.unknown_entries ?? 0) > 0) {
-        this.findings.push(
-          finding('balance.rollforward', {
-            ...subject,
-            actual: BigInt(row.unknown_entries ?? 0),
-            message: `${row.unknown_entries} ledger entr${row.unknown_entries === 1 ? 'y' : 'ies'} up to the window end with an unknown amount, time or effect: the roll-forward is not proven`,
-          }),
-        );
-      }
-      if (row.balance_check === 'not_checked' || row.balance_check === undefined) continue;
-      this.count('balance.api_total');
-      const direct = row.balance_check === 'direct';
-      const difference = (direct ? row.difference_base : row.bridge_difference_base) ?? 0n;
-      if (difference !== 0n) {
-        const api = (direct ? row.api_balance_base : row.api_balance_now_base) ?? 0n;
-        const ledger = api + difference;
-        this.findings.push(
-          finding('balance.api_total', {
-            ...subject,
-            expected: api,
-            actual: ledger,
-            difference,
-            message: direct
-              ? `closing ${row.closing_base} ${row.unit} − API balance ${api} (read at ${row.api_balance_time}) = ${difference}${row.balance_check_note ? ` (${row.balance_check_note})` : ''}`
-              : `closing ${row.closing_base} + movements since ${row.movements_since_base ?? 0n} = ${ledger} ${row.unit}, but the API balance at ${row.api_balance_time} is ${api}${row.balance_check_note?.startsWith('the API lists no') ? ` (${row.balance_check_note.split(';')[0]})` : ''}`,
-          }),
-        );
-      }
+      const checked = checkBalanceRow(state.wallet.wallet_id, row);
+      this.findings.push(...checked.findings);
+      for (const check of checked.evaluated) this.count(check);
     }
   }
 
