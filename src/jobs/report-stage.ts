@@ -39,6 +39,7 @@ import { runLotsStage, type LotsRecordUse, type LotsStageResult } from '../lots/
 import { mergeLotsResult } from '../lots/merge-result.js';
 import { custodyAccounts, custodyRules } from '../lots/custody.js';
 import { windowContains, type Window } from '../model/window.js';
+import { billPaymentRanges, type InstantRange } from '../model/bill-period.js';
 
 /**
  * The report behind the pull (docs/extraction.md#the-report-behind-the-pull): what the report waits
@@ -155,10 +156,16 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     let ledgerRows = 0;
     // Each pass reads wallet by wallet, the next wallet's first batches already on their way from a
     // database (`early`); behind the pull, a wallet's reads start only once all of its streams are in.
-    const walletStreams = (wallet: WalletRow) => ({
-      ledger: early(afterGate(pacing?.walletReady(wallet.wallet_id), () => source.ledger(org, wallet.wallet_id, { withoutRaw: true }))),
-      payments: early(afterGate(pacing?.walletReady(wallet.wallet_id), () => source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, withoutRaw: true }))),
-    });
+    const walletStreams = (wallet: WalletRow) => {
+      const ready = pacing?.walletReady(wallet.wallet_id);
+      // the parts of the periods of bills tied here that lie outside the window (model/bill-period.ts)
+      const billRanges = billPaymentRanges(window, bills, wallet);
+      return {
+        ledger: early(afterGate(ready, () => source.ledger(org, wallet.wallet_id, { withoutRaw: true }))),
+        payments: early(afterGate(ready, () => source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, withoutRaw: true }))),
+        billPayments: billRanges.length === 0 ? [] : early(afterGate(ready, () => paymentsIn(source, org, wallet.wallet_id, billRanges, window.tz))),
+      };
+    };
     for (const [wallet, streams] of eachOpenedAhead(wallets, walletStreams)) {
       reconciler.startWallet(wallet);
       for await (const batch of streams.ledger) {
@@ -176,6 +183,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
         paymentRows += batch.length;
         input.onProgress?.('payments', paymentRows);
       }
+      for await (const batch of streams.billPayments) reconciler.addBillPayments(batch);
       // a ledger entry may name another wallet's payment, which the pull may not have read yet
       await reconciler.endWallet();
     }
@@ -246,6 +254,11 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
 async function* afterGate<T>(gate: Promise<void> | undefined, open: () => AsyncIterable<T>): AsyncGenerator<T> {
   if (gate !== undefined) await gate;
   yield* open();
+}
+
+/** The wallet's payments created in each of `ranges`, in range order (the ranges do not overlap). */
+async function* paymentsIn(source: ReportSource, org: string, walletId: string, ranges: readonly InstantRange[], tz: string): AsyncGenerator<PaymentRow[]> {
+  for (const range of ranges) yield* source.payments({ organization_id: org, wallet_id: walletId, window: { ...range, tz }, withoutRaw: true });
 }
 
 function isOpen(row: PaymentRow): boolean {

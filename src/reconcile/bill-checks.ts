@@ -7,11 +7,14 @@
  * of its own; memory is one tally per (bill, wallet) — bills are few.
  *
  * A payment belongs to a period when it was CREATED in it and is completed (the simulator bills the
- * same way; docs/reconciliation.md "Bill checks"). A bill whose period is not inside the window is
- * listed and noted, never guessed at: the payments outside the window were not pulled.
+ * same way; docs/reconciliation.md "Bill checks"). A bill is tied by the report whose window holds
+ * the larger part of its period (model/bill-period.ts), with the wallet's payments of the whole
+ * period: the window's, and those of the period outside it, which the report reads beside them.
+ * A bill the window overlaps but another report ties is listed and noted here, never guessed at.
  */
-import type { BillLineItemRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, WalletRow } from '../model/rows.js';
+import type { BillLineItemRow, BillRecord, BillRow, BillSummaryRow, LedgerRow, PaymentRow, WalletRow } from '../model/rows.js';
 import type { Window } from '../model/window.js';
+import { midpointOf, tiesBill } from '../model/bill-period.js';
 import type { CheckId } from './catalogue.js';
 import { compareText, finding } from './findings.js';
 import type { BillCheckRow, Finding } from '../model/results.js';
@@ -43,13 +46,25 @@ function newTally(): Tally {
   return { sent: 0n, received: 0n, sentCount: 0n, receivedCount: 0n, feeSend: 0n, feeReceive: 0n, activity: new Map(ACTIVITY.map((k) => [k, { count: 0n, volume: 0n }])), starting: 0n, payments: 0, sample: [], byDirection: { send: { n: 0, sample: [] }, receive: { n: 0, sample: [] } }, unknown: [] };
 }
 
+/** The checks that tie a bill (every bill.* but the note on bills tied elsewhere and the list's count). */
+export const BILL_TIE_CHECKS: ReadonlySet<CheckId> = new Set<CheckId>([
+  'bill.line_amounts',
+  'bill.line_counts',
+  'bill.line_processing_fees',
+  'bill.line_activity',
+  'bill.starting_balance',
+  'bill.line_item_missing',
+  'bill.internal_totals',
+  'bill.not_recomputable',
+]);
+
 const plus = (a: Sum, b: bigint | null): Sum => (a === null || b === null ? null : a + b);
 const abs = (v: bigint): bigint => (v < 0n ? -v : v);
 
 interface BillState {
   record: BillRecord;
-  /** the period lies inside the window: the bill is checked */
-  covered: boolean;
+  /** this window holds the larger part of the period: the bill is tied here */
+  tied: boolean;
   /** wallet_id → tally (wallets of the bill's line of credit or with a line item) */
   tallies: Map<string, Tally>;
 }
@@ -67,7 +82,7 @@ export class BillChecks {
     wallets: readonly WalletRow[],
   ) {
     const inScope = new Set(wallets.map((w) => w.wallet_id));
-    this.bills = bills.map((record) => ({ record, covered: record.bill.start_time >= window.from && record.bill.end_time <= window.to, tallies: new Map() }));
+    this.bills = bills.map((record) => ({ record, tied: tiesBill(window, record.bill), tallies: new Map() }));
     for (const state of this.bills) {
       const members = new Set(state.record.line_items.map((i) => i.wallet_id));
       for (const w of wallets) if (w.line_of_credit_id === state.record.bill.line_of_credit_id) members.add(w.wallet_id);
@@ -79,9 +94,16 @@ export class BillChecks {
     }
   }
 
+  /** Why the checks of BILL_TIE_CHECKS did not run here (null: this window ties at least one bill). */
+  notTiedReason(): string | null {
+    if (this.bills.some((state) => state.tied)) return null;
+    if (this.bills.length === 0) return 'no bill of the service overlaps this window';
+    return `none of the ${this.bills.length} bill(s) overlapping this window is tied by it: a bill is tied by the report whose window holds the larger part of its period`;
+  }
+
   addLedger(row: LedgerRow): void {
     for (const state of this.byWallet.get(row.wallet_id) ?? []) {
-      if (!state.covered || row.effective_time === '' || row.effective_time >= state.record.bill.start_time) continue;
+      if (!state.tied || row.effective_time === '' || row.effective_time >= state.record.bill.start_time) continue;
       const t = state.tallies.get(row.wallet_id) as Tally;
       t.starting += row.balance_effect_base;
     }
@@ -91,7 +113,7 @@ export class BillChecks {
     if (p.status_class !== 'completed') return;
     for (const state of this.byWallet.get(p.wallet_id) ?? []) {
       const bill = state.record.bill;
-      if (!state.covered || p.created_at < bill.start_time || p.created_at >= bill.end_time) continue;
+      if (!state.tied || p.created_at < bill.start_time || p.created_at >= bill.end_time) continue;
       const t = state.tallies.get(p.wallet_id) as Tally;
       t.payments += 1;
       if (t.sample.length < 3) t.sample.push(p.payment_id);
@@ -127,12 +149,12 @@ export class BillChecks {
     for (const state of this.bills) {
       const { bill, line_items } = state.record;
       const subjectBill = { subject_kind: 'bill' as const, subject_id: bill.bill_id, wallet_id: null, currency: bill.currency };
-      if (!state.covered) {
+      if (!state.tied) {
         this.count('bill.period_outside_window');
         this.findings.push(
           finding('bill.period_outside_window', {
             ...subjectBill,
-            message: `bill for [${bill.start_time}, ${bill.end_time}) (${bill.period_length}) is not inside the window [${this.window.from}, ${this.window.to}): not checked; reconcile a window that covers its period`,
+            message: outsideMessage(bill, this.window),
           }),
         );
       } else {
@@ -143,7 +165,7 @@ export class BillChecks {
         rows.push(...this.compareLine(state, item));
       }
       for (const [walletId, t] of [...state.tallies].sort(([a], [b]) => compareText(a, b))) {
-        if (listed.has(walletId) || !state.covered) continue;
+        if (listed.has(walletId) || !state.tied) continue;
         this.count('bill.line_item_missing');
         if (t.payments === 0) continue;
         this.findings.push(
@@ -185,7 +207,7 @@ export class BillChecks {
     const t = state.tallies.get(item.wallet_id);
     const out: BillCheckRow[] = [];
     const subject = { subject_kind: 'bill_line_item' as const, subject_id: `${bill.bill_id}:${item.wallet_id}`, wallet_id: item.wallet_id, currency: item.currency };
-    const checked = state.covered && t !== undefined;
+    const checked = state.tied && t !== undefined;
     if (checked && t.unknown.length > 0) {
       this.count('bill.not_recomputable');
       this.findings.push(finding('bill.not_recomputable', { ...subject, message: `amounts and fees of this line item are not compared: ${t.unknown.slice(0, 3).join('; ')}${t.unknown.length > 3 ? `; and ${t.unknown.length - 3} more` : ''}` }));
@@ -319,6 +341,14 @@ export class BillChecks {
   private count(check: CheckId, n = 1): void {
     this.evaluated.set(check, (this.evaluated.get(check) ?? 0) + n);
   }
+}
+
+/** Why a bill the window overlaps is not tied here, and which report ties it. */
+function outsideMessage(bill: BillRow, window: Window): string {
+  const midpoint = midpointOf(bill);
+  const period = `bill for [${bill.start_time}, ${bill.end_time}) (${bill.period_length})`;
+  if (midpoint === null) return `${period}: its period cannot be read, so no report ties it; not checked`;
+  return `${period} lies mostly outside the window [${window.from}, ${window.to}): it is tied by the report whose window holds the larger part of its period (its midpoint ${midpoint}); listed here, not checked`;
 }
 
 function isCount(figure: string): boolean {

@@ -1,12 +1,14 @@
 /**
  * The streaming, per-wallet reconciliation driver. The report stage calls it exactly like this:
  *
- *   const r = new Reconciler({ window, now, wallets, assets, summaries }); // summaries: the API's SummaryBucketRow[] for this window
+ *   const r = new Reconciler({ window, now, wallets, assets, summaries, bills }); // summaries: the API's SummaryBucketRow[] for this window
  *   for (const wallet of wallets) {                                         // sorted by wallet_id
  *     r.startWallet(wallet);
  *     for await (const batch of source.ledger(org, wallet.wallet_id)) r.addLedger(batch);   // ALL the wallet's entries (any window)
  *     for await (const batch of source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window }))
  *       r.addPayments(batch);                                                              // the wallet's payments CREATED in the window
+ *     for (const range of billPaymentRanges(window, bills, wallet))                          // the periods of bills tied here, outside the window
+ *       for await (const batch of source.payments({ ..., window: { ...range, tz } })) r.addBillPayments(batch);
  *     await r.endWallet((ids) => source.knownPaymentIds(org, ids));                        // which unknown payment ids the snapshot holds
  *   }                                                                                      // (or endWallet() now, resolveUnknown(...) once every wallet is in)
  *   const result = r.finish();   // findings (sorted), checks, fees, balances, summaryChecks, controlTotals, openItems
@@ -24,9 +26,9 @@
  */
 import { flagKind } from '../normalize/flags.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../model/rows.js';
-import { BillChecks } from './bill-checks.js';
+import { BILL_TIE_CHECKS, BillChecks } from './bill-checks.js';
 import { FeeRateHistory } from './fee-rate-history.js';
-import type { Window } from '../model/window.js';
+import { windowContains, type Window } from '../model/window.js';
 import { dateFromInstant, toUtcInstant } from '../model/instant.js';
 import { CHECKS, type CheckId } from './catalogue.js';
 import { ControlTotalsAccumulator, FeeRollup } from './controls.js';
@@ -198,6 +200,22 @@ export class Reconciler {
   }
 
   /**
+   * The wallet's payments created outside the window but inside the period of a bill this window
+   * ties (model/bill-period.ts `billPaymentRanges`): they count for that bill only — never for the
+   * window's payments, fees, totals or open items. After the wallet's ledger, like its payments.
+   */
+  addBillPayments(batch: readonly PaymentRow[]): void {
+    const state = this.wallet('addBillPayments');
+    state.phase = 'payments';
+    for (const p of batch) {
+      if (p.wallet_id !== state.wallet.wallet_id) throw new Error(`payment of wallet ${p.wallet_id} while reconciling ${state.wallet.wallet_id}`);
+      // the window's own payments come through addPayments: here they would count twice on a bill
+      if (windowContains(this.window, p.created_at)) throw new Error(`payment ${p.payment_id} created in the window given as a bill period's payment`);
+      this.bills.addPayment(p);
+    }
+  }
+
+  /**
    * Ends the wallet. Its ledger entries that name a payment outside this window's payments are
    * looked up in the snapshot at once (`resolveKnown`), or, without it, kept until
    * `resolveUnknown` — the report behind the pull ends a wallet while other wallets, whose payments
@@ -260,6 +278,8 @@ export class Reconciler {
     const perCheck = new Map<string, number>();
     for (const f of findings) perCheck.set(f.check_id, (perCheck.get(f.check_id) ?? 0) + 1);
     const summariesSkipped = this.summaries.available ? null : 'no payment summaries were pulled for this window';
+    const billsSkipped = this.billsPulled ? null : 'no bills were pulled for this window';
+    const billsNotTied = billsSkipped ?? this.bills.notTiedReason();
     const checks: CheckResult[] = CHECKS.map((check) => {
       const count = perCheck.get(check.id) ?? 0;
       return {
@@ -269,7 +289,7 @@ export class Reconciler {
         findings: count,
         passed: count === 0,
         evaluated: this.evaluated.get(check.id) ?? 0,
-        skipped_reason: check.id.startsWith('summary.') ? summariesSkipped : check.id.startsWith('bill.') && !this.billsPulled ? 'no bills were pulled for this window' : null,
+        skipped_reason: check.id.startsWith('summary.') ? summariesSkipped : BILL_TIE_CHECKS.has(check.id) ? billsNotTied : check.id.startsWith('bill.') ? billsSkipped : null,
       };
     });
     return {

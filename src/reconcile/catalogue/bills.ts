@@ -11,7 +11,7 @@ export const BILL_CHECKS = [
     subject_kind: 'bill_line_item',
     description: "A bill line item's gross debits and credits equal the wallet's payments",
     rule:
-      "For each line item of a bill whose [start_time, end_time) lies inside the window: amount_sent equals the sum of total_base (principal + network fee + " +
+      "For each line item of a bill this window ties (it holds the midpoint and at least half of [start_time, end_time)): amount_sent equals the sum of total_base (principal + network fee + " +
       "processing fee) of the wallet's completed sends created in the period, and amount_received the sum of total_base (the credited principal) of its completed receives.",
   },
   {
@@ -73,8 +73,10 @@ export const BILL_CHECKS = [
     id: 'bill.period_outside_window',
     severity: 'info',
     subject_kind: 'bill',
-    description: 'A bill overlapping the window is checked only when its period lies inside it',
-    rule: "A bill whose [start_time, end_time) overlaps the window without lying inside it is listed but not checked: the payments outside the window were not pulled. Reconcile the window that covers its period.",
+    description: 'A bill the window overlaps is tied by the report whose window holds the larger part of its period',
+    rule:
+      "A bill whose [start_time, end_time) overlaps the window is tied by the report whose window holds the period's midpoint and at least half of it, against the payments of " +
+      'the whole period (those outside that window are pulled beside it). Here it is listed, not checked: the note names the midpoint. A period that cannot be read is tied by no report.',
   },
   {
     id: 'bill.summary_count',

@@ -2,7 +2,9 @@
  * The bill checks over a hand-built line of credit: payments and ledger entries go through the
  * normalizers, bills through normalizeBill (wire objects, amounts beyond 2^53 included), then the
  * Reconciler. One bill is clean; the other plants one anomaly per bill check. Every one must be
- * found on its subject, and nothing else.
+ * found on its subject, and nothing else. A week past the window's end is tied here (the window
+ * holds the larger part of it) with the payment created after the window that the report reads
+ * beside it; a week mostly after the window is only noted.
  */
 import { describe, expect, it } from 'vitest';
 import { normalizeBill, normalizeBillSummary } from '../../../src/normalize/bill.js';
@@ -12,6 +14,7 @@ import type { BillRecord, WalletRow } from '../../../src/model/rows.js';
 import { CHECKS } from '../../../src/reconcile/catalogue.js';
 import { Reconciler } from '../../../src/reconcile/reconciler.js';
 import type { Window } from '../../../src/model/window.js';
+import { billPaymentRanges } from '../../../src/model/bill-period.js';
 import { btc } from '../../support/wire/examples.js';
 import { ledger as L, payment, type WireObject } from '../../support/wire/builders.js';
 
@@ -34,9 +37,13 @@ const payments: Record<string, WireObject[]> = {
   // a completed send whose fees nobody states: its line cannot be recomputed
   [W3]: [payment({ ...ctx(W3), id: 'p6', direction: 'send', created: '2026-10-07T10:00:00Z', amount: 40_000n, ledgerId: 'h6' })],
 };
+/** created after the window, inside the period of a bill the window ties: read for that bill only */
+const beyond: Record<string, WireObject[]> = {
+  [W2]: [payment({ ...ctx(W2), id: 'p7', direction: 'receive', created: '2026-11-02T10:00:00Z', amount: 2_000n, ledgerId: 'c7' })],
+};
 const ledgers: Record<string, WireObject[]> = {
   [W1]: [L.deposited('d1', 10_000_000_000n, '2026-09-15T00:00:00Z'), L.captured('h1', 'p1', HUGE + 12_000n, '2026-10-02T10:00:01Z'), L.credited('c2', 'p2', 500_000n, '2026-10-03T10:00:01Z'), L.credited('c3', 'p3', 7_000n, '2026-10-04T10:00:01Z')],
-  [W2]: [L.credited('c5', 'p5', 300_000n, '2026-10-06T10:00:01Z')],
+  [W2]: [L.credited('c5', 'p5', 300_000n, '2026-10-06T10:00:01Z'), L.credited('c7', 'p7', 2_000n, '2026-11-02T10:00:01Z')],
   [W3]: [L.captured('h6', 'p6', 40_000n, '2026-10-07T10:00:01Z')],
 };
 
@@ -99,21 +106,29 @@ const BILLS: BillRecord[] = [
       { amtDue: 1n, walletIds: [W1, W2] },
     ),
   ),
-  // straddles the window's start: noted, not checked
-  normalizeBill(wireBill('b-edge', '2026-09-28T00:00:00Z', '2026-10-05T00:00:00Z', [w1Truth])),
+  // a week past the window's end whose larger part the window holds: tied, with p7 created after the window
+  normalizeBill(wireBill('b-late', '2026-10-27T00:00:00Z', '2026-11-03T00:00:00Z', [{ ...w2Truth, starting: 300_000n, received: 2_000n }])),
+  // a week mostly after the window: another report ties it — noted, not checked
+  normalizeBill(wireBill('b-edge', '2026-10-29T00:00:00Z', '2026-11-05T00:00:00Z', [w1Truth])),
 ];
 
-async function reconcile(bills: BillRecord[]) {
-  const wallets: WalletRow[] = [W1, W2, W3].map((id) => ({
-    wallet_id: id, organization_id: ORG, environment_id: ENV, name: id, active: true, network: 'mainnet', line_of_credit_id: LOC, limit_base: null,
-    created_at: '2025-01-01T00:00:00.000000Z', updated_at: '2025-01-01T00:00:00.000000Z', deleted_at: null, metadata: null, fee_policy: null, balances: [], flags: [], raw: null,
-  }));
+const wallets: WalletRow[] = [W1, W2, W3].map((id) => ({
+  wallet_id: id, organization_id: ORG, environment_id: ENV, name: id, active: true, network: 'mainnet', line_of_credit_id: LOC, limit_base: null,
+  created_at: '2025-01-01T00:00:00.000000Z', updated_at: '2025-01-01T00:00:00.000000Z', deleted_at: null, metadata: null, fee_policy: null, balances: [], flags: [], raw: null,
+}));
+
+async function reconcile(bills: BillRecord[], reportWindow: Window = window) {
   const summary = normalizeBillSummary({ organization_id: ORG, bill_total_count: 4, inflight_total_count: 0, amount_units: {}, by_currency: {}, by_status: {} }, LOC, 3);
-  const r = new Reconciler({ window, now: window.to, wallets, assets: [], summaries: [], bills, billSummaries: [summary] });
+  const r = new Reconciler({ window: reportWindow, now: reportWindow.to, wallets, assets: [], summaries: [], bills, billSummaries: [summary] });
+  const rows = (wires: WireObject[] | undefined) => (wires ?? []).map((p) => normalizePayment(p, { organization_id: ORG, environment_id: ENV }));
+  const inside = (range: { from: string; to: string }, at: string) => range.from <= at && at < range.to;
   for (const wallet of wallets) {
     r.startWallet(wallet);
     r.addLedger(ledgers[wallet.wallet_id]!.map((e) => normalizeLedgerEvent(e, { organization_id: ORG, environment_id: ENV, wallet_id: wallet.wallet_id })));
-    r.addPayments(payments[wallet.wallet_id]!.map((p) => normalizePayment(p, { organization_id: ORG, environment_id: ENV })));
+    const all = [...rows(payments[wallet.wallet_id]), ...rows(beyond[wallet.wallet_id])];
+    r.addPayments(all.filter((p) => inside(reportWindow, p.created_at)));
+    // what the report stage reads beside the window: the periods of the bills tied here, outside it
+    for (const range of billPaymentRanges(reportWindow, bills, wallet)) r.addBillPayments(all.filter((p) => inside(range, p.created_at)));
     await r.endWallet(async () => new Set());
   }
   return r.finish();
@@ -156,7 +171,28 @@ describe('bill checks', () => {
     expect(row).toMatchObject({ billed: HUGE + 12_000n, computed: HUGE + 12_000n, difference: 0n, status: 'ok', payments: 1 });
     expect(bills.find((b) => b.bill_id === 'b-clean' && b.wallet_id === W1 && b.figure === 'starting_balance')).toMatchObject({ status: 'ok', payments: 3 });
     expect(bills.filter((b) => b.bill_id === 'b-edge').every((b) => b.status === 'not_checked' && b.computed === null)).toBe(true);
+    // the week past the window's end: tied with the payment created after it, and nothing else
+    expect(bills.filter((b) => b.bill_id === 'b-late').every((b) => b.status === 'ok')).toBe(true);
+    expect(bills.find((b) => b.bill_id === 'b-late' && b.figure === 'amount_received')).toMatchObject({ wallet_id: W2, billed: 2_000n, computed: 2_000n, payments: 1 });
+    expect(findings.find((f) => f.subject_id === 'b-edge')?.message).toMatch(/tied by the report whose window holds the larger part of its period \(its midpoint 2026-11-01T12:00:00\.000000Z\)/);
     expect(bills.find((b) => b.bill_id === 'b-bad' && b.wallet_id === W2)).toMatchObject({ figure: 'line_item', status: 'no_line_item', computed: 1n });
+  });
+
+  it("a window that ties no bill runs no check that ties one, and says why: a day inside the weeks it overlaps", async () => {
+    const day: Window = { from: '2026-10-30T00:00:00.000000Z', to: '2026-10-31T00:00:00.000000Z', tz: 'UTC' };
+    const result = await reconcile(BILLS, day);
+    expect(result.bills.every((b) => b.status === 'not_checked')).toBe(true);
+    const tie = result.checks.filter((c) => c.check_id.startsWith('bill.') && c.check_id !== 'bill.summary_count' && c.check_id !== 'bill.period_outside_window');
+    expect(tie.length).toBe(8);
+    for (const check of tie) expect(check, check.check_id).toMatchObject({ evaluated: 0, skipped_reason: expect.stringMatching(/^none of the 4 bill\(s\) overlapping this window is tied by it/) });
+    expect(result.checks.find((c) => c.check_id === 'bill.summary_count')).toMatchObject({ evaluated: 1, skipped_reason: null });
+  });
+
+  it("refuses a window's own payment given as a bill period's: it would count twice on the bill", () => {
+    const r = new Reconciler({ window, now: window.to, wallets, assets: [], summaries: [], bills: BILLS });
+    r.startWallet(wallets[1]!);
+    const [inWindow] = payments[W2]!.map((p) => normalizePayment(p, { organization_id: ORG, environment_id: ENV }));
+    expect(() => r.addBillPayments([inWindow!])).toThrow(/p5 created in the window given as a bill period's payment/);
   });
 
   it('skips the bill checks, saying why, when no bill was pulled', async () => {
