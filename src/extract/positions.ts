@@ -18,6 +18,8 @@ export const streamName = {
   paymentsById: (walletId: string, purpose: 'orphans' | 'open'): string => `payments:byid-${purpose}:${walletId}`,
   /** a wallet's payments before the window, swept by list when many orphans name them (streams/payments-by-id.ts) */
   paymentsHistory: (walletId: string): string => `payments:history:${walletId}`,
+  /** a wallet's payments of a bill period outside the window, for the bill's tie (streams/bill-period-payments.ts) */
+  billPeriodPayments: (walletId: string, range: TimeRange): string => `payments:bill-period:${walletId}:${range.from ?? ''}_${range.to ?? ''}`,
   /** one time slice of a wallet's payments or ledger stream (time-slices.ts) */
   slice: (parent: string, index: number, count: number): string => `${parent}:slice-${index + 1}-of-${count}`,
 } as const;

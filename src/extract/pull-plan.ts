@@ -2,6 +2,7 @@
  * What a job asks the pull for (`PullPlan`), and what every stream sees while it plans its slices
  * (`PullScope`): the plan, the wallets' counts the sizing streams learned, the chain budget.
  */
+import type { InstantRange } from '../model/bill-period.js';
 import type { UtcInstant, WalletRow } from '../model/rows.js';
 import type { Window } from '../model/window.js';
 import type { TimeRange } from './time-slices.js';
@@ -34,6 +35,12 @@ export interface PullPlan {
    * are more than a page (streams/payments-by-id.ts). Null or absent = by id only.
    */
   orphanSweep?: (wallet: WalletRow) => TimeRange | null;
+  /**
+   * The creation ranges beyond the payments sweep whose payments of this wallet the bills tied by
+   * the report need (model/bill-period.ts), asked once the sizing stage has stored the bills.
+   * Absent or empty = none (streams/bill-period-payments.ts).
+   */
+  billPeriodPayments?: (wallet: WalletRow) => Promise<readonly InstantRange[]>;
   /** still-open payments of the snapshot to re-read (nightly); undefined = no refresh */
   openPaymentIds?: (wallet: WalletRow) => Promise<string[]>;
   /** `--concurrency`: requests in flight at the service (the run's one limiter, inside the API client) */

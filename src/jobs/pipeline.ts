@@ -24,6 +24,7 @@ import { journalSetup, type JournalSetup } from '../journal/journal-setup.js';
 import { lotsSetup, type LotsSetup } from '../lots/lots-setup.js';
 import { orphanReach } from './lots-payment-reach.js';
 import { priceChecks } from './price-checks.js';
+import { billPeriodReach } from './bill-period-reach.js';
 import { markPricesClosed } from './mark-prices-closed.js';
 import { configError } from '../util/errors.js';
 import { instantFromDate } from '../model/instant.js';
@@ -355,6 +356,8 @@ async function pullScope(env: JobEnv, spec: PipelineSpec, deps: RunDeps, discove
     ledgerStart: (wallet: WalletRow) => snapshot.ledgerStart(organizationId, wallet, config.lookbackDays),
     orphanPaymentIds: (wallet: WalletRow) => snapshot.orphanPaymentIds(organizationId, wallet, orphans.window(wallet)),
     orphanSweep: (wallet: WalletRow) => orphans.sweep(wallet),
+    // the bills the report ties reach past its window: their periods' payments are pulled too
+    billPeriodPayments: billPeriodReach(snapshot.source, organizationId, window, paymentWindow),
     ...(spec.incremental ? { openPaymentIds: (wallet: WalletRow) => snapshot.openPaymentIds(organizationId, wallet) } : {}),
     concurrency: config.concurrency,
     // ledger time slices reach up to the run's clock

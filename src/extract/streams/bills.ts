@@ -18,27 +18,32 @@ export interface LineOfCredit {
   lineOfCreditId: string;
   /** the environment whose credential reads it */
   environmentId: string;
+  /** the bills summary is read after the list (by the run that reads the environment summaries) */
+  summary: boolean;
 }
 
 /**
- * The stream: read by whoever reads the environment summaries (an unsharded run or shard 0), one
- * slice per line of credit of the wallets in scope, in id order; the list then its summary.
+ * The stream: one slice per line of credit, in id order; the list then its summary. Whoever reads
+ * the environment summaries (an unsharded run or shard 0) reads every line of credit of the wallets
+ * in scope, with its summary; another shard reads the lists of its own wallets' lines of credit
+ * only, without summaries: its pull needs the periods of the bills its wallets' report ties
+ * (streams/bill-period-payments.ts), whether or not shard 0 has stored them yet.
  */
 export const billsStream: RunStream<LineOfCredit> = {
   name: 'bills',
   stage: 'sizing',
   slices: async (_ctx, { plan }) => {
-    if (plan.summaryEnvironments.length === 0) return { slices: [] };
+    const summary = plan.summaryEnvironments.length > 0;
     const lines = new Map<string, string>();
-    for (const w of plan.billWallets ?? plan.wallets) if (w.line_of_credit_id !== null && !lines.has(w.line_of_credit_id)) lines.set(w.line_of_credit_id, w.environment_id);
-    return { slices: [...lines].sort(([a], [b]) => (a < b ? -1 : 1)).map(([lineOfCreditId, environmentId]) => ({ slice: { lineOfCreditId, environmentId }, size: 0 })) };
+    for (const w of summary ? (plan.billWallets ?? plan.wallets) : plan.wallets) if (w.line_of_credit_id !== null && !lines.has(w.line_of_credit_id)) lines.set(w.line_of_credit_id, w.environment_id);
+    return { slices: [...lines].sort(([a], [b]) => (a < b ? -1 : 1)).map(([lineOfCreditId, environmentId]) => ({ slice: { lineOfCreditId, environmentId, summary }, size: 0 })) };
   },
   read: async (ctx, _scope, loc) => ({ progress: await pullBills(ctx, loc) }),
 };
 
 async function pullBills(ctx: ExtractContext, loc: LineOfCredit): Promise<StreamProgress[]> {
   const chain = await pullBillsChain(ctx, loc);
-  return [chain.progress, await pullBillSummary(ctx, loc, chain.listed)];
+  return loc.summary ? [chain.progress, await pullBillSummary(ctx, loc, chain.listed)] : [chain.progress];
 }
 
 async function pullBillsChain(ctx: ExtractContext, loc: LineOfCredit): Promise<{ progress: StreamProgress; listed: number | null }> {

@@ -35,6 +35,11 @@ export interface PaymentsChain {
    * wallet list did not return is not pulled per wallet either, so the snapshot holds the same rows
    */
   keep?: ReadonlySet<string>;
+  /**
+   * only the rows this returns true for are written (uncounted otherwise): an environment-level
+   * read of bill periods keeps each wallet's payments of its own bills' periods, as its own read would
+   */
+  wants?: (row: PaymentRow) => boolean;
   stream: string;
   range: TimeRange;
   /** a slice saves its range with its position */
@@ -108,7 +113,8 @@ export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChai
       });
       for await (const page of pages) {
         if (ctx.signal?.aborted) throw ctx.signal.reason;
-        const accepted = acceptPage(progress, deduper, page, paymentKey, (raw) => ctx.normalize.payment(raw, environmentId));
+        const read = acceptPage(progress, deduper, page, paymentKey, (raw) => ctx.normalize.payment(raw, environmentId));
+        const accepted = chain.wants ? wanted(progress, read, chain.wants) : read;
         const rows = keep ? inScope(ctx, stream, progress, accepted, keep) : accepted;
         const position = encodePosition(chain.slice ? ({ next: page.next, range } satisfies PaymentsSlicePosition) : ({ next: page.next } satisfies PaymentsPosition));
         await writePageBehind(ctx, writes, progress, position, rows, (batch, checkpoint) => ctx.writer.writePaymentsPage(batch, checkpoint));
@@ -132,6 +138,13 @@ export async function pullPaymentsChain(ctx: ExtractContext, chain: PaymentsChai
       throw error;
     }
   }
+}
+
+/** The rows the chain wants; the others are not counted (never written). */
+function wanted(progress: StreamProgress, rows: PaymentRow[], wants: (row: PaymentRow) => boolean): PaymentRow[] {
+  const kept = rows.filter(wants);
+  progress.rows -= rows.length - kept.length;
+  return kept;
 }
 
 /** The rows of wallets the run pulls; the others are logged and not counted (never written). */
