@@ -19,6 +19,7 @@ import { checkAccess } from './init-access.js';
 import { planBooks, removeOpeningLots, writeOpeningLots } from './init-books.js';
 import { configFromAnswers, writeValidatedConfig, type KeySource } from './init-config.js';
 import { Questions } from './init-questions.js';
+import { checkSigningKeyPlace, ensureSigningKey } from './init-signing-key.js';
 import { defaultKeyFile, saveKeyFile } from './key-location.js';
 import { configFlag, nextCommands, type Scheduler } from './next-commands.js';
 import { ownCommandPath } from './own-command.js';
@@ -67,6 +68,7 @@ export async function runInit(options: InitOptions): Promise<void> {
   if (existsSync(resolve(cwd, options.configPath)) && !options.force) {
     throw usageError('config_exists', `${options.configPath} exists: pass --force to replace it, or --config to write another file`);
   }
+  const signingKey = checkSigningKeyPlace(env, cwd);
   const questions = new Questions(prompter, options.showError, print);
   print(`payexport init: writes ${options.configPath}`);
 
@@ -132,6 +134,7 @@ export async function runInit(options: InitOptions): Promise<void> {
   for (const line of bookLines) print(line);
   if (books === null) print('No books: the month-end writes no Journal, Lots or Crypto assets sheet. To add them, run init again with --force and answer yes (docs/journal.md, docs/lots.md).');
   print(`Wrote ${options.configPath} (${environments.length} environment(s), ${wallets.length} wallet(s) in reach${books === null ? '' : `, books in ${books.booksCurrency}`}; checked as the jobs load it)`);
+  for (const line of ensureSigningKey(signingKey)) print(line);
   print('');
   print('Next:');
   for (const line of nextCommands({ configPath: options.configPath, cwd, command: ownCommandPath(), tz, key, scheduler: flags.scheduler ?? 'cron', now: options.now, books: books === null ? null : { booksCurrency: books.booksCurrency, firstMovement: books.firstMovement } })) print(line);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, runCli, startCli } from '../support/cli/cli.js';
@@ -97,6 +97,7 @@ describe('payexport init with piped answers', () => {
     // and doctor agrees
     const doctor = await runCli(['doctor', '--config', 'config/payexport.json'], { cwd });
     expect(doctor.stdout, describeRun(['doctor'], doctor)).toMatch(/✓ key file config\/prod\.api-key: only its owner can read it; git ignores it/);
-    expect(existsSync(join(cwd, '.config'))).toBe(false);
+    // the key went where --key-file said, not to the user configuration folder (which holds the signing key only)
+    expect(readdirSync(join(cwd, '.config', 'payexport')).filter((n) => n.endsWith('.api-key'))).toEqual([]);
   });
 });
