@@ -8,7 +8,8 @@ import { escapeText } from '../encoding/text-escape.js';
 
 /**
  * Questions asked of the payments table outside the report order: which payments are still open
- * (the nightly job re-reads them by id), and how a payment changed over time. Their select lists
+ * (the nightly job re-reads them by id), how a payment changed over time, and which payments the
+ * snapshot holds at all. Their select lists
  * are picks of the payment's column declaration.
  */
 const OPEN_PAYMENT_COLUMNS = pickColumns(PAYMENT_COLUMNS, ['payment_id', 'environment_id', 'wallet_id', 'direction', 'status', 'status_class', 'created_at', 'updated_at']);
@@ -64,4 +65,22 @@ export async function listPaymentHistory(db: Queryable, schema: StoreSchema, fil
     ],
   );
   return rows.map((record) => decodeRow<PaymentHistoryRow>(PAYMENT_HISTORY_COLUMNS, record));
+}
+
+/** Up to this many ids per `= ANY($1)` lookup. */
+const ID_CHUNK = 10_000;
+
+/** Which of these payments the snapshot holds (the ids as given). */
+export async function knownPaymentIds(db: Queryable, schema: StoreSchema, organizationId: string, paymentIds: readonly string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  const wanted = new Map(paymentIds.map((id) => [escapeText(id), id]));
+  const escaped = [...wanted.keys()];
+  for (let start = 0; start < escaped.length; start += ID_CHUNK) {
+    const { rows } = await db.query<{ payment_id: string }>(
+      `SELECT payment_id FROM ${schema.table('payments')} WHERE organization_id = $1 AND payment_id = ANY($2::text[])`,
+      [escapeText(organizationId), escaped.slice(start, start + ID_CHUNK)],
+    );
+    for (const row of rows) known.add(wanted.get(row.payment_id) ?? row.payment_id);
+  }
+  return known;
 }
