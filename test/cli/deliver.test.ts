@@ -87,7 +87,8 @@ async function s3Object(key: string): Promise<Buffer> {
 
 async function expectDeliveredEverywhere(dir: string, job: string, folder: string, s3Too = true): Promise<void> {
   const files = filesOf(dir);
-  expect(files).toContain('manifest.json');
+  // the signature and the pull's evidence travel with the manifest (docs/audit.md)
+  expect(files).toEqual(expect.arrayContaining(['manifest.json', 'manifest.json.sig', 'evidence.jsonl']));
   for (const file of files) {
     const local = readFileSync(join(dir, file));
     expect(sha256(readFileSync(join(sftp.root, job, folder, file))), `sftp ${file}`).toBe(sha256(local));
