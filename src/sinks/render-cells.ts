@@ -56,23 +56,35 @@ export interface CompiledTable<Row> {
 const TEXT_STYLE: Partial<Style> = {};
 const TEXT_AMOUNT_STYLE: Partial<Style> = { numFmt: '@', alignment: { horizontal: 'right' } };
 const INTEGER_STYLE: Partial<Style> = { numFmt: '#,##0' };
+/**
+ * Amounts in base units: a negative one in parentheses, as a statement prints it (docs/reports.md
+ * "Number formats"); a count stays `#,##0`. `_)` leaves a positive amount room for the parenthesis
+ * so a column of both lines up.
+ */
+const BASE_STYLE: Partial<Style> = { numFmt: '#,##0_);(#,##0)' };
 const PLAIN_INTEGER_STYLE: Partial<Style> = { numFmt: '0' };
 const DATE_STYLE: Partial<Style> = { numFmt: 'yyyy-mm-dd hh:mm:ss', alignment: { horizontal: 'left' } };
 const DAY_STYLE: Partial<Style> = { numFmt: 'yyyy-mm-dd', alignment: { horizontal: 'left' } };
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const decimalStyles = new Map<number, Partial<Style>>();
 
-/** `#,##0.00…` with `scale` decimals; one shared object per scale. */
+/** An amount's format with `scale` decimals, a negative one in parentheses: `#,##0.00_);(#,##0.00)`. */
+export function amountFormat(scale: number): string {
+  const digits = scale === 0 ? '#,##0' : `#,##0.${'0'.repeat(scale)}`;
+  return `${digits}_);(${digits})`;
+}
+
+/** An amount with `scale` decimals (amountFormat); one shared object per scale. */
 export function decimalStyle(scale: number): Partial<Style> {
   let style = decimalStyles.get(scale);
   if (style === undefined) {
-    style = { numFmt: scale === 0 ? '#,##0' : `#,##0.${'0'.repeat(scale)}` };
+    style = { numFmt: amountFormat(scale) };
     decimalStyles.set(scale, style);
   }
   return style;
 }
 
-export const NUMBER_FORMATS = { integer: INTEGER_STYLE.numFmt, date: DATE_STYLE.numFmt, day: DAY_STYLE.numFmt } as const;
+export const NUMBER_FORMATS = { integer: INTEGER_STYLE.numFmt, base: BASE_STYLE.numFmt, date: DATE_STYLE.numFmt, day: DAY_STYLE.numFmt } as const;
 
 // --- per-type cell renderers ---------------------------------------------------------------
 
@@ -209,10 +221,10 @@ function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, stats: Xls
           const v = col.get(row, ctx);
           if (v === null) {
             out.values[i] = null;
-            out.styles[i] = INTEGER_STYLE;
+            out.styles[i] = BASE_STYLE;
           } else if (fitsExcelNumber(v)) {
             out.values[i] = Number(v);
-            out.styles[i] = INTEGER_STYLE;
+            out.styles[i] = BASE_STYLE;
           } else {
             putAmountText(out, i, v.toString());
           }

@@ -14,7 +14,7 @@ import { formatBase, parseDecimalToBase } from '../money/format.js';
 import { displayScale } from '../money/units.js';
 import { decimalFitsExcel, fitsExcelNumber, neutralizeFormula, xlsxText } from './cells.js';
 import type { ColumnSpec, SpecContext, SubtotalSpec } from '../model/column-spec.js';
-import { decimalStyle, type XlsxValue } from './render-cells.js';
+import { amountFormat, decimalStyle, type XlsxValue } from './render-cells.js';
 import { columnLetter } from './xlsx-row-xml.js';
 
 export interface FormulaValue {
@@ -186,7 +186,7 @@ function mergeSum(into: Sum, from: Sum): void {
 /** The exact sum as a cell: a number where Excel holds it exactly, else the exact digits as text. */
 function sumCell(sum: Sum, type: ColumnSpec<never>['type']): { value: number | string | null; numFmt: string | undefined } {
   if (sum.unknown) return { value: null, numFmt: undefined };
-  if (type === 'base') return fitsExcelNumber(sum.total) ? { value: Number(sum.total), numFmt: '#,##0' } : { value: sum.total.toString(), numFmt: '@' };
+  if (type === 'base') return fitsExcelNumber(sum.total) ? { value: Number(sum.total), numFmt: amountFormat(0) } : { value: sum.total.toString(), numFmt: '@' };
   const text = formatBase(sum.total, sum.scale);
   const numFmt = decimalStyle(sum.scale).numFmt;
   // a display amount is always a number (render-cells.ts); an exact decimal only where it stays exact

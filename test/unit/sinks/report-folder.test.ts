@@ -131,14 +131,15 @@ describe('report folder: workbook', () => {
     const wb = await readWorkbook(join(dir, 'report.xlsx'));
     const rows = sheetObjects(wb.getWorksheet('Payments') as ExcelJS.Worksheet);
     const [btc, huge, usd, asset] = rows as [Record<string, ExcelJS.Cell>, Record<string, ExcelJS.Cell>, Record<string, ExcelJS.Cell>, Record<string, ExcelJS.Cell>];
-    expect([btc.principal_base?.value, btc.principal_base?.numFmt]).toEqual([150000000, '#,##0']);
-    expect([btc.principal?.value, btc.principal?.numFmt]).toEqual([0.0015, '#,##0.00000000000']);
-    expect([usd.principal_base?.value, usd.principal?.value, usd.principal?.numFmt]).toEqual([-12345, -123.45, '#,##0.00']);
-    expect([asset.principal?.value, asset.principal?.numFmt]).toEqual([12345.6789, '#,##0.0000']);
+    // negative amounts in parentheses, as a statement prints them (a count keeps #,##0)
+    expect([btc.principal_base?.value, btc.principal_base?.numFmt]).toEqual([150000000, '#,##0_);(#,##0)']);
+    expect([btc.principal?.value, btc.principal?.numFmt]).toEqual([0.0015, '#,##0.00000000000_);(#,##0.00000000000)']);
+    expect([usd.principal_base?.value, usd.principal?.value, usd.principal?.numFmt]).toEqual([-12345, -123.45, '#,##0.00_);(#,##0.00)']);
+    expect([asset.principal?.value, asset.principal?.numFmt]).toEqual([12345.6789, '#,##0.0000_);(#,##0.0000)']);
     expect(huge.principal_base?.type).toBe(ExcelJS.ValueType.String);
     expect(huge.principal_base?.value).toBe(ALL_BITCOIN_MSATS.toString());
     // the display amount stays a number (it sums); the exact digits are in principal_base
-    expect([huge.principal?.value, huge.principal?.numFmt]).toEqual([21000000, '#,##0.00000000000']);
+    expect([huge.principal?.value, huge.principal?.numFmt]).toEqual([21000000, '#,##0.00000000000_);(#,##0.00000000000)']);
     expect(huge.principal_base?.note).toMatch(/15 significant digits/);
     expect(usd.rail_amount_base?.value).toBe(BEYOND_2_53.toString());
     expect(btc.created_at?.type).toBe(ExcelJS.ValueType.Date);
