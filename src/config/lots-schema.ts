@@ -50,6 +50,34 @@ const movementRule = <T extends readonly [string, ...string[]]>(entryType: strin
       if ((r.treatment === 'own_custody') !== (r.custody !== undefined)) ctx.addIssue({ code: 'custom', path: ['custody'], message: r.treatment === 'own_custody' ? 'own_custody needs the lots.custody id of the wallet' : 'custody is for own_custody only' });
     });
 
+/**
+ * A contractual restriction on selling crypto assets the company holds (ASC 350-60-50-5): the
+ * holdings of one wallet (a service wallet's UUID, or an own custody wallet's id), of one currency
+ * or all.
+ */
+const restrictionSchema = z.strictObject({
+  /** a tracked wallet's UUID, or the id of a lots.custody wallet */
+  wallet: z.union([uuid, custodyId]),
+  /** btc or asset:<hex>; default: every currency the wallet holds */
+  currency: z.string().regex(/^(btc|asset:[0-9a-f]+)$/, 'expected btc or asset:<hex>').optional(),
+  /** what the restriction is (a lock-up, a pledge as collateral, …) */
+  nature: z.string().trim().min(1).max(300),
+  /** the last day it applies (YYYY-MM-DD); absent: no fixed end (say so in `lapse`) */
+  until: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').optional(),
+  /** the circumstances that could make it lapse */
+  lapse: z.string().trim().min(1).max(300),
+});
+
+/** What the Crypto assets note discloses beyond the figures (docs/lots.md "The Crypto assets sheet"). */
+const disclosureSchema = z.strictObject({
+  /** the income-statement line in which the crypto assets' gains and losses are presented (ASC 350-60-50-2) */
+  incomeStatementLine: z.string().trim().min(1).max(120).default('Gain (loss) on crypto assets, net'),
+  /** contractual sale restrictions (ASC 350-60-50-5): "none", or each one; absent, the note and a warning say it was not stated */
+  restrictions: z.union([z.literal('none'), z.array(restrictionSchema).min(1)]).optional(),
+  /** a fair value whose price is older than this at the period's end is a warning (lots.price_stale) */
+  priceMaxAgeSeconds: z.number().int().positive().default(86_400),
+});
+
 export const lotsSchema = z
   .strictObject({
     /** the reporting entity's name, for the title of the Crypto assets note (default: the organization id) */
@@ -68,10 +96,16 @@ export const lotsSchema = z
     deposits: z.array(movementRule('deposited', ['own_custody', 'external'] as const)).default([]),
     /** the US tax files: Form 8949's boxes, Forms 1099-DA (tax-schema.ts); absent = their defaults */
     tax: taxSchema.optional(),
+    /** the note's disclosures beyond the figures: the income-statement line, restrictions, the age a price may have */
+    disclosure: disclosureSchema.optional(),
   })
   .superRefine((l, ctx) => {
     const rules = [...l.withdrawals.map((r, i) => ({ r, path: ['withdrawals', i, 'custody'] })), ...l.deposits.map((r, i) => ({ r, path: ['deposits', i, 'custody'] }))];
     for (const { r, path } of rules) if (r.custody !== undefined && l.custody[r.custody] === undefined) ctx.addIssue({ code: 'custom', path, message: `unknown custody id '${r.custody}' (declare it under lots.custody)` });
+    const restrictions = Array.isArray(l.disclosure?.restrictions) ? l.disclosure.restrictions : [];
+    restrictions.forEach((r, i) => {
+      if (!uuid.safeParse(r.wallet).success && l.custody[r.wallet] === undefined) ctx.addIssue({ code: 'custom', path: ['disclosure', 'restrictions', i, 'wallet'], message: `unknown wallet '${r.wallet}' (a tracked wallet's UUID or a lots.custody id)` });
+    });
     // one rule per wallet and per entry: two would leave the treatment to their order
     for (const [name, list] of [['withdrawals', l.withdrawals], ['deposits', l.deposits]] as const) {
       const seen = new Set<string>();
@@ -84,3 +118,9 @@ export const lotsSchema = z
   });
 
 export type LotsConfig = Readonly<z.infer<typeof lotsSchema>>;
+export type LotsDisclosure = z.infer<typeof disclosureSchema>;
+
+/** The section's disclosure settings, its defaults filled in (a config given as an object in code may leave it out). */
+export function lotsDisclosure(config: Pick<LotsConfig, 'disclosure'>): LotsDisclosure {
+  return config.disclosure ?? disclosureSchema.parse({});
+}

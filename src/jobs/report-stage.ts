@@ -37,7 +37,7 @@ import type { JournalSetup } from '../journal/journal-setup.js';
 import type { LotsSetup } from '../lots/lots-setup.js';
 import { runLotsStage, type LotsRecordUse, type LotsStageResult } from '../lots/lots-stage.js';
 import { mergeLotsResult } from '../lots/merge-result.js';
-import { custodyAccounts, custodyRules } from '../lots/custody.js';
+import { custodyPort, custodyRules } from '../lots/custody.js';
 import { windowContains, type Window } from '../model/window.js';
 import { billPaymentRanges, type InstantRange } from '../model/bill-period.js';
 
@@ -208,11 +208,11 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     await writeAll(await folder.table(BILLS_TABLE), result.bills);
     await writeAll(await folder.table(FEE_RATES_TABLE), result.feeRates);
     const journal = input.journal
-      ? await runJournalStage({ ...input.journal, source, organizationId: org, wallets, assets, window, period: input.period, balances: result.balances, fees: result.fees, folder, ...(custody === null ? {} : { balanceAccount: custodyAccounts(custody) }) })
+      ? await runJournalStage({ ...input.journal, source, organizationId: org, wallets, assets, window, period: input.period, balances: result.balances, fees: result.fees, folder, ...(custody === null ? {} : { custody: custodyPort(custody) }) })
       : null;
     result = mergeJournalResult(result, journal);
     const lots = input.journal && input.lots
-      ? await runLotsStage({ lots: input.lots, journal: input.journal.config, prices: input.journal.prices, source, organizationId: org, wallets, assets, window, balances: result.balances, folder, record: input.lotsRecord ?? null })
+      ? await runLotsStage({ lots: input.lots, journal: input.journal.config, prices: input.journal.prices, source, organizationId: org, wallets, assets, window, balances: result.balances, folder, record: input.lotsRecord ?? null, ...(journal === null ? {} : { journalCustody: journal.custody }) })
       : null;
     result = mergeLotsResult(result, lots);
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);

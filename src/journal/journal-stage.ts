@@ -14,13 +14,13 @@ import type { ReportSource } from '../model/ports.js';
 import type { Window } from '../model/window.js';
 import { windowContains } from '../model/window.js';
 import { imbalance } from './balance.js';
-import { buildMovementEntry, localDate, type BuildContext } from './build-movement.js';
+import { buildMovementEntry, localDate } from './build-movement.js';
 import { journalBuildContext, mappedAccount } from './build-context.js';
 import { JournalWriters } from './journal-writers.js';
 import { isValued, type JournalEntry } from './model.js';
-import { DayWalletGrouper } from './per-day-wallet.js';
-import { PeriodDiscipline, type DisciplineOptions, type Resolved } from './period-discipline.js';
-import { EntrySequence, numberPosted } from './entry-sequence.js';
+import { custodyAccount, CustodyTally, type CustodyPort } from './custody-book.js';
+import { EntryEmitter } from './entry-emitter.js';
+import { PeriodDiscipline, type DisciplineOptions } from './period-discipline.js';
 import type { PriceLookup } from './price-file.js';
 import { remeasurementEntry } from './remeasurement.js';
 import { FeeTieout, WalletTieout } from './tieouts.js';
@@ -43,8 +43,11 @@ export interface JournalStageInput {
   balances: readonly BalanceRow[];
   fees: readonly FeeRow[];
   folder: ReportTables;
-  /** deposits and withdrawals to or from the company's own custody wallets post to its account (the lots' configuration) */
-  balanceAccount?: BuildContext['balanceAccount'];
+  /**
+   * the company's own custody wallets (the lots' configuration): deposits and withdrawals to or from
+   * one post to its account, and a month-end remeasures it like a wallet (custody-book.ts)
+   */
+  custody?: CustodyPort;
 }
 
 export interface JournalStageResult {
@@ -56,6 +59,8 @@ export interface JournalStageResult {
   needsPrice: number;
   /** entries not emitted again, corrected, posted late or left to the amending month-end */
   discipline: PeriodDiscipline['counts'] | null;
+  /** the own custody wallets' units at the window's end, as the journal moved them (lots.fair_value_tieout) */
+  custody: ReadonlyArray<{ holder: string; currency: string; units: bigint }>;
 }
 
 /** The earliest instant: payments of a window's movements may have been created any time before. */
@@ -63,7 +68,9 @@ const EPOCH = '0001-01-01T00:00:00.000000Z';
 
 export async function runJournalStage(input: JournalStageInput): Promise<JournalStageResult> {
   const { config, window } = input;
-  const ctx = journalBuildContext(config, input.prices, input.assets, window.tz, input.balanceAccount);
+  const custodyPort = input.custody;
+  const ctx = journalBuildContext(config, input.prices, input.assets, window.tz, custodyPort === undefined ? undefined : custodyAccount(custodyPort));
+  const custody = custodyPort === undefined ? null : new CustodyTally(custodyPort, window);
   const { clock, display } = ctx;
   const commodities = [{ symbol: 'SATS', decimals: 3 }, { symbol: 'USD', decimals: 2 }, ...input.assets.map((a) => ({ symbol: display.commodity(a.currency), decimals: a.decimal_display }))];
   const writers = await JournalWriters.open(input.folder, { config, display, period: input.period, openDate: localDate(clock, window.from), commodities });
@@ -74,9 +81,6 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
   };
   const walletTieout = new WalletTieout();
   const feeTieout = new FeeTieout(config);
-  // the gapless numbers, in the order the journal lists its entries (entry-sequence.ts)
-  const sequence = new EntrySequence();
-  const grouper = config.entryMode === 'per-day-wallet' ? new DayWalletGrouper(config.numberPrefix, sequence) : null;
   let needsPrice = 0;
 
   const balanced = (entry: JournalEntry): boolean => {
@@ -86,22 +90,19 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
     findings.push(finding('journal.unbalanced', { subject_kind: 'ledger_entry', subject_id: entry.ledgerRef ?? entry.entryNo, wallet_id: entry.walletId, message: `entry ${entry.entryNo} does not balance: ${problem}; it is written nowhere` }));
     return false;
   };
-  const post = async (entry: JournalEntry, individual: boolean): Promise<void> => {
-    if (grouper === null || individual || entry.kind === 'remeasurement') {
-      await writers.posted(entry);
-      return;
-    }
-    const done = grouper.add(entry);
-    if (done !== null) await writers.posted(done);
-  };
   const discipline = input.discipline ? await PeriodDiscipline.open(input.discipline, clock) : null;
+  const emitter = new EntryEmitter(config, writers, discipline);
+  const remeasuring = input.periodEnd && config.fairValue !== undefined && config.fairValue.enabled ? config.fairValue : null;
 
   try {
     for (const wallet of input.wallets) {
       const walletAccount = mappedAccount(config, wallet.wallet_id);
       const movements: LedgerRow[] = [];
       for await (const batch of input.source.ledger(input.organizationId, wallet.wallet_id, { withoutRaw: true })) {
-        for (const row of batch) if (windowContains(window, row.effective_time) && row.effect !== 'memo') movements.push(row);
+        for (const row of batch) {
+          if (windowContains(window, row.effective_time) && row.effect !== 'memo') movements.push(row);
+          custody?.see(row);
+        }
       }
       const balances = input.balances.filter((b) => b.wallet_id === wallet.wallet_id);
       count('journal.wallet_unmapped');
@@ -131,29 +132,28 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
         if (row.effect === 'debit' && row.payment_id !== null) count('journal.breakdown_unknown');
         walletTieout.add(outcome.entry);
         feeTieout.add(outcome.entry, payment, window);
+        custody?.posted(outcome.entry);
         if (balanced(outcome.entry)) entries.push(outcome.entry);
       }
-      if (input.periodEnd && config.fairValue !== undefined && config.fairValue.enabled) {
+      if (remeasuring !== null) {
         for (const balance of balances) {
           if (balance.currency === config.booksCurrency.toLowerCase()) continue;
-          const outcome = remeasurementEntry(ctx, config.fairValue, balance, walletTieout.valuedNet(wallet.wallet_id, balance.currency), window, input.period);
+          const outcome = remeasurementEntry(ctx, remeasuring, balance, walletTieout.valuedNet(wallet.wallet_id, balance.currency), window, input.period);
           findings.push(...outcome.findings);
           if (outcome.entry !== null && balanced(outcome.entry)) entries.push(outcome.entry);
         }
       }
-      const resolved: Resolved[] = discipline === null ? entries.map((entry) => ({ posted: [entry], individual: false, late: false })) : await discipline.resolve(entries);
-      for (const [i, built] of entries.entries()) {
-        const r = resolved[i] as Resolved;
-        const number = sequence.next(built.date, r.late ? 'late' : 'period');
-        const entry: JournalEntry = { ...built, number };
-        const summaryNo = grouper !== null && !r.individual && entry.kind === 'movement' ? grouper.summaryNo(entry) : null;
-        // journal.csv is the period's journal as it stands; corrections go to the import files only
-        await writers.detail(entry, summaryNo);
-        for (const posted of numberPosted(entry, number, r.posted)) await post(posted, r.individual);
-      }
-      if (grouper !== null) {
-        const last = grouper.flush();
-        if (last !== null) await writers.posted(last);
+      await emitter.emit(entries);
+    }
+    // the own custody wallets last, each remeasured like a wallet (custody-book.ts)
+    const held = custody?.holdings() ?? [];
+    if (remeasuring !== null && custodyPort !== undefined) {
+      for (const h of held) {
+        // a custody wallet without an account of its own posts its moves to balanceMovements: its remeasurement then goes to the adjustment account
+        const accounts = { adjustment: custodyPort.account(h.wallet_id) ?? remeasuring.adjustment, gainLoss: remeasuring.gainLoss };
+        const outcome = remeasurementEntry(ctx, accounts, h, h.periodFiat, window, input.period, `own custody wallet ${custodyPort.name(h.wallet_id) ?? h.wallet_id}`);
+        findings.push(...outcome.findings);
+        if (outcome.entry !== null && balanced(outcome.entry)) await emitter.emit([outcome.entry]);
       }
     }
     const tieFindings = [...walletTieout.check(input.balances, (id) => mappedAccount(config, id) !== null), ...feeTieout.check(input.fees, (id) => mappedAccount(config, id) !== null)];
@@ -166,7 +166,7 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
       count('journal.price_gap');
       findings.push(...input.priceFindings);
     }
-    return { findings, evaluated, entries: totals.entries, lines: totals.lines, needsPrice, discipline: discipline?.counts ?? null };
+    return { findings, evaluated, entries: totals.entries, lines: totals.lines, needsPrice, discipline: discipline?.counts ?? null, custody: held.map((h) => ({ holder: h.wallet_id, currency: h.currency, units: h.closing_base })) };
   } catch (error) {
     await writers.abort();
     throw error;

@@ -27,7 +27,11 @@ export interface FairValueAccounts {
   gainLoss: string;
 }
 
-export function remeasurementEntry(ctx: BuildContext, accounts: FairValueAccounts, balance: BalanceRow, periodFiat: bigint | null, window: Window, period: string): { entry: JournalEntry | null; findings: Finding[] } {
+/** What is remeasured: a wallet's balances at the window's boundaries (a BalanceRow), or an own custody wallet's (custody-book.ts). */
+export type RemeasuredHolding = Pick<BalanceRow, 'wallet_id' | 'currency' | 'unit' | 'opening_base' | 'closing_base'>;
+
+/** `label`: how the narration names the holder (default: `wallet <id>`). */
+export function remeasurementEntry(ctx: BuildContext, accounts: FairValueAccounts, balance: RemeasuredHolding, periodFiat: bigint | null, window: Window, period: string, label = `wallet ${balance.wallet_id}`): { entry: JournalEntry | null; findings: Finding[] } {
   const table = ctx.valuation.prices.get(balance.currency);
   const perWhole = ctx.valuation.baseUnitsPerWhole(balance.currency);
   const end = table?.at(window.to) ?? null;
@@ -61,7 +65,7 @@ export function remeasurementEntry(ctx: BuildContext, accounts: FairValueAccount
     walletId: balance.wallet_id,
     paymentId: null,
     ledgerRef: null,
-    narration: `fair-value remeasurement of wallet ${balance.wallet_id} ${code}, period ${period}`,
+    narration: `fair-value remeasurement of ${label} ${code}, period ${period}`,
     valuation: { num: end.digits * minor, den: 10n ** BigInt(end.decimals) * perWhole, source: end.source, at: end.at, text: `${end.text} ${ctx.config.booksCurrency}/${code}`, rate: end.text, unit: `${ctx.config.booksCurrency}/${code}` },
     lines: [
       { account: accounts.adjustment, side: gain ? 'debit' : 'credit', component: 'remeasurement', source: null, amount, memo },

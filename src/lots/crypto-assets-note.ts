@@ -1,85 +1,30 @@
 /**
- * The Crypto assets note (ASU 2023-08, ASC 350-60-50) as a controller reads it: per crypto
- * currency, its units, cost basis, fair value and unrealized gain at the period's end with the
- * price behind the fair value; the fair-value roll-forward (the CSV's figures) beside the units'
- * own; realized gains apart from both; the method in force per wallet with that wallet's holdings
- * (the Lots sheet's subtotals); the asset list's names for the ids. Built from what the lots pass
- * already computed — nothing here adds a figure the files do not tie to.
+ * The Crypto assets note (ASU 2023-08, ASC 350-60-50) as data (model/crypto-note.ts), built from
+ * the rows crypto-assets.csv holds, so the note and the file agree line for line: per asset its
+ * holdings at every location and per location, the roll-forward with remeasurement gains and
+ * losses apart, what the disposals realized against cost (gains and losses apart), the methods
+ * per wallet and their changes in the period, the income-statement line, the restrictions, and the
+ * words around them (crypto-assets-words.ts). The report folder draws it (sinks/crypto-note-sheet.ts).
  */
+import type { LotsDisclosure } from '../config/lots-schema.js';
 import type { BuildContext } from '../journal/build-movement.js';
 import { localDate } from '../journal/build-movement.js';
-import type { PricePoint } from '../journal/price-file.js';
 import { pow10 } from '../money/rounding.js';
 import { displayScale } from '../money/units.js';
+import type { CryptoNote, NoteAsset, NoteFigures, NoteLocation, NoteWallet } from '../model/crypto-note.js';
+import type { CryptoOverview } from '../model/crypto-overview.js';
 import type { Finding } from '../model/results.js';
 import type { AssetRow, WalletRow } from '../model/rows.js';
 import type { Window } from '../model/window.js';
+import type { PricePoint } from '../journal/price-file.js';
 import { isCustody, type CustodyRules } from './custody.js';
+import { additionsWords, dayWords, definitions, dispositionsWords, methodChanges, priceSource, remainingWords, roundingWords, staleWords } from './tables/crypto-assets-words.js';
 import { methodPeriodAt, type MethodPeriod } from './method.js';
 import type { Lot } from './model.js';
-import type { PeriodRun } from './period-run.js';
 import type { CryptoAssetRow } from './tables/crypto-assets.js';
-
-export interface NoteAsset {
-  currency: string;
-  /** BTC, or the asset's code from its name in the asset list (the journal's commodity) */
-  ticker: string;
-  /** Bitcoin, or the asset's name as the asset list gives it */
-  name: string;
-  network: string | null;
-  /** decimals of a whole unit: 11 for BTC (msats), the asset's decimal_display */
-  unitScale: number;
-  /** the closing price the fair value uses, and where it comes from */
-  price: PricePoint | null;
-  priceSource: string | null;
-  lots: number;
-  units: bigint;
-  costBasis: bigint | null;
-  fairValue: bigint | null;
-  unrealizedGain: bigint | null;
-  value: { opening: bigint | null; additions: bigint | null; dispositions: bigint | null; transfersNet: bigint | null; remeasurement: bigint | null; closing: bigint | null };
-  unitFlows: { opening: bigint; acquired: bigint; disposed: bigint; transferredIn: bigint; transferredOut: bigint; closing: bigint };
-  realizedGain: bigint | null;
-  cumulativeRealizedGain: bigint | null;
-  /** no lots check found anything for this currency */
-  ties: boolean;
-  /** every lot held cost the closing price per unit: the unrealized gain is rounding alone */
-  atClosingPrice: boolean;
-  /** what sits in the company's own custody wallets: outside the service's wallets and the figures above (docs/lots.md "Withdrawals and own custody") */
-  ownCustody: { units: bigint; costBasis: bigint | null; fairValue: bigint | null };
-}
-
-export interface NoteWallet {
-  walletId: string;
-  walletName: string;
-  currency: string;
-  ticker: string;
-  method: string;
-  /** when the method took effect; null = the default (fifo), in force from the first event */
-  since: string | null;
-  lots: number;
-  units: bigint;
-  costBasis: bigint | null;
-  fairValue: bigint | null;
-}
-
-export interface CryptoAssetsNote {
-  entity: string;
-  /** the period's first and last local days (YYYY-MM-DD in the reporting zone) */
-  firstDay: string;
-  lastDay: string;
-  /** the as-of instant: the window's end, excluded (UTC) */
-  asOf: string;
-  tz: string;
-  booksCurrency: string;
-  minorUnits: number;
-  assets: NoteAsset[];
-  wallets: NoteWallet[];
-}
 
 export interface NoteInput {
   rows: readonly CryptoAssetRow[];
-  run: PeriodRun;
   /** figureKey → the holder's lots at the end and their fair value (service wallets and own custody wallets) */
   held: ReadonlyMap<string, { lots: readonly Lot[]; fairValue: bigint | null }>;
   custody: CustodyRules;
@@ -90,82 +35,133 @@ export interface NoteInput {
   assets: readonly AssetRow[];
   entity: string;
   findings: readonly Finding[];
+  disclosure: LotsDisclosure;
 }
 
 /** The lots checks whose findings mean a currency's lots do not tie (the Overview's "lots tie"). */
 export const TIE_CHECKS: ReadonlySet<string> = new Set(['lots.units_tieout', 'lots.cost_tieout', 'lots.fair_value_tieout', 'lots.gain_identity', 'lots.cumulative_tieout', 'lots.basis_unknown']);
 
-export function cryptoAssetsNote(input: NoteInput): CryptoAssetsNote {
-  const { ctx, window, run } = input;
-  const assetRow = (currency: string): AssetRow | undefined => input.assets.find((a) => a.currency === currency);
-  // the roll-forward's scope is the service's wallets: a move to or from own custody is a transfer across its edge
-  const lotsOf = (currency: string): Lot[] => [...input.held].filter(([key]) => key.endsWith(`|${currency}`) && !isCustody(key)).flatMap(([, h]) => [...h.lots]);
-  const sumUnits = (currency: string, pick: (key: string) => bigint): bigint => [...new Set([...run.figures.keys(), ...run.units.keys(), ...input.held.keys()])].filter((k) => k.endsWith(`|${currency}`) && !isCustody(k)).reduce((a, k) => a + pick(k), 0n);
-  const assets = input.rows.map((row): NoteAsset => {
-    const currency = row.currency;
-    const lots = lotsOf(currency);
-    const price = ctx.valuation.prices.get(currency)?.at(window.to) ?? null;
-    const unitScale = currency === 'btc' ? 11 : (displayScale(currency, new Map(input.assets.map((a) => [a.currency, a.decimal_display]))) ?? 0);
-    const unrealizedGain = row.closingFairValue === null || row.costBasis === null ? null : row.closingFairValue - row.costBasis;
-    const flow = (pick: 'acquired' | 'disposed' | 'transferredIn' | 'transferredOut'): bigint => sumUnits(currency, (k) => run.units.get(k)?.[pick] ?? 0n);
-    const perWhole = ctx.valuation.baseUnitsPerWhole(currency);
-    return {
-      currency,
-      ticker: currency === 'btc' ? 'BTC' : ctx.valuation.displayCode(currency),
-      name: currency === 'btc' ? 'Bitcoin' : (assetRow(currency)?.name ?? currency),
-      network: assetRow(currency)?.network ?? null,
-      unitScale,
-      price,
-      priceSource: price === null ? null : priceSource(price, currency, ctx),
-      lots: lots.length,
-      units: row.units,
-      costBasis: row.costBasis,
-      fairValue: row.closingFairValue,
-      unrealizedGain,
-      value: { opening: row.openingFairValue, additions: row.additions, dispositions: row.dispositions, transfersNet: row.transfersNet, remeasurement: row.remeasurementGain, closing: row.closingFairValue },
-      unitFlows: { opening: sumUnits(currency, (k) => run.figures.get(k)?.openingUnits ?? 0n), acquired: flow('acquired'), disposed: flow('disposed'), transferredIn: flow('transferredIn'), transferredOut: flow('transferredOut'), closing: row.units },
-      realizedGain: row.realizedGain,
-      cumulativeRealizedGain: row.cumulativeRealizedGain,
-      ties: !input.findings.some((f) => f.currency === currency && TIE_CHECKS.has(f.check_id)),
-      atClosingPrice: price !== null && perWhole !== null && lots.length > 0 && lots.every((l) => costIsPrice(l, price, perWhole, ctx.config.minorUnits)),
-      ownCustody: { units: row.ownCustodyUnits, costBasis: row.ownCustodyCost, fairValue: row.ownCustodyFairValue },
-    };
-  });
-  const names = new Map(input.wallets.map((w) => [w.wallet_id.toLowerCase(), w.name]));
-  // the service's wallets first, then the own custody wallets that hold lots
-  const keys = [...new Set([...run.figures.keys(), ...input.held.keys()])]
-    .filter((k) => input.rows.some((r) => k.endsWith(`|${r.currency}`)) && (!isCustody(k) || (input.held.get(k)?.lots.length ?? 0) > 0))
-    .sort((a, b) => Number(isCustody(a)) - Number(isCustody(b)) || (a < b ? -1 : a > b ? 1 : 0));
-  const wallets = keys.map((key): NoteWallet => {
-    const [walletId = '', currency = ''] = key.split('|');
-    const lots = input.held.get(key)?.lots ?? [];
-    const period = methodPeriodAt(input.methods.get(walletId.toLowerCase()), window.to);
-    const custodyName = input.custody.name(walletId);
-    return {
-      walletId,
-      walletName: custodyName !== null ? `${custodyName} (own custody)` : names.get(walletId.toLowerCase()) || walletId,
-      currency,
-      ticker: assets.find((a) => a.currency === currency)?.ticker ?? currency,
-      method: period?.method ?? 'fifo',
-      since: period?.from ?? null,
-      lots: lots.length,
-      units: lots.reduce((a, l) => a + l.units, 0n),
-      costBasis: lots.some((l) => l.cost === null) ? null : lots.reduce((a, l) => a + (l.cost as bigint), 0n),
-      fairValue: lots.length === 0 ? 0n : (input.held.get(key)?.fairValue ?? null),
-    };
-  });
+const LOCATION_LABELS: Readonly<Record<string, string>> = { service: 'service wallets', own_custody: 'own custody' };
+
+export function cryptoAssetsNote(input: NoteInput): CryptoNote {
+  const { ctx, window } = input;
   const lastInstant = new Date(Date.parse(window.to.slice(0, 23) + 'Z') - 1).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-  return {
+  const firstDay = localDate(ctx.clock, window.from);
+  const lastDay = localDate(ctx.clock, lastInstant);
+  const assets = input.rows.filter((r) => r.location === 'all').map((row) => noteAsset(input, row));
+  const wallets = noteWallets(input, assets);
+  const books = ctx.config.booksCurrency;
+  const base = {
     entity: input.entity,
-    firstDay: localDate(ctx.clock, window.from),
-    lastDay: localDate(ctx.clock, lastInstant),
-    asOf: window.to,
-    tz: window.tz,
-    booksCurrency: ctx.config.booksCurrency,
+    periodWords: `${dayWords(firstDay)} to ${dayWords(lastDay)}`,
+    firstDayWords: dayWords(firstDay),
+    lastDayWords: dayWords(lastDay),
+    asOf: `As of the end of ${dayWords(lastDay)} in ${window.tz}: ${window.to.slice(0, 19).replace('T', ' ')} UTC, excluded.`,
+    booksCurrency: books,
     minorUnits: ctx.config.minorUnits,
     assets,
     wallets,
   };
+  const gainLoss = ctx.config.fairValue === undefined ? null : (ctx.config.accounts[ctx.config.fairValue.gainLoss]?.ledger ?? ctx.config.fairValue.gainLoss);
+  return {
+    ...base,
+    methodChanges: methodChanges(input, window, assets),
+    incomeStatement: `${input.disclosure.incomeStatementLine}${gainLoss === null ? ' (no fair-value remeasurement is configured: journal.fairValue)' : ` — the journal's account ${gainLoss}`}`,
+    restrictions: restrictionsOf(input, assets, lastDay),
+    additionsWords: additionsWords(),
+    dispositionsWords: dispositionsWords(),
+    holdingsNotes: [...roundingWords(assets, books, ctx.config.minorUnits), ...staleWords(assets, input.disclosure.priceMaxAgeSeconds, lastDay)],
+    definitions: definitions(base),
+  };
+}
+
+function noteAsset(input: NoteInput, row: CryptoAssetRow): NoteAsset {
+  const { ctx, window } = input;
+  const currency = row.currency;
+  const assetRow = input.assets.find((a) => a.currency === currency);
+  const point = ctx.valuation.prices.get(currency)?.at(window.to) ?? null;
+  const locations: NoteLocation[] = input.rows.filter((r) => r.currency === currency && r.location !== 'all').map((r) => ({ label: LOCATION_LABELS[r.location] ?? r.location, figures: figuresOf(r) }));
+  const perWhole = ctx.valuation.baseUnitsPerWhole(currency);
+  const lots = [...input.held].filter(([key]) => key.endsWith(`|${currency}`)).flatMap(([, h]) => [...h.lots]);
+  return {
+    currency,
+    ticker: currency === 'btc' ? 'BTC' : ctx.valuation.displayCode(currency),
+    name: currency === 'btc' ? 'Bitcoin' : (assetRow?.name ?? currency),
+    network: assetRow?.network ?? null,
+    unitScale: currency === 'btc' ? 11 : (displayScale(currency, new Map(input.assets.map((a) => [a.currency, a.decimal_display]))) ?? 0),
+    price: point === null ? null : { text: point.text, decimals: point.decimals, at: point.at, source: priceSource(point, currency, ctx) },
+    priceStale: point !== null && Date.parse(window.to.slice(0, 23) + 'Z') - Date.parse(point.at.slice(0, 23) + 'Z') > input.disclosure.priceMaxAgeSeconds * 1000,
+    total: figuresOf(row),
+    // a split is shown where there is more than one place: the service's wallets and the company's own custody
+    locations: locations.length > 1 ? locations : [],
+    remeasurementIsGain: row.remeasurement === null || row.remeasurement >= 0n,
+    realized: { proceeds: row.proceeds, costBasis: row.disposedCost, gains: row.realizedGains, losses: row.realizedLosses, cumulative: row.cumulativeRealizedGain },
+    ties: !input.findings.some((f) => f.currency === currency && TIE_CHECKS.has(f.check_id)),
+    atClosingPrice: point !== null && perWhole !== null && lots.length > 0 && lots.every((l) => costIsPrice(l, point, perWhole, ctx.config.minorUnits)),
+  };
+}
+
+function figuresOf(r: CryptoAssetRow): NoteFigures {
+  return {
+    lots: r.lots,
+    units: r.units,
+    costBasis: r.costBasis,
+    fairValue: r.closingFairValue,
+    opening: r.openingFairValue,
+    additions: r.additions,
+    dispositions: r.dispositions,
+    transfersNet: r.transfersNet,
+    remeasurement: r.remeasurement,
+    units0: r.openingUnits,
+    unitsAcquired: r.unitsAcquired,
+    unitsDisposed: r.unitsDisposed,
+    unitsTransferred: r.unitsTransferred,
+  };
+}
+
+/** Per lot holder and currency, the service's wallets first: its method at the period's end and its holdings (the Lots sheet's subtotals). */
+function noteWallets(input: NoteInput, assets: readonly NoteAsset[]): NoteWallet[] {
+  const names = new Map(input.wallets.map((w) => [w.wallet_id.toLowerCase(), w.name]));
+  const keys = [...input.held.keys()]
+    .filter((k) => assets.some((a) => k.endsWith(`|${a.currency}`)) && (input.held.get(k)?.lots.length ?? 0) > 0)
+    .sort((a, b) => Number(isCustody(a)) - Number(isCustody(b)) || (a < b ? -1 : a > b ? 1 : 0));
+  return keys.map((key): NoteWallet => {
+    const [walletId = '', currency = ''] = key.split('|');
+    const lots = input.held.get(key)?.lots ?? [];
+    const period = methodPeriodAt(input.methods.get(walletId.toLowerCase()) ?? input.methods.get(walletId), input.window.to);
+    const asset = assets.find((a) => a.currency === currency);
+    return {
+      name: input.custody.name(walletId) ?? (names.get(walletId.toLowerCase()) || walletId),
+      ticker: asset?.ticker ?? currency,
+      unitScale: asset?.unitScale ?? 0,
+      method: period === null ? 'fifo (default)' : `${period.method}, since ${dayWords(period.from.slice(0, 10))}`,
+      location: isCustody(walletId) ? 'own custody' : 'service',
+      lots: lots.length,
+      units: lots.reduce((a, l) => a + l.units, 0n),
+      costBasis: lots.some((l) => l.cost === null) ? null : lots.reduce((a, l) => a + (l.cost as bigint), 0n),
+      fairValue: input.held.get(key)?.fairValue ?? null,
+    };
+  });
+}
+
+function restrictionsOf(input: NoteInput, assets: readonly NoteAsset[], lastDay: string): CryptoNote['restrictions'] {
+  const stated = input.disclosure.restrictions;
+  if (stated === undefined) return null;
+  if (stated === 'none') return 'none';
+  return stated.map((r) => {
+    const holder = r.wallet.length === 36 ? r.wallet.toLowerCase() : `custody:${r.wallet}`;
+    const held = [...input.held].filter(([key]) => key.toLowerCase().startsWith(`${holder}|`) && (r.currency === undefined || key.endsWith(`|${r.currency}`)));
+    const fairValue = held.reduce<bigint | null>((a, [, h]) => (a === null || h.fairValue === null ? null : a + h.fairValue), 0n);
+    const name = input.custody.name(holder) ?? input.wallets.find((w) => w.wallet_id.toLowerCase() === holder)?.name ?? r.wallet;
+    return {
+      holder: name,
+      ticker: r.currency === undefined ? 'all' : (assets.find((a) => a.currency === r.currency)?.ticker ?? r.currency),
+      fairValue,
+      nature: r.nature,
+      remaining: remainingWords(r.until, lastDay),
+      lapse: r.lapse,
+    };
+  });
 }
 
 /**
@@ -180,12 +176,15 @@ function costIsPrice(lot: Lot, price: PricePoint, perWhole: bigint, minorUnits: 
   return gap <= lot.units * pow10(minorUnits);
 }
 
-/** Where a price comes from, in words: the user's price file (its name) or the fetched cache (its source and interval). */
-function priceSource(price: PricePoint, currency: string, ctx: BuildContext): string {
-  if (price.source === 'price_file') {
-    const file = ctx.config.prices.find((p) => p.currency === currency)?.file;
-    return file === undefined ? 'the price file' : `price file ${file.split(/[\\/]/).pop() ?? file}`;
-  }
-  const [, source = '', interval = ''] = price.source.split(':');
-  return `${source} (${interval} prices, the price cache)`;
+/** The Overview's block (sinks/overview-crypto.ts) from the note: every location together. */
+export function cryptoOverview(note: CryptoNote): CryptoOverview {
+  const unrealized = (f: NoteFigures): bigint | null => (f.fairValue === null || f.costBasis === null ? null : f.fairValue - f.costBasis);
+  const realized = (a: NoteAsset): bigint | null => (a.realized.gains === null || a.realized.losses === null ? null : a.realized.gains + a.realized.losses);
+  return {
+    booksCurrency: note.booksCurrency,
+    minorUnits: note.minorUnits,
+    lastDay: note.lastDayWords,
+    rows: note.assets.map((a) => ({ ticker: a.ticker, lots: a.total.lots, units: a.total.units, unitScale: a.unitScale, costBasis: a.total.costBasis, fairValue: a.total.fairValue, realizedGain: realized(a), unrealizedGain: unrealized(a.total), ties: a.ties })),
+    notes: note.holdingsNotes,
+  };
 }

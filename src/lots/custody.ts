@@ -15,6 +15,7 @@
  * wallet's carry the wallet's UUID.
  */
 import type { LotsConfig } from '../config/lots-schema.js';
+import type { CustodyPort } from '../journal/custody-book.js';
 import type { MethodPeriod } from './method.js';
 
 export type MovementTreatment = 'own_custody' | 'disposal' | 'external' | 'unclassified';
@@ -45,14 +46,15 @@ export function isCustody(holderId: string): boolean {
 }
 
 /**
- * For the journal: the account a deposit or withdrawal posts against instead of the journal's
- * balanceMovements — the custody wallet's own account when it has one (a transfer between two of
- * the company's asset accounts), null otherwise.
+ * The custody wallets as the journal sees them (journal/custody-book.ts): which movement reaches
+ * which one, the account its moves post to instead of the journal's balanceMovements (its own
+ * account when it has one: a transfer between two of the company's asset accounts), its name.
  */
-export function custodyAccounts(rules: CustodyRules): (walletId: string, ref: string) => string | null {
-  return (walletId, ref) => {
-    const to = rules.classify(walletId, ref).custody;
-    return to === undefined ? null : rules.account(to);
+export function custodyPort(rules: CustodyRules): CustodyPort {
+  return {
+    holder: (walletId, ref) => rules.classify(walletId, ref).custody ?? null,
+    account: (holder) => rules.account(holder),
+    name: (holder) => rules.name(holder),
   };
 }
 

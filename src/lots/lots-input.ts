@@ -10,8 +10,7 @@ import type { ReportSource } from '../model/ports.js';
 import type { BalanceRow } from '../model/results.js';
 import type { AssetRow, WalletRow } from '../model/rows.js';
 import type { Window } from '../model/window.js';
-import type { ReportTables } from '../model/report-output.js';
-import type { writeCryptoAssetsSheet } from './tables/crypto-assets-sheet.js';
+import type { TaxFilesInput } from './tax/tax-input.js';
 import type { LotsSetup } from './lots-setup.js';
 
 export interface LotsStageInput {
@@ -24,8 +23,10 @@ export interface LotsStageInput {
   assets: readonly AssetRow[];
   window: Window;
   balances: readonly BalanceRow[];
-  /** the report folder; the Crypto assets sheet is laid out on its workbook */
-  folder: ReportTables<Parameters<typeof writeCryptoAssetsSheet>[0]>;
+  /** the report folder (the Crypto assets sheet is handed over as data, the note; the Form 8949 statement is laid out on its workbook) */
+  folder: TaxFilesInput['folder'];
+  /** the own custody wallets' units at the window's end as the journal moved them (lots.fair_value_tieout) */
+  journalCustody?: ReadonlyArray<{ currency: string; units: bigint }>;
   /** the snapshot's record of closed periods (null on the spool) and what this run does with it */
   record?: LotsRecordUse | null;
 }

@@ -24,8 +24,9 @@ import { writeTaxFiles } from './tax/tax-files.js';
 import { taxOptions } from './tax/tax-options.js';
 import { TAX_CHECKS } from '../reconcile/catalogue/tax.js';
 import { CRYPTO_ASSETS_TABLE } from './tables/crypto-assets.js';
-import { cryptoOverview, writeCryptoAssetsSheet } from './tables/crypto-assets-sheet.js';
-import { cryptoAssetsNote, TIE_CHECKS } from './crypto-assets-note.js';
+import { cryptoAssetsNote, cryptoOverview, TIE_CHECKS } from './crypto-assets-note.js';
+import { noteChecks } from './note-checks.js';
+import { lotsDisclosure } from '../config/lots-schema.js';
 import type { CryptoOverview } from '../model/crypto-overview.js';
 import { LOT_RELIEFS_TABLE } from './tables/lot-reliefs.js';
 import { LOTS_TABLE, type HeldLotRow } from './tables/lots.js';
@@ -85,8 +86,9 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   const taxFiles = tax.form8949 ? await writeTaxFiles({ ctx, reliefs: run.reliefs, options: tax, folder: input.folder, window, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, forms1099DA: input.lots.forms1099DA ?? [], openingLots: input.lots.config.openingLots === undefined ? null : { file: input.lots.config.openingLots, rows: input.lots.openings } }) : null;
 
   // ASU 2023-08 per currency
-  const { rows: assetRows, journalFair } = cryptoAssetRows({ ctx, run, window, balances: input.balances, wallets: input.wallets, custody, methods, tracked, held });
-  const fairValues = new Map(assetRows.map((r) => [r.currency, { lots: r.closingFairValue, journal: journalFair.get(r.currency) ?? null }]));
+  const { rows: assetRows, journalFair } = cryptoAssetRows({ ctx, run, window, balances: input.balances, wallets: input.wallets, custody, methods, tracked, held, ...(input.journalCustody === undefined ? {} : { journalCustody: input.journalCustody }) });
+  const totals = assetRows.filter((r) => r.location === 'all');
+  const fairValues = new Map(totals.map((r) => [r.currency, { lots: r.closingFairValue, journal: journalFair.get(r.currency) ?? null }]));
   const checks = lotsChecks({ figures: run.figures, closing: run.closing, reliefs: run.reliefs, notes: run.notes, balances: input.balances, tracked, fairValues });
   const cumulative = cumulativeTieout(periods, { period: input.record?.period ?? 'the window', from: window.from, figures: run.figures, recorded: basis === 'recorded' });
   const unclassified = withdrawalFindings(withdrawals, ctx);
@@ -97,15 +99,19 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     checks.findings.push(...taxFiles.findings);
     Object.assign(checks.evaluated, taxFiles.evaluated);
   }
+  const disclosure = lotsDisclosure(input.lots.config);
+  const disclosed = noteChecks({ ctx, window, disclosure, currencies: totals.filter((r) => r.closingFairValue !== 0n || r.units !== 0n).map((r) => r.currency) });
+  checks.findings.push(...disclosed.findings);
+  Object.assign(checks.evaluated, disclosed.evaluated);
 
-  const note = cryptoAssetsNote({ rows: assetRows, run, held, custody, ctx, window, methods, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, findings: checks.findings });
-  const assets = await input.folder.table(CRYPTO_ASSETS_TABLE, (book) => writeCryptoAssetsSheet(book, note));
+  const note = cryptoAssetsNote({ rows: assetRows, held, custody, ctx, window, methods, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, findings: checks.findings, disclosure });
+  const assets = await input.folder.table(CRYPTO_ASSETS_TABLE, { kind: 'crypto-note', note });
   for (const row of assetRows) await assets.write(row);
   await assets.close();
 
   const plus = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a + b);
-  const realized = assetRows.reduce<bigint | null>((a, r) => plus(a, r.realizedGain), 0n);
-  const unrealized = assetRows.reduce<bigint | null>((a, r) => plus(a, r.closingFairValue === null || r.costBasis === null ? null : r.closingFairValue - r.costBasis), 0n);
+  const realized = totals.reduce<bigint | null>((a, r) => plus(a, r.realizedGain), 0n);
+  const unrealized = totals.reduce<bigint | null>((a, r) => plus(a, r.closingFairValue === null || r.costBasis === null ? null : r.closingFairValue - r.costBasis), 0n);
   const tie = checks.findings.some((f) => TIE_CHECKS.has(f.check_id)) ? 'do not tie (see exceptions)' : 'tie';
   const money = (v: bigint | null): string => (v === null ? 'unknown' : `${groupThousands(formatBase(v, scale))} ${journal.booksCurrency}`);
   return {

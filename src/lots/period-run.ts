@@ -116,8 +116,12 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
       f[field] = f[field] === null || value === null ? null : (f[field] as bigint) + sign * value;
     };
     const wallet = m.entry.lines.find((l) => l.component === 'wallet');
-    // to or from the company's own custody wallet: out of the service's wallets, not out of the company
-    if (m.custody !== undefined) add('transfersNet', wallet?.amount ?? null, m.inflow ? 1n : -1n);
+    // to or from the company's own custody wallet: out of the service's wallets, into the custody wallet (and back)
+    if (m.custody !== undefined) {
+      add('transfersNet', wallet?.amount ?? null, m.inflow ? 1n : -1n);
+      const there = fig(m.custody, m.currency);
+      there.transfersNet = there.transfersNet === null || wallet?.amount === null || wallet === undefined ? null : there.transfersNet + (m.inflow ? -wallet.amount : wallet.amount);
+    }
     else if (!paired.has(m)) add(m.inflow ? 'additions' : 'dispositions', wallet?.amount ?? null);
     else if (m.inflow) add('transfersNet', wallet?.amount ?? null);
     else {

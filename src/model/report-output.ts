@@ -3,10 +3,14 @@
  * that is not a table, an import CSV. The report folder (sinks/report-folder.ts) is one; the domain
  * layers program against this port and never reach the writers behind it.
  *
- * `Sheet` is what a laid-out sheet is drawn on (a table written as a note rather than rows): the
- * workbook, for the one caller that lays a sheet out; none for the others.
+ * A laid-out sheet (a table written as a note rather than rows) is handed over as data
+ * (`LaidOutSheet`); the report folder draws it.
  */
 import type { TableSpec } from './column-spec.js';
+import type { CryptoNote } from './crypto-note.js';
+
+/** A sheet read top to bottom, as data: what it shows, not how (sinks/ draws it). */
+export type LaidOutSheet = { kind: 'crypto-note'; note: CryptoNote };
 
 export interface TableHandle<Row> {
   /** Writes a row; await it — it resolves at once unless a buffer is full. */
@@ -22,8 +26,11 @@ export interface ExtraFileHandle {
 }
 
 export interface ReportTables<Sheet = unknown> {
-  /** A table: its CSV and its sheet(s); with `layout`, the sheet is laid out by it once the rows are written. */
-  table<Row>(spec: TableSpec<Row>, layout?: (sheet: Sheet) => Promise<void>): Promise<TableHandle<Row>>;
+  /**
+   * A table: its CSV and its sheet(s); with `layout`, the sheet is drawn once the rows are written —
+   * from data (a `LaidOutSheet`, drawn by the report folder) or by a function given the workbook.
+   */
+  table<Row>(spec: TableSpec<Row>, layout?: LaidOutSheet | ((sheet: Sheet) => Promise<void>)): Promise<TableHandle<Row>>;
   /** A file that is not a table (no sheet), listed in the manifest after the tables. */
   extraFile(name: string): ExtraFileHandle;
   /** A CSV-only table (an import file for another system: no sheet, no Definitions entry). */

@@ -7,7 +7,8 @@
 import type { AssetRow } from '../model/rows.js';
 import type { CheckResult, ControlTotals } from '../model/results.js';
 import type { Window } from '../model/window.js';
-import type { ExtraFileHandle, TableHandle } from '../model/report-output.js';
+import type { ExtraFileHandle, LaidOutSheet, TableHandle } from '../model/report-output.js';
+import type { StreamingWorkbook } from './xlsx-workbook.js';
 import type { CloseStatus } from './close-status.js';
 import type { TableSpec } from '../model/column-spec.js';
 import type { CsvOptions } from './csv-table-writer.js';
@@ -15,7 +16,6 @@ import type { Manifest } from './manifest.js';
 import type { ManifestScope } from './output-scope.js';
 import type { ManifestSigner } from '../audit/manifest-signature.js';
 import type { CryptoOverview } from './overview-crypto.js';
-import type { StreamingWorkbook } from './xlsx-workbook.js';
 
 export const WORKBOOK_FILE = 'report.xlsx';
 export const FEES_HTML_FILE = 'fees.html';
@@ -76,8 +76,8 @@ export interface PublishInput {
   crypto?: CryptoOverview;
 }
 
-/** Writes a laid-out sheet into the workbook (ReportFolder.table). */
-export type SheetLayout = (workbook: StreamingWorkbook) => Promise<void>;
+/** A laid-out sheet: as data (sinks/laid-out-sheets.ts draws it), or written into the workbook by a function (ReportFolder.table). */
+export type SheetLayout = LaidOutSheet | ((workbook: StreamingWorkbook) => Promise<void>);
 
 export interface PublishResult {
   dir: string;

@@ -53,6 +53,7 @@ import { toolInfo } from './tool-info.js';
 import { XlsxTableSheets, type SheetResult } from './xlsx-table-sheets.js';
 import { StreamingWorkbook } from './xlsx-workbook.js';
 import { sumXlsxStats, xlsxNotes } from './xlsx-render-notes.js';
+import { drawLaidOut } from './laid-out-sheets.js';
 import { ZonedClock } from '../model/zoned-time.js';
 
 interface TableOutcome {
@@ -218,7 +219,7 @@ class ReportFolderImpl implements ReportFolder {
       sheets,
       ahead,
       observe,
-      layout: layout !== undefined && workbook !== null ? () => layout(workbook) : null,
+      layout: layout !== undefined && workbook !== null ? () => (typeof layout === 'function' ? layout(workbook) : drawLaidOut(workbook, layout)) : null,
       done: (outcome) => {
         this.outcomes.push({ spec: spec as AnyTableSpec, ...outcome });
         this.current = null;

@@ -70,4 +70,20 @@ export const LOTS_CHECKS = [
       '(the recorded closes, each month the run replayed, what its events before the window realized, and the window), and each recorded close’s ' +
       'cumulative = the one before it + its own realized gain.',
   },
+  {
+    id: 'lots.price_stale',
+    severity: 'warning',
+    subject_kind: 'run',
+    description: 'Each fair value uses a price from the period’s end',
+    rule:
+      'Per crypto currency held: the price behind its closing fair value (the last price at or before the period’s end) is no older than lots.disclosure.priceMaxAgeSeconds ' +
+      '(default one day) at the period’s end; an older one is listed with the asset, the price’s time and its source.',
+  },
+  {
+    id: 'lots.restrictions_unstated',
+    severity: 'warning',
+    subject_kind: 'run',
+    description: 'The configuration says whether any crypto asset is under a sale restriction',
+    rule: 'lots.disclosure.restrictions is "none" or lists each contractual sale restriction (ASC 350-60-50-5); when it says nothing, the Crypto assets note says it was not stated.',
+  },
 ] as const satisfies readonly CheckDefinition[];

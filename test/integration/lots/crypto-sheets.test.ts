@@ -3,10 +3,14 @@
  * simulator the demo runs, with its journal and lots sections), checked by software that did not
  * write them:
  *
- * - openpyxl reads the Crypto assets sheet: a title with the entity, the period, the as-of instant,
- *   the books currency and each closing price with its source and time; units in BTC; per-asset
- *   figures and totals equal to crypto-assets.csv (Python's csv); the closing line a formula; the
- *   wallet rows equal to the Lots sheet's subtotals and to lots.csv summed per wallet;
+ * - openpyxl reads the Crypto assets sheet (the ASC 350-60-50 note): a title with the entity, the
+ *   period, the as-of instant, the books currency and each closing price with its source and time,
+ *   a stale one flagged (and a warning in exceptions.csv); the holdings of every location with each
+ *   asset's locations beside it, equal line for line to crypto-assets.csv (Python's csv) and to the
+ *   Lots sheet's totals; the roll-forward with remeasurement gains and losses apart, the closing
+ *   line the sum of its column; what the disposals realized against cost, gains and losses apart;
+ *   the income-statement line; the wallet rows equal to the Lots sheet's subtotals and to lots.csv
+ *   summed per wallet, the change of method with its date; the restrictions;
  * - LibreOffice recalculates both sheets from a copy without cached results: every formula comes
  *   back to the value written with it, so the sheet recomputes to what the CSV files hold;
  * - LibreOffice prints the workbook to PDF with its own page setup, and poppler reads it: the
@@ -45,6 +49,8 @@ describe.skipIf(skip !== null)(`the crypto sheets read, recalculated and printed
   let sheet: OpenpyxlCell[][];
   let cached: OpenpyxlCell[][];
   let lotsSheet: OpenpyxlCell[][];
+  let lotsValues: OpenpyxlCell[][];
+  let exceptions: Rows;
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'payexport-crypto-sheets-'));
@@ -54,8 +60,11 @@ describe.skipIf(skip !== null)(`the crypto sheets read, recalculated and printed
     lots = pythonRows(join(run.dir, 'lots.csv'));
     const sheets = readXlsxWithOpenpyxl(join(run.dir, 'report.xlsx'), { cells: true, sheets: ['Crypto assets', 'Lots'] });
     sheet = sheetNamed(sheets, 'Crypto assets').rows ?? [];
-    cached = sheetNamed(readXlsxWithOpenpyxl(join(run.dir, 'report.xlsx'), { cells: true, values: true, sheets: ['Crypto assets'] }), 'Crypto assets').rows ?? [];
+    const values = readXlsxWithOpenpyxl(join(run.dir, 'report.xlsx'), { cells: true, values: true, sheets: ['Crypto assets', 'Lots'] });
+    cached = sheetNamed(values, 'Crypto assets').rows ?? [];
     lotsSheet = sheetNamed(sheets, 'Lots').rows ?? [];
+    lotsValues = sheetNamed(values, 'Lots').rows ?? [];
+    exceptions = pythonRows(join(run.dir, 'exceptions.csv'));
   }, 300_000);
   afterAll(async () => {
     await run?.cleanup();
@@ -70,70 +79,106 @@ describe.skipIf(skip !== null)(`the crypto sheets read, recalculated and printed
     return (formulas ? sheet : cached)[at] as OpenpyxlCell[];
   };
 
-  it('opens with the entity, the period, the as-of instant, the books currency and where each fair value comes from', () => {
+  /** the rows of crypto-assets.csv for one location */
+  const at = (location: string): Rows => assets.filter((a) => a['location'] === location);
+  /** the Lots sheet's row for the total of a currency (its ticker), with the cached results of its SUMIFS */
+  const lotsTotal = (ticker: string): OpenpyxlCell[] => lotsValues.find((r) => text(r[3]).startsWith(`total ${ticker}:`)) ?? [];
+  const lotsCol = (name: string): number => (lotsSheet[0] ?? []).findIndex((c) => c.v === name);
+
+  it('opens with the entity, the period, the as-of instant, the books currency and where each fair value comes from, a stale price flagged', () => {
     const top = sheet.slice(0, 8).map((r) => text(r[0])).join('\n');
     expect(top).toContain('Crypto assets — Demo Company, Inc.');
     expect(top).toContain('1 October 2026 to 31 October 2026');
     expect(top).toContain('As of the end of 31 October 2026 in America/New_York: 2026-11-01 04:00:00 UTC, excluded.');
     expect(top).toContain('Books currency: USD');
+    expect(top).toContain('negative amounts in parentheses');
     expect(top).toMatch(/Fair value of BTC: [\d,]+\.\d+ USD per BTC, .* price file demo-prices-btc-usd\.csv, price of 2026-\d\d-\d\d \d\d:\d\d:\d\d UTC\./);
-    expect(top).toMatch(/Fair value of USDT: 1\.00 USD per USDT, .* price file demo-prices-usdt-usd\.csv/);
+    expect(top).toMatch(/Fair value of USDT: 1\.00 USD per USDT, .* price file demo-prices-usdt-usd\.csv, price of 2026-08-01 00:00:00 UTC — older than the age allowed at the period's end: it may be stale/);
   });
 
-  it('shows per asset, in words a controller uses, the units (BTC in BTC), cost basis, fair value and unrealized gain, and totals in USD equal to crypto-assets.csv', () => {
-    const header = sheet.find((r) => text(r[1]) === 'BTC');
-    expect(header?.slice(1, 4).map(text)).toEqual(['BTC', 'USDT', 'total (USD)']);
-    const btc = assets.find((a) => a['currency'] === 'btc')!;
-    expect(Number(row('units held')[1]?.v).toFixed(11)).toBe(btcUnits(btc));
-    for (const [label, column] of [['cost basis', 'cost_basis'], ['fair value', 'closing_fair_value'], ['unrealized gain', 'unrealized_gain']] as const) {
-      const cells = row(label);
-      assets.forEach((a, k) => expect({ label, k, v: asCents(cells[k + 1]?.v) }).toEqual({ label, k, v: cents(a[column]) }));
-      expect({ label, total: asCents(cells[assets.length + 1]?.v) }).toEqual({ label, total: assets.reduce((s, a) => s + cents(a[column]), 0n) });
+  it('warns that the USDT price may be stale, naming the asset, the price\'s time and its source', () => {
+    const stale = exceptions.filter((f) => f['check_id'] === 'lots.price_stale');
+    expect(stale.map((f) => [f['severity'], f['currency'], f['actual']])).toEqual([['warning', assets.find((a) => a['currency'] !== 'btc')?.['currency'], '2026-08-01T00:00:00.000000Z']]);
+    expect(stale[0]?.['message']).toMatch(/USDT .* from price file demo-prices-usdt-usd\.csv, a price of 2026-08-01 00:00:00 UTC — 92 days before the period's end, older than 1 day/);
+  });
+
+  it("holds every location, each asset's locations beside it: the note, crypto-assets.csv and the Lots sheet's totals agree line for line", () => {
+    expect(assets.map((a) => [a['currency'] === 'btc' ? 'BTC' : 'USDT', a['location']])).toEqual([['BTC', 'all'], ['BTC', 'service'], ['BTC', 'own_custody'], ['USDT', 'all'], ['USDT', 'service']]);
+    const holdings = (label: string): OpenpyxlCell[] => row(label);
+    const lines: Array<[string, Record<string, string>]> = [['BTC — Bitcoin, all locations', at('all')[0]!], ['service wallets', at('service')[0]!], ['own custody', at('own_custody')[0]!], ['USDT — USDT', at('all')[1]!]];
+    for (const [label, a] of lines) {
+      const cells = holdings(label);
+      const scale = a['currency'] === 'btc' ? 11 : 6;
+      expect({ label, units: scaled(Number(cells[1]?.v).toFixed(scale), scale), lots: cells[2]?.v, cost: asCents(cells[3]?.v), fair: asCents(cells[4]?.v), unrealized: asCents(cells[5]?.v) }).toEqual({ label, units: BigInt(a['units_base']!), lots: Number(a['lots']), cost: cents(a['cost_basis']), fair: cents(a['closing_fair_value']), unrealized: cents(a['unrealized_gain']) });
     }
-    expect(row('unrealized gain', true)[1]?.t).toBe('f');
+    // the Lots sheet's total per currency is every location's: the same units, cost and fair value
+    for (const [ticker, a] of [['BTC', at('all')[0]!], ['USDT', at('all')[1]!]] as const) {
+      const total = lotsTotal(ticker);
+      expect({ ticker, units: BigInt(String(total[lotsCol('units_base')]?.v)), cost: asCents(total[lotsCol('cost_basis')]?.v), fair: asCents(total[lotsCol('fair_value')]?.v) }).toEqual({ ticker, units: BigInt(a['units_base']!), cost: cents(a['cost_basis']), fair: cents(a['closing_fair_value']) });
+    }
+    // the cold storage is inside the holdings: 14,000,000 msats... at its fair value
+    expect(BigInt(at('own_custody')[0]!['units_base']!)).toBe(lots.filter((l) => l['location'] === 'own_custody').reduce((s, l) => s + BigInt(l['units_base']!), 0n));
+    expect(row('BTC — Bitcoin', true)[5]?.t).toBe('f');
   });
 
-  it('lays the roll-forward out top to bottom with its arithmetic as formulas, the units beside it, realized gains apart', () => {
-    const lines = ['Opening fair value', 'Add: additions', 'Less: dispositions', 'Add (less): transfers', 'Add (less): remeasurement', 'Closing fair value'];
-    const columns = ['opening_fair_value', 'additions', 'dispositions', 'transfers_net', 'remeasurement_gain', 'closing_fair_value'];
-    const at = lines.map((l) => sheet.indexOf(row(l, true)));
-    expect([...at].sort((a, b) => a - b)).toEqual(at);
-    lines.forEach((label, i) => assets.forEach((a, k) => expect({ label, k, v: asCents(row(label)[k + 1]?.v) }).toEqual({ label, k, v: cents(a[columns[i] as string]) })));
-    const closing = row('Closing fair value', true);
-    const [o, add, disp, tr, rem] = at.map((i) => i + 1);
-    expect(closing[1]?.t).toBe('f');
-    expect(closing[1]?.v).toBe(`=B${o}+B${add}-B${disp}+B${tr}+B${rem}`);
-    // units beside it: the units columns' closing line is the units held
-    const unitsHeader = sheet[at[0]! - 1]!.map(text);
-    const btcUnits = unitsHeader.indexOf('BTC units');
-    expect(btcUnits).toBeGreaterThan(assets.length);
-    expect(closing[btcUnits]?.t).toBe('f');
-    expect(text(sheet.find((r) => text(r[0]).startsWith('Realized gain = proceeds − cost basis'))?.[0])).toContain('not a line of the roll-forward');
-    assets.forEach((a, k) => {
-      expect(asCents(row('realized gain of the period')[k + 1]?.v)).toBe(cents(a['realized_gain']));
-      expect(asCents(row('cumulative, first event')[k + 1]?.v)).toBe(cents(a['cumulative_realized_gain']));
-    });
+  it('rolls fair value forward per asset and location with remeasurement gains and losses apart, the closing line a sum of its column, the units beside', () => {
+    const lines = ['Opening fair value', 'Additions', 'Dispositions, at proceeds', 'Transfers between locations', 'Remeasurement gains', 'Remeasurement losses', 'Closing fair value'];
+    const columns: Array<[string, (a: Record<string, string>) => bigint]> = [
+      ['opening_fair_value', (a) => cents(a['opening_fair_value'])],
+      ['additions', (a) => cents(a['additions'])],
+      ['dispositions', (a) => -cents(a['dispositions'])],
+      ['transfers_net', (a) => cents(a['transfers_net'])],
+      ['remeasurement_gains', (a) => cents(a['remeasurement_gains'])],
+      ['remeasurement_losses', (a) => cents(a['remeasurement_losses'])],
+      ['closing_fair_value', (a) => cents(a['closing_fair_value'])],
+    ];
+    const where = lines.map((l) => sheet.indexOf(row(l, true)));
+    expect([...where].sort((a, b) => a - b)).toEqual(where);
+    // columns: BTC, BTC service wallets, BTC own custody, USDT, total
+    const order = [at('all')[0]!, at('service')[0]!, at('own_custody')[0]!, at('all')[1]!];
+    lines.forEach((label, i) => order.forEach((a, k) => expect({ label, k, v: asCents(row(label)[k + 1]?.v) }).toEqual({ label, k, v: columns[i]![1](a) })));
+    const [first] = where.map((i) => i + 1);
+    expect(row('Closing fair value', true)[1]?.v).toBe(`=SUM(B${first}:B${first! + 5})`);
+    // BTC fell in October: its remeasurement, every location of it, is on the losses line
+    expect(asCents(row('Remeasurement gains')[1]?.v)).toBe(0n);
+    expect(asCents(row('Remeasurement losses')[1]?.v)).toBe(cents(at('all')[0]!['remeasurement_losses']));
+    expect(cents(at('all')[0]!['remeasurement_losses'])).toBeLessThan(0n);
+    const units = sheet.find((r) => text(r[1]) === 'BTC units');
+    expect(units?.slice(1, 5).map(text)).toEqual(['BTC units', 'BTC, service wallets units', 'BTC, own custody units', 'USDT units']);
   });
 
-  it('gives each wallet its method and holdings on a row of its own, equal to the Lots subtotal and to lots.csv', () => {
+  it("shows what the disposals realized against cost: proceeds, the cost basis disposed of, gains and losses apart", () => {
+    const btc = at('all')[0]!;
+    expect(asCents(row('Proceeds of the dispositions')[1]?.v)).toBe(cents(btc['proceeds']));
+    expect(asCents(row('Cost basis of the crypto assets disposed of')[1]?.v)).toBe(-cents(btc['disposed_cost_basis']));
+    expect(asCents(row('of which realized gains')[1]?.v)).toBe(cents(btc['realized_gains']));
+    expect(asCents(row('of which realized losses')[1]?.v)).toBe(cents(btc['realized_losses']));
+    expect(asCents(row('Realized gain (loss), net')[1]?.v)).toBe(cents(btc['realized_gain']));
+    expect(cents(btc['realized_gains'])).toBeGreaterThan(0n);
+    expect(cents(btc['realized_losses'])).toBeLessThan(0n);
+    expect(asCents(row('Cumulative realized gain')[1]?.v)).toBe(cents(btc['cumulative_realized_gain']));
+    expect(text(sheet.find((r) => text(r[0]).startsWith('Realized gain = proceeds − cost basis'))?.[0])).toContain('not a line of the fair-value roll-forward');
+  });
+
+  it('names the income-statement line, the method of each wallet with its holdings (the Lots subtotals), the change of method with its date, and the restrictions', () => {
+    const words = sheet.map((r) => text(r[0])).join('\n');
+    expect(words).toContain('are presented in: Gain (loss) on crypto assets, net — the journal\'s account Income:Crypto:FairValue.');
+    expect(words).toContain('Merchant payouts: fifo → hifo from 15 October 2026; disposals before that date keep the method they were made under.');
+    expect(words).toContain('None: no crypto asset held is subject to a contractual sale restriction');
     const subtotals = lotsSheet.filter((r) => r[6]?.v === 'subtotal');
     expect(subtotals.length).toBeGreaterThan(5);
-    const header = (lotsSheet[0] ?? []).map(text);
-    const col = (name: string): number => header.indexOf(name);
-    const start = sheet.findIndex((r) => text(r[0]) === 'wallet');
+    const start = sheet.findIndex((r) => text(r[0]) === 'wallet — asset');
     for (const sub of subtotals) {
-      const walletId = text(sub[col('wallet_id')]);
+      const walletId = text(sub[lotsCol('wallet_id')]);
       const mine = lots.filter((l) => l['wallet_id'] === walletId);
-      const cost = mine.reduce((s, l) => s + cents(l['cost_basis']), 0n);
-      const fair = mine.reduce((s, l) => s + cents(l['fair_value']), 0n);
-      // an own custody wallet (custody:<id>) is named as such on the note
-      const name = text(sub[col('wallet_name')]) + (walletId.startsWith('custody:') ? ' (own custody)' : '');
-      const walletRow = sheet.slice(start + 1).find((r) => text(r[0]) === name);
-      expect(walletRow, walletId).toBeDefined();
-      expect(text(walletRow?.[2])).toMatch(/^(fifo|lifo|hifo|specific|average)/);
-      expect({ walletId, lots: walletRow?.[3]?.v, cost: asCents(walletRow?.[5]?.v), fair: asCents(walletRow?.[6]?.v) }).toEqual({ walletId, lots: mine.length, cost, fair });
-      expect(text(sub[col('units_base')])).toMatch(/^=SUBTOTAL\(9,H\d+:H\d+\)$/);
+      const label = `${text(sub[lotsCol('wallet_name')])}${walletId.startsWith('custody:') ? ' (own custody)' : ''} — ${mine[0]?.['currency'] === 'btc' ? 'BTC' : 'USDT'}`;
+      const walletRow = sheet.slice(start + 1).find((r) => text(r[0]) === label);
+      expect(walletRow, label).toBeDefined();
+      expect(text(walletRow?.[1])).toMatch(/^(fifo|lifo|hifo|specific|average)/);
+      expect({ walletId, lots: walletRow?.[2]?.v, cost: asCents(walletRow?.[4]?.v), fair: asCents(walletRow?.[5]?.v) }).toEqual({ walletId, lots: mine.length, cost: mine.reduce((s, l) => s + cents(l['cost_basis']), 0n), fair: mine.reduce((s, l) => s + cents(l['fair_value']), 0n) });
+      expect(text(sub[lotsCol('units_base')])).toMatch(/^=SUBTOTAL\(9,H\d+:H\d+\)$/);
     }
+    expect(sheet.slice(start + 1).find((r) => text(r[0]).startsWith('Merchant payouts'))?.[1]?.v).toBe('hifo, since 15 October 2026');
     // one total per currency at the end of Lots, summing the subtotals
     expect(lotsSheet.filter((r) => r[6]?.v === 'total').map((r) => text(r[3]))).toEqual(['total BTC: 8 wallets', 'total USDT: 1 wallet']); // seven on the service, and the cold storage (own custody)
     // the stablecoin's cents of unrealized gain are explained where they show
@@ -180,14 +225,15 @@ describe.skipIf(skip !== null)(`the crypto sheets read, recalculated and printed
       expect(small.slice(0, 10), `${paper}: words under 8 pt`).toEqual([]);
     }
     const words = pdfText(pdf);
-    const btc = assets.find((a) => a['currency'] === 'btc')!;
-    for (const expected of ['Crypto assets — Demo Company, Inc.', 'As of the end of 31 October 2026', 'BTC units', 'total (USD)', 'Closing fair value', btcUnits(btc), money(assets.reduce((s, a) => s + cents(a['closing_fair_value']), 0n)), money(assets.reduce((s, a) => s + cents(a['cost_basis']), 0n))]) {
+    const totals = at('all');
+    const btc = totals.find((a) => a['currency'] === 'btc')!;
+    for (const expected of ['Crypto assets — Demo Company, Inc.', 'As of the end of 31 October 2026', 'BTC units', 'total (USD)', 'Closing fair value', btcUnits(btc), money(totals.reduce((s, a) => s + cents(a['closing_fair_value']), 0n)), money(totals.reduce((s, a) => s + cents(a['cost_basis']), 0n)), `(${money(-cents(btc['remeasurement_losses']))})`]) {
       expect(words, expected).toContain(expected);
     }
     // the Overview's crypto block: the units in BTC beside the figures, and whether the lots tie
     expect(words).toMatch(/Crypto assets \(the lots; details: sheets Crypto assets and Lots\), USD/);
-    // the lots on the service's wallets: those in own custody are shown apart (location own_custody)
-    const lotsOf = lots.filter((l) => l['currency'] === 'btc' && l['location'] === 'service').length.toLocaleString('en-US');
+    // every location's lots: the service's wallets and the company's own custody
+    const lotsOf = lots.filter((l) => l['currency'] === 'btc').length.toLocaleString('en-US');
     expect(words).toMatch(new RegExp(`BTC\\s+${lotsOf}\\s+${btcUnits(btc).replace(".", "\\.")}\\s+${money(cents(btc['cost_basis'])).replaceAll('.', '\\.')}\\s+${money(cents(btc['closing_fair_value'])).replaceAll('.', '\\.')}`));
   }, 900_000);
 });

@@ -115,7 +115,7 @@ for (const dataset of DATASETS) {
         // cumulative realized gain = Σ every closed month's realized gain, per currency
         const perMonth = await Promise.all(runs.slice(-months.length).map((r) => pythonRows(join(r.dir, 'crypto-assets.csv'))));
         for (const row of pythonRows(join(first.dir, 'crypto-assets.csv'))) {
-          const sum = perMonth.reduce((a, rows) => a + scaled(rows.find((x) => x['currency'] === row['currency'])?.['realized_gain'] || '0', 2), 0n);
+          const sum = perMonth.reduce((a, rows) => a + scaled(rows.find((x) => x['currency'] === row['currency'] && x['location'] === row['location'])?.['realized_gain'] || '0', 2), 0n);
           expect({ currency: row['currency'], cumulative: scaled(row['cumulative_realized_gain'] ?? '', 2) }).toEqual({ currency: row['currency'], cumulative: sum });
         }
       }, 900_000);

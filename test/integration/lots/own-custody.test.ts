@@ -3,8 +3,9 @@
  * Cold BTC node's withdrawals go to the company's cold storage (config/demo.json lots.custody,
  * lots.withdrawals). Its lots leave with their dates and cost and no gain — no relief line, no
  * Form 8949 row — and are listed in lots.csv under the cold storage (location own_custody); the
- * journal posts the move to the cold storage's asset account; the Crypto assets roll-forward
- * shows it as a transfer out and the units beside it. In November a deposit into Main BTC node
+ * journal posts the move to the cold storage's asset account and remeasures that account at the
+ * period's end; the Crypto assets rows show it as a transfer out of the service's wallets and into
+ * the cold storage, nothing in the company's total, which holds both. In November a deposit into Main BTC node
  * classified as coming back from the cold storage takes its basis from there (its opening-lots row
  * is gone: without the custody lots it would be lots.basis_unknown). Every other withdrawal is a
  * disposal. With no classification at all, every withdrawal is a warning with its amount, a
@@ -86,7 +87,7 @@ describe.skipIf(skip !== null)(`withdrawals to the company's own custody on the 
     for (const id of ['lots.units_tieout', 'lots.cost_tieout', 'lots.fair_value_tieout', 'lots.cumulative_tieout']) expect(manifest.checks.find((c) => c.check_id === id), id).toMatchObject({ passed: true });
   });
 
-  it('posts the move to the cold storage account and shows it as a transfer out of the roll-forward, its units beside it', async () => {
+  it('posts the move to the cold storage account, remeasures that account, and shows the move as a transfer between two locations of one set of books', async () => {
     const [october21] = coldWithdrawals('2026-11-01').slice(-1);
     const lines = pythonRows(join(october.dir, 'journal.csv')).filter((l) => l['ledger_entry'] === october21?.ref);
     expect(lines.map((l) => [l['account'], l['component'], l['side']])).toEqual([
@@ -94,21 +95,31 @@ describe.skipIf(skip !== null)(`withdrawals to the company's own custody on the 
       ['Assets:Crypto:ColdStorage', 'principal', 'debit'],
     ]);
     const value = cents(lines[0]?.['credit']);
-    const btc = pythonRows(join(october.dir, 'crypto-assets.csv')).find((r) => r['currency'] === 'btc');
-    // the demo's treasury pairs net to zero (one price for both legs): what is left is the move to the cold storage
-    expect(cents(btc?.['transfers_net'])).toBe(-value);
-    const roll = cents(btc?.['opening_fair_value']) + cents(btc?.['additions']) - cents(btc?.['dispositions']) + cents(btc?.['transfers_net']) + cents(btc?.['remeasurement_gain']);
-    expect(roll).toBe(cents(btc?.['closing_fair_value']));
+    const rows = pythonRows(join(october.dir, 'crypto-assets.csv')).filter((r) => r['currency'] === 'btc');
+    const [all, service, own] = ['all', 'service', 'own_custody'].map((location) => rows.find((r) => r['location'] === location));
+    // the demo's treasury pairs net to zero (one price for both legs): what is left is the move to the cold storage,
+    // out of the service's wallets and into the cold storage: nothing in the company's total
+    expect([cents(service?.['transfers_net']), cents(own?.['transfers_net']), cents(all?.['transfers_net'])]).toEqual([-value, value, 0n]);
+    for (const r of [all, service, own]) {
+      const roll = cents(r?.['opening_fair_value']) + cents(r?.['additions']) - cents(r?.['dispositions']) + cents(r?.['transfers_net']) + cents(r?.['remeasurement_gains']) + cents(r?.['remeasurement_losses']);
+      expect({ location: r?.['location'], roll }).toEqual({ location: r?.['location'], roll: cents(r?.['closing_fair_value']) });
+    }
     const cold = pythonRows(join(october.dir, 'lots.csv')).filter((l) => l['location'] === 'own_custody');
-    expect({ units: BigInt(btc?.['own_custody_units_base'] ?? ''), cost: cents(btc?.['own_custody_cost_basis']), fair: cents(btc?.['own_custody_fair_value']) }).toEqual({ units: sum(cold, 'units_base'), cost: sum(cold, 'cost_basis', cents), fair: sum(cold, 'fair_value', cents) });
-    // and the service's units exclude them: they tie to the wallets' balances
-    const service = pythonRows(join(october.dir, 'lots.csv')).filter((l) => l['location'] === 'service' && l['currency'] === 'btc');
-    expect(BigInt(btc?.['units_base'] ?? '')).toBe(sum(service, 'units_base'));
+    expect({ units: BigInt(own?.['units_base'] ?? ''), cost: cents(own?.['cost_basis']), fair: cents(own?.['closing_fair_value']) }).toEqual({ units: sum(cold, 'units_base'), cost: sum(cold, 'cost_basis', cents), fair: sum(cold, 'fair_value', cents) });
+    // the service's units exclude them: they tie to the wallets' balances
+    const held = pythonRows(join(october.dir, 'lots.csv')).filter((l) => l['location'] === 'service' && l['currency'] === 'btc');
+    expect(BigInt(service?.['units_base'] ?? '')).toBe(sum(held, 'units_base'));
+    // the cold storage is remeasured at the period's end like any crypto account: the journal's entry on its account is the roll-forward's
+    const remeasured = pythonRows(join(october.dir, 'journal.csv')).filter((l) => l['entry_kind'] === 'remeasurement' && l['wallet_id'] === CUSTODY);
+    expect(remeasured.map((l) => l['account'])).toEqual(['Assets:Crypto:ColdStorage', 'Income:Crypto:FairValue']);
+    const booked = remeasured[0]?.['side'] === 'debit' ? cents(remeasured[0]?.['debit']) : -cents(remeasured[0]?.['credit']);
+    expect(booked).toBe(cents(own?.['remeasurement_gains']) + cents(own?.['remeasurement_losses']));
   });
 
   it('brings the lots back with their basis when a deposit comes from the cold storage', async () => {
     expect(november.outcome.exitCode).toBe(0);
-    expect((await november.csv('exceptions.csv')).filter((x) => x['check_id']?.startsWith('lots.') && x['severity'] !== 'info')).toEqual([]);
+    // (the demo's USDT price file has one price, of 1 August: lots.price_stale says so, and is no concern here)
+    expect((await november.csv('exceptions.csv')).filter((x) => x['check_id']?.startsWith('lots.') && x['check_id'] !== 'lots.price_stale' && x['severity'] !== 'info')).toEqual([]);
     const back = wireLedger(sim, MAIN_NODE).find((e) => `deposited:${String(e['deposit_id'])}` === BACK);
     const units = BigInt(String((back?.['amount'] as { amount: unknown }).amount));
     const held = pythonRows(join(november.dir, 'lots.csv'));

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../../src/journal/model.js';
 import { lotsSchema } from '../../../src/config/lots-schema.js';
 import { configSchema } from '../../../src/config/schema.js';
-import { custodyAccounts, custodyRules } from '../../../src/lots/custody.js';
+import { custodyPort, custodyRules } from '../../../src/lots/custody.js';
+import { custodyAccount } from '../../../src/journal/custody-book.js';
 import { inOrder } from '../../../src/lots/event-order.js';
 import { lotEvents, type Movement } from '../../../src/lots/events.js';
 import { lotsSetup } from '../../../src/lots/lots-setup.js';
@@ -66,8 +67,9 @@ describe('classification', () => {
   });
 
   it("gives the journal the custody wallet's account for its moves, and nothing for the others", () => {
-    const account = custodyAccounts(rules);
+    const account = custodyAccount(custodyPort(rules));
     expect([account(A, 'withdrawn:w1'), account(A, 'withdrawn:w9'), account(A, 'deposited:d2')]).toEqual(['credit_line', null, null]);
+    expect([custodyPort(rules).holder(A, 'withdrawn:w1'), custodyPort(rules).name('custody:vault')]).toEqual(['custody:vault', 'Vault']);
     expect(rules.holders).toEqual([{ wallet_id: 'custody:vault', name: 'Vault' }]);
   });
 });
