@@ -308,7 +308,7 @@ function startReport(env: JobEnv, spec: PipelineSpec, deps: RunDeps, run: Report
           : {
               ...deps.journal,
               // month-end closes or amends its period: it records what its journal posts
-              discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.job === 'month-end' && (spec.closePeriod || closedBefore) },
+              discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.job === 'month-end' && (spec.closePeriod || closedBefore), closes: spec.job === 'month-end' && spec.closePeriod && !closedBefore },
             },
       lots: deps.lots,
       signer: deps.signer,

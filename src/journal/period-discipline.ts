@@ -28,6 +28,12 @@ export interface DisciplineOptions {
   period: string;
   /** this run closes or amends the period: record what it posts */
   stage: boolean;
+  /**
+   * this run closes its period for the first time: its entries are the close's own, never late,
+   * even when a later month was closed first (they may still be posted re-dated, as every entry
+   * before the latest close is)
+   */
+  closes?: boolean;
 }
 
 export interface Resolved {
@@ -60,7 +66,7 @@ export class PeriodDiscipline {
   async resolve(entries: readonly JournalEntry[]): Promise<Resolved[]> {
     const valued = entries.filter(isValued);
     const exported = await this.options.exports.find(this.options.organizationId, valued.map((e) => e.entryNo));
-    const staged: Array<{ entry: JournalEntry; hash: string; corrections: number }> = [];
+    const staged: Array<{ entry: JournalEntry; hash: string; corrections: number; late: boolean }> = [];
     const out = entries.map((entry): Resolved => {
       if (!isValued(entry)) return { posted: [entry], individual: false, late: false };
       const hash = contentHash(entry);
@@ -68,7 +74,8 @@ export class PeriodDiscipline {
       // a remeasurement is posted at its period's end, which is the next period's start
       const closed = this.firstOpen !== null && (entry.postedAt < this.firstOpen || (entry.kind === 'remeasurement' && entry.postedAt <= this.firstOpen));
       const openDate = this.firstOpen === null ? entry.date : localDate(this.clock, this.firstOpen);
-      const late = closed && previous === undefined;
+      // late: numbered apart — for good, as the record says it was posted (a re-run keeps its number)
+      const late = previous === undefined ? closed && this.options.closes !== true : previous.late === true;
       if (previous !== undefined && previous.contentHash === hash) {
         this.counts.unchanged += 1;
         return { posted: [], individual: true, late };
@@ -82,7 +89,7 @@ export class PeriodDiscipline {
         const n = previous.corrections + 1;
         const date = closed ? openDate : entry.date;
         this.counts.corrected += 1;
-        staged.push({ entry, hash, corrections: n });
+        staged.push({ entry, hash, corrections: n, late });
         const reversal: JournalEntry = {
           ...entry,
           entryNo: `${entry.entryNo}-R${n}`,
@@ -96,10 +103,10 @@ export class PeriodDiscipline {
       }
       if (closed) {
         this.counts.late += 1;
-        staged.push({ entry, hash, corrections: 0 });
+        staged.push({ entry, hash, corrections: 0, late });
         return { posted: [{ ...entry, date: openDate, narration: `late movement of closed period (effective ${entry.date}), ${entry.narration}` }], individual: true, late };
       }
-      if (this.options.stage) staged.push({ entry, hash, corrections: 0 });
+      if (this.options.stage) staged.push({ entry, hash, corrections: 0, late });
       return { posted: [entry], individual: false, late };
     });
     if (staged.length > 0) {

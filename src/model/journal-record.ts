@@ -51,6 +51,8 @@ export interface ExportedEntry {
   lines: JournalLine[];
   /** the run that exported it (its closing run, or the later run that posted it late or corrected it) */
   runId?: string;
+  /** posted as a late movement of a closed month (migration 014): numbered in the late series */
+  late?: boolean;
 }
 
 export interface JournalExports {
@@ -59,7 +61,7 @@ export interface JournalExports {
   /** drops pending rows a failed run left for the organization */
   clearPending(organizationId: string): Promise<void>;
   /** records entries as pending for this run (with the corrections count they carry) */
-  stage(organizationId: string, runId: string, period: string, entries: ReadonlyArray<{ entry: RecordedEntry; hash: string; corrections: number }>): Promise<void>;
+  stage(organizationId: string, runId: string, period: string, entries: ReadonlyArray<{ entry: RecordedEntry; hash: string; corrections: number; late?: boolean }>): Promise<void>;
   /** the run's pending entries replace their exported versions; returns how many */
   confirm(runId: string): Promise<number>;
   /** the end of the latest closed period of the organization (the first open instant), or null */

@@ -14,6 +14,7 @@ interface LineRecord {
   run_id: string;
   corrections: number;
   content_hash: string;
+  late: boolean;
   line_no: number;
   account: string;
   side: string;
@@ -31,7 +32,7 @@ export async function findExportedEntries(db: Queryable, schema: StoreSchema, or
   const lines = schema.table('journal_lines');
   for (let start = 0; start < entryNos.length; start += ID_CHUNK) {
     const { rows } = await db.query<LineRecord>(
-      `SELECT e.entry_no, e.run_id, e.corrections, e.content_hash, l.line_no, l.account, l.side, l.component, l.source_currency,
+      `SELECT e.entry_no, e.run_id, e.corrections, e.content_hash, e.late, l.line_no, l.account, l.side, l.component, l.source_currency,
               l.source_amount::text AS source_amount, l.source_unit, l.amount::text AS amount, l.memo
        FROM ${entries} e JOIN ${lines} l USING (organization_id, entry_no, status)
        WHERE e.organization_id = $1 AND e.status = 'exported' AND e.entry_no = ANY($2::text[])
@@ -41,7 +42,7 @@ export async function findExportedEntries(db: Queryable, schema: StoreSchema, or
     for (const r of rows) {
       let entry = found.get(r.entry_no);
       if (entry === undefined) {
-        entry = { entryNo: r.entry_no, contentHash: r.content_hash, corrections: r.corrections, lines: [], runId: unescapeText(r.run_id) };
+        entry = { entryNo: r.entry_no, contentHash: r.content_hash, corrections: r.corrections, lines: [], runId: unescapeText(r.run_id), late: r.late };
         found.set(r.entry_no, entry);
       }
       entry.lines.push({

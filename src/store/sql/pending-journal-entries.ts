@@ -14,22 +14,22 @@ export async function stagePendingEntries(
   organizationId: string,
   runId: string,
   period: string,
-  staged: ReadonlyArray<{ entry: RecordedEntry; hash: string; corrections: number }>,
+  staged: ReadonlyArray<{ entry: RecordedEntry; hash: string; corrections: number; late?: boolean }>,
 ): Promise<void> {
   if (staged.length === 0) return;
   const entries = schema.table('journal_entries');
   const lines = schema.table('journal_lines');
   const org = escapeText(organizationId);
-  const e = staged.map(({ entry, hash, corrections }) => ({ entry, hash, corrections }));
+  const e = staged.map(({ entry, hash, corrections, late }) => ({ entry, hash, corrections, late: late === true }));
   const l = staged.flatMap(({ entry }) => entry.lines.map((line, i) => ({ entryNo: entry.entryNo, lineNo: i + 1, line })));
   await db.transaction(async (tx) => {
     // a pending row of this entry left by an earlier, unconfirmed run is replaced
     await tx.query(`DELETE FROM ${entries} WHERE organization_id = $1 AND status = 'pending' AND entry_no = ANY($2::text[])`, [org, e.map((x) => escapeText(x.entry.entryNo))]);
     await tx.query(
-      `INSERT INTO ${entries} (organization_id, entry_no, status, period, run_id, kind, entry_date, wallet_id, payment_id, ledger_ref, content_hash, corrections)
-       SELECT $1, u.entry_no, 'pending', $2, $3, u.kind, u.entry_date::date, u.wallet_id, u.payment_id, u.ledger_ref, u.content_hash, u.corrections
-       FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::int[])
-         AS u(entry_no, kind, entry_date, wallet_id, payment_id, ledger_ref, content_hash, corrections)`,
+      `INSERT INTO ${entries} (organization_id, entry_no, status, period, run_id, kind, entry_date, wallet_id, payment_id, ledger_ref, content_hash, corrections, late)
+       SELECT $1, u.entry_no, 'pending', $2, $3, u.kind, u.entry_date::date, u.wallet_id, u.payment_id, u.ledger_ref, u.content_hash, u.corrections, u.late::boolean
+       FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::text[])
+         AS u(entry_no, kind, entry_date, wallet_id, payment_id, ledger_ref, content_hash, corrections, late)`,
       [
         org,
         escapeText(period),
@@ -42,6 +42,7 @@ export async function stagePendingEntries(
         e.map((x) => (x.entry.ledgerRef === null ? null : escapeText(x.entry.ledgerRef))),
         e.map((x) => x.hash),
         e.map((x) => String(x.corrections)),
+        e.map((x) => String(x.late)),
       ],
     );
     await tx.query(
