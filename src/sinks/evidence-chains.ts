@@ -8,6 +8,12 @@
  * One small state per list (the position expected next, the last few positions read), so a
  * resumed run may read again a page or two from before its kill; anything else out of order is a
  * page missing.
+ *
+ * Chains of one path meet both ways: a chain that stops while its last page named more must be
+ * carried on by a chain of the same path that starts there (a split ledger: the first page's
+ * chain stops at its offset, the slice that continues it starts at that offset under a narrower
+ * filter), and a chain that starts part-way must start where another stopped — otherwise the
+ * pages before it, its first page at least, are not on record.
  */
 
 const POSITION_PARAMS = new Set(['cursor', 'offset', 'limit', 'pagination']);
@@ -21,6 +27,8 @@ interface ListState {
   expected: string | null;
   recent: string[];
   line: number;
+  /** where the chain began when not at the list's start, and on which line */
+  began: { at: string; line: number } | null;
 }
 
 export class ListChains {
@@ -35,13 +43,13 @@ export class ListChains {
     const path = String(line['path']);
     const params = Array.isArray(line['params']) ? (line['params'] as Array<[string, string]>) : [];
     const filters = params.filter(([k]) => !POSITION_PARAMS.has(k));
-    const key = `${path}?${new URLSearchParams(filters).toString()}`;
+    const key = filters.length === 0 ? path : `${path}?${new URLSearchParams(filters).toString()}`;
     const at = positionOf(params);
     const next = nextOf(line, params);
     const state = this.lists.get(key);
     if (state === undefined || at === 'start' || (state.expected === null && !state.recent.includes(at))) {
       if (at !== 'start') this.midStarts.add(`${path} ${at}`);
-      this.lists.set(key, { label: key, path, expected: next, recent: [at], line: n });
+      this.lists.set(key, { label: key, path, expected: next, recent: [at], line: n, began: at === 'start' ? null : { at, line: n } });
       return null;
     }
     if (at !== state.expected && !state.recent.includes(at)) {
@@ -54,11 +62,22 @@ export class ListChains {
     return null;
   }
 
-  /** A list that stopped while its last page named more, and that no other chain carried on. */
+  /**
+   * A list that stopped while its last page named more and that no other chain carried on, or
+   * one that began part-way where no other chain of its path stopped.
+   */
   unfinished(): string | null {
+    const stops = new Set<string>();
     for (const state of this.lists.values()) {
-      if (state.expected !== null && !this.midStarts.has(`${state.path} ${state.expected}`)) {
+      if (state.expected === null) continue;
+      if (!this.midStarts.has(`${state.path} ${state.expected}`)) {
         return `${state.label} stops at line ${state.line}, whose page named ${shown(state.expected)} next: a page is missing at its end`;
+      }
+      stops.add(`${state.path} ${state.expected}`);
+    }
+    for (const state of this.lists.values()) {
+      if (state.began !== null && !stops.has(`${state.path} ${state.began.at}`)) {
+        return `${state.label} begins at line ${state.began.line} with ${shown(state.began.at)}, which no page before it named: a page is missing at its start`;
       }
     }
     return null;
