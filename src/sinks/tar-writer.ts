@@ -65,7 +65,9 @@ function header(path: string, size: number, mtime: number, mode: number, type: '
   let name = path;
   let prefix = '';
   if (Buffer.byteLength(path) > 100) {
-    const cut = path.lastIndexOf('/', 155);
+    // the limits are in bytes: a name in UTF-8 may hold fewer characters than that
+    let cut = path.lastIndexOf('/');
+    while (cut > 0 && Buffer.byteLength(path.slice(0, cut)) > 155) cut = path.lastIndexOf('/', cut - 1);
     if (cut <= 0 || Buffer.byteLength(path.slice(cut + 1)) > 100) throw new Error(`path too long for a tar entry: ${path}`);
     prefix = path.slice(0, cut);
     name = path.slice(cut + 1);
