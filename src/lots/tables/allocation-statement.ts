@@ -50,10 +50,11 @@ export interface AllocationSheetInput {
   walletName: (walletId: string) => string;
 }
 
-const WIDTHS = [30, 18, 18, 14, 48] as const;
+export const ALLOCATION_WIDTHS = [30, 18, 18, 14, 48] as const;
+const WIDTHS = ALLOCATION_WIDTHS;
 
 export async function writeAllocationSheet(workbook: StreamingWorkbook, input: AllocationSheetInput): Promise<void> {
-  const sheet = workbook.addSheet(ALLOCATION_TABLE.sheet, { views: [{ showGridLines: false }], pageSetup: printSetup(WIDTHS, { orientation: 'portrait' }) });
+  const sheet = workbook.addSheet(ALLOCATION_TABLE.sheet, { views: [{ showGridLines: false }], pageSetup: printSetup(WIDTHS, { orientation: 'landscape' }) });
   sheet.columns = WIDTHS.map((width) => ({ width }));
   putWrapped(sheet, `Allocation of unused basis as of 1 January 2025 — ${input.entity}`, WIDTHS, TITLE_STYLE, 1, 22);
   putWrapped(sheet, `Rev. Proc. 2024-28, section 5: the units of unused basis allocated to the digital asset units held in each wallet or account as of 1 January 2025 — "immediately after the close of the taxpayer's day on December 31, 2024" (section 3.10), here the end of 31 December 2024 in ${input.tz}.`, WIDTHS, SUBTITLE_STYLE);
