@@ -212,7 +212,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       : null;
     result = mergeJournalResult(result, journal);
     const lots = input.journal && input.lots
-      ? await runLotsStage({ lots: input.lots, journal: input.journal.config, prices: input.journal.prices, source, organizationId: org, wallets, assets, window, balances: result.balances, folder, record: input.lotsRecord ?? null, ...(journal === null ? {} : { journalCustody: journal.custody }) })
+      ? await runLotsStage({ lots: input.lots, journal: input.journal.config, prices: input.journal.prices, source, organizationId: org, wallets, assets, window, balances: result.balances, folder, record: input.lotsRecord ?? null, csvEol: input.csv.eol, ...(journal === null ? {} : { journalCustody: journal.custody }) })
       : null;
     result = mergeLotsResult(result, lots);
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);

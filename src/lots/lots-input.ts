@@ -29,6 +29,8 @@ export interface LotsStageInput {
   journalCustody?: ReadonlyArray<{ currency: string; units: bigint }>;
   /** the snapshot's record of closed periods (null on the spool) and what this run does with it */
   record?: LotsRecordUse | null;
+  /** the folder's CSV record delimiter (csv.eol): the tax import CSV ends its records the same way, as verify reads them */
+  csvEol?: 'crlf' | 'lf';
 }
 
 export interface LotsRecordUse {

@@ -42,7 +42,7 @@ export interface LotsStageResult {
   crypto: CryptoOverview;
   /** where the lots came from: the period's record, an earlier period's closing lots, or the whole history */
   basis: LotsRun['basis'];
-  /** why the tax checks did not run (lots.tax.form8949 off, or no Form 1099-DA file), by check id */
+  /** the tax checks that did not run, and why (lots.tax.form8949 off, or no Form 1099-DA file): they are not listed */
   taxSkipped: Record<string, string>;
 }
 
@@ -83,7 +83,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   }
   await lotsTable.close();
   const tax = taxOptions(input.lots.config);
-  const taxFiles = tax.form8949 ? await writeTaxFiles({ ctx, reliefs: run.reliefs, options: tax, folder: input.folder, window, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, forms1099DA: input.lots.forms1099DA ?? [], openingLots: input.lots.config.openingLots === undefined ? null : { file: input.lots.config.openingLots, rows: input.lots.openings } }) : null;
+  const taxFiles = tax.form8949 ? await writeTaxFiles({ ctx, reliefs: run.reliefs, options: tax, folder: input.folder, window, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, forms1099DA: input.lots.forms1099DA ?? [], openingLots: input.lots.config.openingLots === undefined ? null : { file: input.lots.config.openingLots, rows: input.lots.openings }, csvEol: input.csvEol ?? 'crlf' }) : null;
 
   // ASU 2023-08 per currency
   const { rows: assetRows, journalFair } = cryptoAssetRows({ ctx, run, window, balances: input.balances, wallets: input.wallets, custody, methods, tracked, held, ...(input.journalCustody === undefined ? {} : { journalCustody: input.journalCustody }) });

@@ -11,10 +11,12 @@ import type { LotsStageResult } from './lots-stage.js';
 export function mergeLotsResult(result: ReconcileResult, lots: LotsStageResult | null): ReconcileResult {
   if (lots === null) return result;
   const findings = [...result.findings, ...lots.findings].sort(compareFindings);
-  const checks: CheckResult[] = [...LOTS_CHECKS, ...TAX_CHECKS].map((check) => {
+  // the tax checks are listed when they ran: the US tax files on, and a Form 1099-DA file for the 1099-DA ones
+  // (as the lots checks are listed only with a lots section) — never shown as passed when they did not
+  const ran = TAX_CHECKS.filter((check) => lots.taxSkipped?.[check.id] === undefined);
+  const checks: CheckResult[] = [...LOTS_CHECKS, ...ran].map((check) => {
     const count = lots.findings.filter((f) => f.check_id === check.id).length;
-    const skipped = lots.taxSkipped?.[check.id] ?? null;
-    return { check_id: check.id, description: check.description, severity: check.severity, findings: count, passed: skipped === null && count === 0, evaluated: lots.evaluated[check.id] ?? 0, skipped_reason: skipped };
+    return { check_id: check.id, description: check.description, severity: check.severity, findings: count, passed: count === 0, evaluated: lots.evaluated[check.id] ?? 0, skipped_reason: null };
   });
   return { ...result, findings, checks: [...result.checks, ...checks] };
 }

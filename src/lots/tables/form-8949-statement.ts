@@ -7,7 +7,7 @@
  *
  * One sheet per box (a part of Form 8949 checks one box): the entity and identifying number, the
  * part and the box's text as the form prints it, the form's columns (a)–(h) with one row per line
- * and each line's transaction id, lot and exact units beside, and the totals row with the Schedule
+ * and each line's transaction id, its exact units when (a) rounds them and its note beside, and the totals row with the Schedule
  * D line they are included on. Printed landscape, one page wide, the column headers repeated on
  * every page, page N of M in the footer; negative amounts in parentheses, as the form asks.
  */
@@ -30,13 +30,12 @@ export interface StatementInput {
   totals: readonly BoxTotal[];
   minorUnits: number;
   unitsOf: (currency: string) => UnitsOf;
-  walletName: (walletId: string) => string;
 }
 
 /** (a) … (h), then the references: the form's widths for its columns, a wide one for the references */
 export const STATEMENT_WIDTHS = [24, 10.5, 10.5, 12, 12, 5, 11, 12, 40] as const;
-const HEADERS = ['(a) Description of property', '(b) Date acquired (Mo., day, yr.)', '(c) Date sold or disposed of (Mo., day, yr.)', '(d) Proceeds (sales price)', '(e) Cost or other basis', '(f) Code(s)', '(g) Amount of adjustment', '(h) Gain or (loss)', 'Transaction ID, lot and wallet'];
-const HEADER_ROW_PT = 3 * LINE_PT;
+const HEADERS = ['(a) Description of property', '(b) Date acquired (Mo., day, yr.)', '(c) Date sold or disposed of (Mo., day, yr.)', '(d) Proceeds (sales price)', '(e) Cost or other basis', '(f) Code(s)', '(g) Amount of adjustment', '(h) Gain or (loss)', 'Transaction ID (leg); exact units; note'];
+const HEADER_ROW_PT = 5 * LINE_PT;
 
 export async function writeForm8949Statement(workbook: StreamingWorkbook, input: StatementInput): Promise<void> {
   if (input.totals.length === 0) {
@@ -65,7 +64,7 @@ async function writeBoxSheet(workbook: StreamingWorkbook, name: string, total: B
   sheet.columns = widths.map((width) => ({ width }));
   const part = total.part === 'I' ? 'Part I — Short-Term (held one year or less)' : 'Part II — Long-Term (held more than one year)';
   putWrapped(sheet, `Form 8949 statement — Sales and Other Dispositions of Capital Assets, tax year ${total.taxYear}`, widths, TITLE_STYLE, 1, 22);
-  putWrapped(sheet, `Name shown on return: ${input.entity}.   Identifying number: ${input.identifyingNumber ?? '________________'}`, widths, BOLD_STYLE);
+  putWrapped(sheet, `Name shown on return: ${input.entity.replace(/\.$/, '')}.   Identifying number: ${input.identifyingNumber ?? '________________'}`, widths, BOLD_STYLE);
   putWrapped(sheet, `${part}. Box ${total.box} checked: ${BOX_TEXT[total.box]}.`, widths, BOLD_STYLE);
   putWrapped(sheet, `The transactions of ${input.period}, one row per lot relieved, in the form's columns (Instructions for Form 8949, Exception 2). Enter the totals below on Form 8949, Part ${total.part}, with box ${total.box} checked, and include them on Schedule D, line ${total.scheduleDLine}. Negative amounts are in parentheses.`, widths, SUBTITLE_STYLE);
   putRow(sheet, []);
@@ -85,12 +84,23 @@ async function writeBoxSheet(workbook: StreamingWorkbook, name: string, total: B
 function lineRow(line: Form8949Line, input: StatementInput): [Cell[], number] {
   const r = line.relief;
   const of = input.unitsOf(r.currency);
-  const exact = unitsExact(r.units, of) ? '' : ` Exact units: ${formatBase(r.units, of.scale)} ${of.symbol}.`;
-  const reference = `${r.disposalRef} (${r.part.replace('_', ' ')}); lot ${r.lotId}; ${input.walletName(r.walletId)}.${exact}${line.note === '' ? '' : ` ${line.note}`}`;
+  // the transaction id (the form's "sale transaction ID number, if available"), the exact units when (a) rounds them, the note
+  const reference = [`${r.disposalRef} (${r.part.replace('_', ' ')})`, unitsExact(r.units, of) ? '' : `exact units ${formatBase(r.units, of.scale)} ${of.symbol}`, line.note].filter((t) => t !== '').join('\n');
   const money = (v: bigint | null): Cell => ({ value: v === null ? null : Number(formatBase(v, input.minorUnits)), style: topAligned(moneyStyle(input.minorUnits, false)) });
   const top = (text: string): Cell => textCell(text, topAligned({}));
-  const height = Math.max(wrappedLines(line.description, STATEMENT_WIDTHS[0]), wrappedLines(reference, STATEMENT_WIDTHS[8])) * LINE_PT;
+  const height = Math.max(linesIn(line.description, STATEMENT_WIDTHS[0]), linesIn(reference, STATEMENT_WIDTHS[8])) * LINE_PT;
   return [[textCell(line.description, wrapped({})), top(line.acquired), top(line.sold), money(line.proceeds), money(line.cost), top(line.codes), money(line.adjustment), money(line.gain), textCell(reference, wrapped({}))], height];
+}
+
+/**
+ * Lines a wrapped text takes in a column: print-fit's estimate assumes a letter narrower than a
+ * digit, but the UUIDs and figures here are digits and LibreOffice's substitute font is wider, so
+ * each line holds fewer characters than the width — measured on the demo's statement, a 40-wide
+ * column held 38.
+ */
+function linesIn(text: string, width: number): number {
+  const perLine = Math.max(1, Math.floor(width * 0.9));
+  return text.split('\n').reduce((n, part) => n + Math.max(1, Math.ceil(part.length / perLine)), 0);
 }
 
 const moneyStyles = new Map<string, Partial<Style>>();

@@ -13,9 +13,9 @@ import { txfFile } from './txf-file.js';
 
 export const TXF_FILE = 'form-8949.txf';
 
-export async function writeImportFiles(folder: { extraFile(name: string): ExtraFileHandle }, lines: readonly Form8949Line[], options: { minorUnits: number; exportDay: string }): Promise<{ findings: Finding[]; evaluated: Record<string, number> }> {
+export async function writeImportFiles(folder: { extraFile(name: string): ExtraFileHandle }, lines: readonly Form8949Line[], options: { minorUnits: number; exportDay: string; eol: 'crlf' | 'lf' }): Promise<{ findings: Finding[]; evaluated: Record<string, number> }> {
   const findings: Finding[] = [];
-  const taxact = taxActFile(lines, options.minorUnits);
+  const taxact = taxActFile(lines, options.minorUnits, options.eol);
   await write(folder.extraFile(TAXACT_TABLE.file), taxact.text, taxact.rows);
   const [y, m, d] = options.exportDay.split('-');
   const txf = txfFile(lines, { program: 'payexport', exportDay: `${m}/${d}/${y}`, minorUnits: options.minorUnits });

@@ -54,18 +54,18 @@ export async function writeTaxFiles(input: TaxFilesInput): Promise<TaxFiles> {
     totals,
     minorUnits,
     unitsOf: units,
-    walletName: (walletId: string) => names.get(walletId.toLowerCase()) || walletId,
   };
+  const walletName = (walletId: string): string => names.get(walletId.toLowerCase()) || walletId;
   const form = await folder.table(FORM_8949_TABLE, (book) => writeForm8949Statement(book, statement));
   for (const line of lines) await form.write({ line, minorUnits });
   await form.close();
   const table = await folder.table(FORM_8949_TOTALS_TABLE);
   for (const total of totals) await table.write({ total, minorUnits });
   await table.close();
-  const imports = await writeImportFiles(folder, lines, { minorUnits, exportDay: lastDay });
+  const imports = await writeImportFiles(folder, lines, { minorUnits, exportDay: lastDay, eol: input.csvEol });
   if (input.openingLots !== null) {
     const rows = allocationRows(input.openingLots.rows, day);
-    const sheet = { entity: input.entity, tz: input.window.tz, source: basename(input.openingLots.file), rows, minorUnits, booksCurrency: ctx.config.booksCurrency, unitsOf: units, walletName: statement.walletName };
+    const sheet = { entity: input.entity, tz: input.window.tz, source: basename(input.openingLots.file), rows, minorUnits, booksCurrency: ctx.config.booksCurrency, unitsOf: units, walletName };
     const allocation = await folder.table(ALLOCATION_TABLE, (book) => writeAllocationSheet(book, sheet));
     for (const row of rows) await allocation.write({ row, minorUnits });
     await allocation.close();

@@ -25,4 +25,6 @@ export interface TaxFilesInput {
   forms1099DA: readonly BrokerForms[];
   /** the opening-lots file's rows and its name (lots.openingLots), for the 1 January 2025 allocation; null without one */
   openingLots: { file: string; rows: readonly OpeningLot[] } | null;
+  /** the folder's CSV record delimiter, for the TaxAct file */
+  csvEol: 'crlf' | 'lf';
 }

@@ -9,7 +9,8 @@
  * What the article does not fix is fixed here the way the forms write it: dates MM/DD/YYYY (Form
  * 8949's "Mo., day, yr.", Form 1099-DA's box 1e); amounts as plain decimals with two places, no
  * currency sign or grouping; only an adjustment can be negative, with a leading minus; UTF-8
- * without a byte-order mark (the text is ASCII), CRLF, fields quoted only when they must be.
+ * without a byte-order mark (the text is ASCII), CRLF (LF when the folder's csv.eol says so, as
+ * `payexport verify` reads every CSV of the folder), fields quoted only when they must be.
  * A line with an unknown figure cannot be imported (its basis or proceeds would read as zero): it
  * is left out and counted, and the run says so.
  */
@@ -45,7 +46,7 @@ export const TAXACT_TABLE: TableSpec<TaxActRow> = {
 };
 
 /** The import file's text, and how many lines it holds and left out. */
-export function taxActFile(lines: readonly Form8949Line[], minorUnits: number): { text: string; rows: number; incomplete: number } {
+export function taxActFile(lines: readonly Form8949Line[], minorUnits: number, eol: 'crlf' | 'lf' = 'crlf'): { text: string; rows: number; incomplete: number } {
   const out = [TAXACT_TABLE.columns.map((c) => field(c.name)).join(',')];
   let incomplete = 0;
   for (const line of lines) {
@@ -56,7 +57,8 @@ export function taxActFile(lines: readonly Form8949Line[], minorUnits: number): 
     const row = { line, minorUnits };
     out.push(TAXACT_TABLE.columns.map((c) => field((c.get(row, NO_CONTEXT) as string | null) ?? '')).join(','));
   }
-  return { text: `${out.join('\r\n')}\r\n`, rows: out.length - 1, incomplete };
+  const end = eol === 'crlf' ? '\r\n' : '\n';
+  return { text: `${out.join(end)}${end}`, rows: out.length - 1, incomplete };
 }
 
 const NO_CONTEXT = { assetDecimals: new Map(), assetNames: new Map(), asOf: '' } as const;
