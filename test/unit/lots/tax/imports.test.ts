@@ -67,6 +67,12 @@ describe('the TaxAct CSV (TaxAct support article 882)', () => {
     }
   });
 
+  it('ends its records with LF when the folder’s CSV files do (csv.eol lf)', () => {
+    const lf = taxActFile(lines, 2, 'lf');
+    expect(lf.text.includes('\r')).toBe(false);
+    expect(lf.text.split('\n')).toHaveLength(file.text.split('\r\n').length);
+  });
+
   it('leaves out a line with an unknown figure, and counts it', () => {
     expect(file.incomplete).toBe(1);
     expect(records.some((r) => r['Cost or Other Basis'] === '')).toBe(false);
