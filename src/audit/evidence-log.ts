@@ -7,6 +7,12 @@
  * before the kill stay on record. The report copies it into the folder as `evidence.jsonl`, where
  * the signed manifest covers it.
  *
+ * A run that never received a page of a wallet's streams (refused credentials, a malformed wallet
+ * list, a stop during the first backoff) has nothing a resume could build on: its lines stay in
+ * memory (a handful of discovery requests) and are dropped, so a refused run leaves nothing under the
+ * output root. The file is created at the first wallet page the service answered with a 2xx, before
+ * that page can be checkpointed.
+ *
  * No header, key, token or password is ever in it: the request's path and query only (the
  * credential travels in a header), and every line passes the run's scrubber on its way out.
  */
@@ -43,27 +49,34 @@ export interface EvidenceStream {
 const UUID_AFTER_WALLETS = /\/wallets\/([0-9a-f-]{36})(?:\/|$)/i;
 
 export class EvidenceLog {
-  private fd: number | null;
+  /** the open file; null before the first wallet page (lines wait in `pending`) and after close */
+  private fd: number | null = null;
+  /** lines written before the file exists; null once it does (or the log is closed) */
+  private pending: string[] | null = [];
   private requests = 0;
   private retries = 0;
   private bytes = 0;
 
   private constructor(
     readonly path: string,
-    fd: number,
+    private readonly resumed: boolean,
     private readonly runId: string,
     private readonly scrub: (line: string) => string,
     private readonly clock: () => Date,
-  ) {
-    this.fd = fd;
+  ) {}
+
+  /** Starts (or, for a resumed run, continues at once) the journal at `path`. */
+  static open(path: string, run: EvidenceRun, options: { scrub: (line: string) => string; clock: () => Date }): EvidenceLog {
+    const log = new EvidenceLog(path, run.resumed, run.run_id, options.scrub, options.clock);
+    log.line({ t: 'run', schema_version: EVIDENCE_SCHEMA_VERSION, ...run, at: options.clock().toISOString() });
+    // a resumed run's file holds the pages before the kill: it is continued, whatever this run reads
+    if (run.resumed) log.materialize();
+    return log;
   }
 
-  /** Starts (or, for a resumed run, continues) the journal at `path`. */
-  static open(path: string, run: EvidenceRun, options: { scrub: (line: string) => string; clock: () => Date }): EvidenceLog {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o750 });
-    const log = new EvidenceLog(path, openSync(path, run.resumed ? 'a' : 'w', 0o640), run.run_id, options.scrub, options.clock);
-    log.line({ t: 'run', schema_version: EVIDENCE_SCHEMA_VERSION, ...run, at: options.clock().toISOString() });
-    return log;
+  /** the file exists (a resume could build on it) */
+  get written(): boolean {
+    return this.pending === null && this.fd !== null;
   }
 
   request(exchange: ApiExchange): void {
@@ -71,6 +84,7 @@ export class EvidenceLog {
     if (exchange.attempt > 1) this.retries++;
     this.bytes += exchange.bytes;
     const wallet = UUID_AFTER_WALLETS.exec(exchange.path)?.[1] ?? exchange.query.find(([k]) => k === 'wallet_id')?.[1] ?? null;
+    if (wallet !== null && exchange.status !== null && exchange.status >= 200 && exchange.status < 300) this.materialize();
     this.line({
       t: 'request',
       run: this.runId,
@@ -93,19 +107,33 @@ export class EvidenceLog {
 
   /** The run's totals, the figures the manifest's `api_requests`, `api_retries` and `api_bytes` repeat; closes the file. */
   end(): void {
+    this.materialize();
     this.line({ t: 'end', run: this.runId, requests: this.requests, retries: this.retries, bytes: this.bytes });
     this.close();
   }
 
+  /** Closes the file; lines still waiting for a wallet page are dropped (nothing to resume from). */
   close(): void {
+    this.pending = null;
     if (this.fd === null) return;
     closeSync(this.fd);
     this.fd = null;
   }
 
+  /** Creates (or, resumed, appends to) the file and writes the lines that waited for it. */
+  private materialize(): void {
+    if (this.pending === null) return;
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o750 });
+    this.fd = openSync(this.path, this.resumed ? 'a' : 'w', 0o640);
+    const waiting = this.pending;
+    this.pending = null;
+    if (waiting.length > 0) writeSync(this.fd, waiting.join(''));
+  }
+
   private line(record: Record<string, unknown>): void {
-    if (this.fd === null) return;
-    writeSync(this.fd, `${this.scrub(JSON.stringify(record))}\n`);
+    const text = `${this.scrub(JSON.stringify(record))}\n`;
+    if (this.pending !== null) this.pending.push(text);
+    else if (this.fd !== null) writeSync(this.fd, text);
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ import { EvidenceLog, evidenceJournalPath, type EvidenceRun } from '../../../src
  * request with what pagination reads from the page (items, next cursor, has_more, total, limit),
  * the wallet from the path or the query, retries and bytes summed into the end line; every line
  * through the scrubber; a resumed run appends below the lines of the attempt it continues, a fresh
- * one starts the file again; nothing is written once it is closed.
+ * one starts the file again; nothing is written once it is closed; a run that never received a
+ * wallet's page leaves no file (nothing to resume from), one that did has every line since its start.
  */
 
 const base = mkdtempSync(join(tmpdir(), 'payexport-evidence-log-'));
@@ -69,7 +70,7 @@ describe('EvidenceLog', () => {
   it('a resumed run appends below the attempt it continues; a fresh run starts the file again', () => {
     const path = join(base, 'resume.jsonl');
     const first = EvidenceLog.open(path, run(), { scrub: (l) => l, clock });
-    first.request(exchange({}));
+    first.request(exchange({ path: `/v1/organizations/o/wallets/${WALLET}/payments` }));
     // killed: no end line, the file closed by the process ending
     first.close();
     const resumed = EvidenceLog.open(path, run({ run_id: 'run-2', resumed: true }), { scrub: (l) => l, clock });
@@ -93,5 +94,35 @@ describe('EvidenceLog', () => {
     log.stream({ stream: 's', pages: 0, rows: 0, duplicates: 0, done: true });
     log.close();
     expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+
+  it('no file until a wallet page is answered with a 2xx: refused, malformed or stopped before it, nothing is left; after it, every line since the start', () => {
+    const refused = join(base, 'refused', '.audit', 'runs', 'r.jsonl');
+    const log = EvidenceLog.open(refused, run(), { scrub: (l) => l, clock });
+    log.request(exchange({ path: '/v1/organizations/o/wallets', status: 401, outcome: '401' }));
+    log.request(exchange({ path: '/v1/organizations/o/wallets', status: 200, outcome: 'ok', body: { wrong: 'shape' } }));
+    // a wallet's page that failed is not a page a resume builds on
+    log.request(exchange({ path: `/v1/organizations/o/wallets/${WALLET}/payments`, status: 429, outcome: '429' }));
+    expect(log.written).toBe(false);
+    log.close();
+    expect(existsSync(join(base, 'refused'))).toBe(false);
+
+    const pulled = join(base, 'pulled.jsonl');
+    const later = EvidenceLog.open(pulled, run(), { scrub: (l) => l, clock });
+    later.request(exchange({ path: '/v1/organizations/o/wallets', body: { items: [{}] } }));
+    expect(existsSync(pulled)).toBe(false);
+    later.request(exchange({ path: `/v1/organizations/o/wallets/${WALLET}/payments`, body: { items: [] } }));
+    // written before the page can be checkpointed: a kill now leaves the discovery and the page on record
+    expect(later.written).toBe(true);
+    later.close();
+    expect(lines(pulled).map((l) => [l['t'], l['path'] ?? null])).toEqual([['run', null], ['request', '/v1/organizations/o/wallets'], ['request', `/v1/organizations/o/wallets/${WALLET}/payments`]]);
+
+    // a resumed run continues its file at once, and a run that ends writes it whatever it read
+    const resumed = join(base, 'resumed-empty.jsonl');
+    EvidenceLog.open(resumed, run({ resumed: true }), { scrub: (l) => l, clock }).close();
+    expect(lines(resumed).map((l) => l['t'])).toEqual(['run']);
+    const ended = join(base, 'ended.jsonl');
+    EvidenceLog.open(ended, run(), { scrub: (l) => l, clock }).end();
+    expect(lines(ended).map((l) => l['t'])).toEqual(['run', 'end']);
   });
 });
