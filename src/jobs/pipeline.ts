@@ -10,8 +10,7 @@
  */
 import { join } from 'node:path';
 import type { Discovery } from '../extract/wallets.js';
-import { manifestSigner, type ManifestSigner } from '../audit/manifest-signature.js';
-import { obtainSigningKey } from '../audit/signing-key.js';
+import { deferredSigner, type ManifestSigner } from '../audit/manifest-signature.js';
 import { EvidenceLog, evidenceJournalPath } from '../audit/evidence-log.js';
 import { rm } from 'node:fs/promises';
 import { pull, type PullResult } from '../extract/pull.js';
@@ -89,8 +88,9 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   // rebuild show the price checks of the folder they follow (docs/prices.md#auto-fetch)
   const onDisk = onRoot === null ? null : { jobDir: join(outRoot, spec.job), period: onRoot.period };
   const priceFindings = writesReport && spec.job !== 'export' && config.prices?.autoFetch === true ? await priceChecks(env, spec, onDisk) : undefined;
-  // the key that signs the folder, read (or created) before any request: a key others can read stops the run here (78)
-  const signer = writesReport && env.signingKeyFile !== undefined ? manifestSigner(obtainSigningKey(env.signingKeyFile)) : null;
+  // the key that signs the folder, read before any request (a key others can read stops the run here, 78);
+  // made, when there is none, only as the folder is signed (a refused run leaves no key behind)
+  const signer = writesReport && env.signingKeyFile !== undefined ? deferredSigner(env.signingKeyFile) : null;
   const journal = writesReport ? journalSetup(config, env.loaded.configFile, env.cwd, spec.job) : null;
   const lots = writesReport ? lotsSetup(config, env.loaded.configFile, env.cwd) : null;
   if (journal !== null && priceFindings !== undefined) journal.priceFindings = priceFindings;

@@ -5,6 +5,7 @@
  * Its settings are config/demo.json, an ordinary config file; the run is hermetic: the user's
  * DATABASE_URL, keys and PAYEXPORT_* variables are never read.
  */
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv, CommandModule } from 'yargs';
 import type { PipelineOutcome, PipelineSpec } from '../../jobs/pipeline.js';
@@ -80,7 +81,10 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
               const { tz } = jobEnv.loaded.config;
               dataDir = jobEnv.loaded.config.dataDir;
               ctx.stdout.write(`\n== ${title(tz)}\n`);
-              const outcome = await runPipeline(jobEnv, spec(jobEnv.clock(), tz));
+              // Its folders are signed by a demo key kept with its snapshot (data/ is ignored by git), never
+              // the installation's key: the demo writes nothing outside its working folder.
+              const signingKeyFile = join(resolve(ctx.cwd, dataDir), 'signing-key.pem');
+              const outcome = await runPipeline({ ...jobEnv, signingKeyFile }, spec(jobEnv.clock(), tz));
               outcomes.push(outcome);
               jobEnv.print(formatSummary(outcome));
               return outcome.exitCode;
