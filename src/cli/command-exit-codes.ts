@@ -8,7 +8,7 @@ import { EXIT_CODE_MEANINGS, type ExitCodeValue } from '../util/exit-codes.js';
 
 type Entry = ExitCodeValue | readonly [ExitCodeValue, string];
 
-const JOB: readonly Entry[] = [0, 1, 64, [65, 'completed, but reconciliation found exceptions or data that cannot be booked, or the month was left open (files are written)'], 69, 73, 74, [75, 'temporary: another run holds the lock, the database or the service cannot be reached, or the run was interrupted; safe to retry (a rerun resumes)'], 77, 78];
+const JOB: readonly Entry[] = [0, 1, 64, [65, 'completed, but reconciliation found exceptions or data that cannot be booked, or the month was left open (files are written)'], 69, 73, 74, [75, 'temporary: another run holds the lock, the database or the service cannot be reached, no price source answers for a price the books lack (prices.autoFetch), or the run was interrupted; safe to retry (a rerun resumes)'], 77, 78];
 const SNAPSHOT_ONLY: readonly Entry[] = [0, 1, 64, 74, [75, 'temporary: another run holds the lock, or the database cannot be reached; safe to retry'], [77, 'the database refused the role or its password'], 78];
 
 export const COMMAND_EXIT_CODES = {

@@ -52,3 +52,14 @@ export class PriceSourceError extends AppError {
 export function exitNameOf(kind: PriceFailureKind): ExitCodeName {
   return EXIT[kind];
 }
+
+/**
+ * The source gave no answer a run can act on, only "not now": no connection (unreachable), 429
+ * (rate_limited), a 5xx or a transport failure other than a malformed body (unavailable). An
+ * answer — gone, another pair, no data, a body of the wrong shape — is not this: a rerun gets it again.
+ */
+export function answeredNothing(error: PriceSourceError): boolean {
+  if (error.kind === 'unreachable' || error.kind === 'rate_limited') return true;
+  if (error.kind !== 'unavailable' || error.failure === null) return false;
+  return error.failure.kind === 'status' ? error.failure.status >= 500 : error.failure.reason !== 'bad_body';
+}

@@ -28,7 +28,8 @@ export const JOURNAL_CHECKS = [
     description: "The window's prices could be fetched",
     rule:
       'With prices.autoFetch, nightly and month-end first fill the price cache for their window (docs/prices.md); when no source of the policy covers it ' +
-      '(rate limited, no data, source gone, wrong currency, unavailable), this finding names each failure, and the run values only what the cache and the price file hold.',
+      '(rate limited, no data, source gone, wrong currency, unavailable), this finding names each failure, and the run values only what the cache and the price file hold. ' +
+      'When no source answered at all and the books lack a price of the window, the run writes nothing and exits 75 instead.',
   },
   {
     id: 'journal.price_gap',
