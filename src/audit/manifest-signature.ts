@@ -13,7 +13,7 @@ import { sign, verify, type KeyObject } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publicKeyFromPem } from './public-key.js';
-import { loadSigningKey, obtainSigningKey, type SigningKey } from './signing-key.js';
+import type { SigningKey } from './signing-key.js';
 
 export const SIGNATURE_FILE = 'manifest.json.sig';
 export const SIGNATURE_ALGORITHM = 'ed25519';
@@ -36,25 +36,6 @@ export interface ManifestSigner {
 
 export function manifestSigner(key: SigningKey): ManifestSigner {
   return { keyId: key.keyId, publicKeyPem: key.publicKeyPem, sign: (bytes) => sign(null, bytes, key.privateKey) };
-}
-
-/**
- * A signer whose key is read now and created only when a folder is first signed: a key others can
- * read stops the run before any request (78), while a run refused or stopped before it publishes
- * leaves no key behind in the user's configuration folder.
- */
-export function deferredSigner(path: string): ManifestSigner {
-  let key = loadSigningKey(path);
-  const ready = (): SigningKey => (key ??= obtainSigningKey(path));
-  return {
-    get keyId() {
-      return ready().keyId;
-    },
-    get publicKeyPem() {
-      return ready().publicKeyPem;
-    },
-    sign: (bytes) => sign(null, bytes, ready().privateKey),
-  };
 }
 
 export function signatureNote(signer: ManifestSigner): ManifestSignatureNote {

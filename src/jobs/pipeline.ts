@@ -10,7 +10,8 @@
  */
 import { join } from 'node:path';
 import type { Discovery } from '../extract/wallets.js';
-import { deferredSigner, type ManifestSigner } from '../audit/manifest-signature.js';
+import type { ManifestSigner } from '../audit/manifest-signature.js';
+import { deferredSigner } from '../audit/deferred-signer.js';
 import { EvidenceLog, evidenceJournalPath } from '../audit/evidence-log.js';
 import { rm } from 'node:fs/promises';
 import { pull, type PullResult } from '../extract/pull.js';

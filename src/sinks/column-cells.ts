@@ -12,7 +12,7 @@ import { displayCurrency, displayScale } from '../money/units.js';
 import type { AmountColumn, ColumnSpec, CountColumn, DateColumn, DecimalColumn, InstantColumn } from '../model/column-spec.js';
 import { decimalFitsExcel, fitsExcelNumber, isPlainDecimal, neutralizeFormula, plainCellText, xlsxText } from './cells.js';
 import { BASE_STYLE, DATE_STYLE, DAY_RE, DAY_STYLE, decimalStyle, INTEGER_STYLE, PLAIN_INTEGER_STYLE, TEXT_AMOUNT_STYLE, TEXT_STYLE } from './cell-styles.js';
-import type { RenderContext, XlsxCellOut, XlsxRenderStats } from './render-cells.js';
+import type { RenderContext, XlsxCellOut, XlsxRenderStats } from './render-types.js';
 
 export type CsvCell<Row> = (row: Row) => string;
 export type XlsxCell<Row> = (row: Row, out: XlsxCellOut, index: number) => void;

@@ -4,37 +4,14 @@
  * a row is then a loop over the columns' renderers into one reused buffer.
  */
 import type { Style } from 'exceljs';
-import { tableColumns, type ColumnSpec, type SpecContext, type TableSpec } from '../model/column-spec.js';
-import type { ZonedClock } from '../model/zoned-time.js';
+import { tableColumns, type ColumnSpec, type TableSpec } from '../model/column-spec.js';
 import { TEXT_STYLE } from './cell-styles.js';
 import { compileColumn, type CsvCell, type XlsxCell } from './column-cells.js';
+import type { RenderContext, XlsxCellOut, XlsxRenderStats, XlsxValue } from './render-types.js';
 
 export { amountFormat, decimalStyle, NUMBER_FORMATS } from './cell-styles.js';
 
-export interface RenderContext extends SpecContext {
-  readonly clock: ZonedClock;
-}
-
-export type XlsxValue = string | number | boolean | Date | null;
-
-/** What rendering an XLSX row met that a reader should be told about (Definitions / manifest). */
-export interface XlsxRenderStats {
-  /** cells whose control characters (e.g. NUL) were replaced by visible symbols */
-  replacedControlChars: number;
-  /** text cells cut at Excel's 32,767-character limit */
-  truncatedTexts: number;
-  /** amounts written as exact text because they exceed 15 significant digits (`_base` and exact decimals) */
-  amountsAsText: number;
-  /** display amounts beyond 15 significant digits: numbers rounded by Excel, exact in their `_base` column */
-  displayAmountsRounded: number;
-}
-
-export interface XlsxCellOut {
-  values: XlsxValue[];
-  styles: Partial<Style>[];
-  /** column indexes (0-based) that hold an amount written as text in this row */
-  textAmountColumns: number[];
-}
+export type { RenderContext, XlsxCellOut, XlsxRenderStats, XlsxValue } from './render-types.js';
 
 export interface CompiledTable<Row> {
   readonly spec: TableSpec<Row>;
