@@ -106,16 +106,8 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
     }
     return b;
   };
-  const rate = (name: string, value: number): number => {
-    const seconds = (Date.now() - (started.get(name) ?? Date.now())) / 1000;
-    return seconds > 0 ? Math.round(value / seconds) : 0;
-  };
-  const eta = (name: string, done: number, total: number): string => {
-    const seconds = (Date.now() - (started.get(name) ?? Date.now())) / 1000;
-    if (done <= 0 || done >= total || seconds <= 0) return done >= total ? 'done' : 'ETA …';
-    const left = Math.ceil((seconds / done) * (total - done));
-    return `ETA ${left >= 60 ? `${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s` : `${left}s`}`;
-  };
+  const rate = (name: string, value: number): number => rateSince(started.get(name), value);
+  const eta = (name: string, done: number, total: number): string => etaSince(started.get(name), done, total);
   // While bars are drawn, cli-progress turns the terminal's auto-wrap off and writes log text over
   // the first bar row, clearing that row only: a log line wider than the terminal would be clipped
   // at the last column, and a second row would leave the rest of an old bar line behind it in the
@@ -164,13 +156,7 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
       // idempotent, and silent when nothing was drawn (a dry run, an early error)
       if (state === 'drawing') {
         // the finished state: every bar full; a failed run keeps its bars where they stopped
-        if (finished) {
-          for (const [name, b] of rows) {
-            const total = Math.max(b.getTotal(), 1);
-            b.setTotal(total);
-            b.update(total, { detail: `done · ${finalDetail.get(name) ?? ''}` });
-          }
-        }
+        if (finished) fillBars(rows, finalDetail);
         bars.update(); // flushes log lines still buffered above the bars
         bars.stop();
         stream.write(finished ? '✓ finished\n' : '✗ stopped before the end\n');
@@ -178,6 +164,29 @@ export function ttyProgress(stream: NodeJS.WriteStream): TtyProgress {
       state = 'stopped';
     },
   };
+}
+
+/** Rows (or anything) per second since a bar started. */
+function rateSince(startedAt: number | undefined, value: number): number {
+  const seconds = (Date.now() - (startedAt ?? Date.now())) / 1000;
+  return seconds > 0 ? Math.round(value / seconds) : 0;
+}
+
+/** The time left at the pace so far, as `ETA 1m05s`; `done` once every part is in. */
+function etaSince(startedAt: number | undefined, done: number, total: number): string {
+  const seconds = (Date.now() - (startedAt ?? Date.now())) / 1000;
+  if (done <= 0 || done >= total || seconds <= 0) return done >= total ? 'done' : 'ETA …';
+  const left = Math.ceil((seconds / done) * (total - done));
+  return `ETA ${left >= 60 ? `${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s` : `${left}s`}`;
+}
+
+/** A finished run's bars, every one full with its closing detail. */
+function fillBars(rows: ReadonlyMap<string, cliProgress.SingleBar>, finalDetail: ReadonlyMap<string, string>): void {
+  for (const [name, b] of rows) {
+    const total = Math.max(b.getTotal(), 1);
+    b.setTotal(total);
+    b.update(total, { detail: `done · ${finalDetail.get(name) ?? ''}` });
+  }
 }
 
 /** Progress under cron: an info line per phase and a throttled line of totals. */

@@ -68,7 +68,6 @@ export async function openSftpTree(d: SftpDestination, credentials: SftpCredenti
   }
   const under = client as unknown as Underneath;
   under.client.setNoDelay(true);
-  const sftp = under.sftp;
   const wrap = async <T>(doing: string, op: () => Promise<T>): Promise<T> => {
     try {
       return await op();
@@ -76,6 +75,11 @@ export async function openSftpTree(d: SftpDestination, credentials: SftpCredenti
       return fail(error, doing);
     }
   };
+  return connectedTree(label, client, under.sftp, wrap);
+}
+
+/** The tree over a connected client: every operation's failure named by what it was doing. */
+function connectedTree(label: string, client: SftpClient, sftp: SFTPWrapper, wrap: <T>(doing: string, op: () => Promise<T>) => Promise<T>): RemoteTree {
   return {
     label,
     kind: 'sftp',

@@ -57,80 +57,83 @@ export function demoCommand(ctx: CliContext): CommandModule<object, DemoArgs> {
         .example('$0 demo --scale 100000 --tz UTC', 'a bigger organization')
         .epilog(SECRETS_EPILOG)
         .epilog(`\n${exitCodesEpilog('demo')}`) as unknown as Argv<DemoArgs>,
-    handler: async (args) => {
-      const [{ runPipeline }, { startSimulator }] = await Promise.all([import('../../jobs/pipeline.js'), import('../../sim/start-simulator.js')]);
-      const sim = await startSimulator({ seed: args.seed, scale: args.scale, wallets: args.wallets, profile: args.profile });
-      try {
-        ctx.stdout.write(`simulator: ${sim.baseUrl} — organization ${sim.organizationId}, ${args.scale} payments over ${args.wallets} wallets (seed ${args.seed}, ${args.profile})\n`);
-        const overrideFlags = {
-          baseUrl: sim.baseUrl,
-          organization: sim.organizationId,
-          ...(args.out !== undefined ? { out: args.out } : {}),
-          ...(args['data-dir'] !== undefined ? { dataDir: args['data-dir'] } : {}),
-          ...(args.tz !== undefined ? { tz: args.tz } : {}),
-        };
-        // Hermetic: the simulator's organization-wide token, nothing of the user's environment but PATH-like basics.
-        const env = { ...hermeticEnv(ctx.env), PAYEXPORT_BEARER_TOKEN: sim.bearerToken };
-        const outcomes: PipelineOutcome[] = [];
-        let dataDir = '';
-        const run = async (title: (tz: string) => string, spec: (now: Date, tz: string) => PipelineSpec): Promise<number> =>
-          runJob(
-            ctx,
-            { config: args.config, ...(args.quiet !== undefined ? { quiet: args.quiet } : {}), ...(args['log-format'] !== undefined ? { 'log-format': args['log-format'] } : {}) },
-            async (jobEnv) => {
-              const { tz } = jobEnv.loaded.config;
-              dataDir = jobEnv.loaded.config.dataDir;
-              ctx.stdout.write(`\n== ${title(tz)}\n`);
-              // Its folders are signed by a demo key kept with its snapshot (data/ is ignored by git), never
-              // the installation's key: the demo writes nothing outside its working folder.
-              const signingKeyFile = join(resolve(ctx.cwd, dataDir), 'signing-key.pem');
-              const outcome = await runPipeline({ ...jobEnv, signingKeyFile }, spec(jobEnv.clock(), tz));
-              outcomes.push(outcome);
-              jobEnv.print(formatSummary(outcome));
-              return outcome.exitCode;
-            },
-            { overrideFlags, env, sayConfig: false },
-          );
-        const monthEnd = await run(
-          (tz) => `month-end ${DEMO_MONTH} (${tz})`,
-          (now, tz) => ({
-            command: 'month-end',
-            job: 'month-end',
-            period: monthPeriod(DEMO_MONTH, tz, now),
-            pull: true,
-            incremental: false,
-            closePeriod: true,
-            // The simulated organization always has a few payments in flight; close anyway and list them.
-            allowOpen: true,
-            dryRun: false,
-          }),
-        );
-        const exported = await run(
-          (tz) => `export ${DEMO_RANGE.from} .. ${DEMO_RANGE.to} (${tz})`,
-          (now, tz) => ({
-            command: 'export',
-            job: 'export',
-            period: rangePeriod(DEMO_RANGE.from, DEMO_RANGE.to, tz, now),
-            pull: true,
-            incremental: false,
-            closePeriod: false,
-            allowOpen: false,
-            dryRun: false,
-          }),
-        );
-        const dirs = outcomes.map((o) => o.dir).filter((d): d is string => d !== null);
-        ctx.stdout.write(`\nOpen the workbooks: ${dirs.join(' and ')} (report.xlsx, CSV files, manifest.json).\n`);
-        ctx.stdout.write(`Check them: ${dirs.map((d) => `payexport verify ${d}`).join(' && ')}\n`);
-        ctx.stdout.write(`Look inside the snapshot: payexport db shell --data-dir ${dataDir}\n`);
-        ctx.exitCode = Math.max(monthEnd, exported);
-      } finally {
-        await sim.close();
-      }
-    },
+    handler: (args) => runDemo(ctx, args),
   };
 }
 
 /** The process environment without anything payexport would read as settings or secrets. */
 function hermeticEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !/^(PAYEXPORT_|DATABASE_URL$|JOB_COMPLETION_INDEX$)/.test(name)));
+}
+
+/** The simulator started, October's month-end and November's export run against it, then where the files are. */
+async function runDemo(ctx: CliContext, args: DemoArgs): Promise<void> {
+  const [{ runPipeline }, { startSimulator }] = await Promise.all([import('../../jobs/pipeline.js'), import('../../sim/start-simulator.js')]);
+  const sim = await startSimulator({ seed: args.seed, scale: args.scale, wallets: args.wallets, profile: args.profile });
+  try {
+    ctx.stdout.write(`simulator: ${sim.baseUrl} — organization ${sim.organizationId}, ${args.scale} payments over ${args.wallets} wallets (seed ${args.seed}, ${args.profile})\n`);
+    const overrideFlags = {
+      baseUrl: sim.baseUrl,
+      organization: sim.organizationId,
+      ...(args.out !== undefined ? { out: args.out } : {}),
+      ...(args['data-dir'] !== undefined ? { dataDir: args['data-dir'] } : {}),
+      ...(args.tz !== undefined ? { tz: args.tz } : {}),
+    };
+    // Hermetic: the simulator's organization-wide token, nothing of the user's environment but PATH-like basics.
+    const env = { ...hermeticEnv(ctx.env), PAYEXPORT_BEARER_TOKEN: sim.bearerToken };
+    const outcomes: PipelineOutcome[] = [];
+    let dataDir = '';
+    const run = async (title: (tz: string) => string, spec: (now: Date, tz: string) => PipelineSpec): Promise<number> =>
+      runJob(
+        ctx,
+        { config: args.config, ...(args.quiet !== undefined ? { quiet: args.quiet } : {}), ...(args['log-format'] !== undefined ? { 'log-format': args['log-format'] } : {}) },
+        async (jobEnv) => {
+          const { tz } = jobEnv.loaded.config;
+          dataDir = jobEnv.loaded.config.dataDir;
+          ctx.stdout.write(`\n== ${title(tz)}\n`);
+          // Its folders are signed by a demo key kept with its snapshot (data/ is ignored by git), never
+          // the installation's key: the demo writes nothing outside its working folder.
+          const signingKeyFile = join(resolve(ctx.cwd, dataDir), 'signing-key.pem');
+          const outcome = await runPipeline({ ...jobEnv, signingKeyFile }, spec(jobEnv.clock(), tz));
+          outcomes.push(outcome);
+          jobEnv.print(formatSummary(outcome));
+          return outcome.exitCode;
+        },
+        { overrideFlags, env, sayConfig: false },
+      );
+    const monthEnd = await run(
+      (tz) => `month-end ${DEMO_MONTH} (${tz})`,
+      (now, tz) => ({
+        command: 'month-end',
+        job: 'month-end',
+        period: monthPeriod(DEMO_MONTH, tz, now),
+        pull: true,
+        incremental: false,
+        closePeriod: true,
+        // The simulated organization always has a few payments in flight; close anyway and list them.
+        allowOpen: true,
+        dryRun: false,
+      }),
+    );
+    const exported = await run(
+      (tz) => `export ${DEMO_RANGE.from} .. ${DEMO_RANGE.to} (${tz})`,
+      (now, tz) => ({
+        command: 'export',
+        job: 'export',
+        period: rangePeriod(DEMO_RANGE.from, DEMO_RANGE.to, tz, now),
+        pull: true,
+        incremental: false,
+        closePeriod: false,
+        allowOpen: false,
+        dryRun: false,
+      }),
+    );
+    const dirs = outcomes.map((o) => o.dir).filter((d): d is string => d !== null);
+    ctx.stdout.write(`\nOpen the workbooks: ${dirs.join(' and ')} (report.xlsx, CSV files, manifest.json).\n`);
+    ctx.stdout.write(`Check them: ${dirs.map((d) => `payexport verify ${d}`).join(' && ')}\n`);
+    ctx.stdout.write(`Look inside the snapshot: payexport db shell --data-dir ${dataDir}\n`);
+    ctx.exitCode = Math.max(monthEnd, exported);
+  } finally {
+    await sim.close();
+  }
 }
