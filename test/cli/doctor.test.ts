@@ -17,6 +17,7 @@ import { acquireFileLock, describeHolder } from '../../src/store/db/lock-file.js
 import { embeddedLockPath } from '../../src/store/db/pglite-db.js';
 import { monthPeriod } from '../../src/model/period.js';
 import { ROOT } from '../support/cli/cli.js';
+import { serveFakePriceSources } from '../support/prices/fake-price-sources.js';
 import { startS3Server, type S3Server } from '../support/delivery/s3-server.js';
 import { sshdUnavailable, startSftpServer, type SftpServer } from '../support/delivery/sftp-server.js';
 
@@ -305,10 +306,35 @@ describe('payexport doctor', () => {
       );
     });
 
-    it('with prices.autoFetch (what init writes) an empty cache is no ✗: tonight\'s run fetches its window first; the line names the fetch for now', async () => {
-      const d = await doctor('cache-auto', { ...baseConfig(), journal: demoJournal(), prices: { cacheDir: 'prices', autoFetch: true } });
+    it('with prices.autoFetch (what init writes) an empty cache is no ✗ when a source answers now: tonight\'s run fetches its window first; the line names the fetch for now', async () => {
+      const fake = await serveFakePriceSources({ nowSec: () => Math.floor(Date.now() / 1000) });
+      const sources = { coinbase: { baseUrl: fake.baseUrl('coinbase') }, kraken: { baseUrl: fake.baseUrl('kraken') }, bitstamp: { baseUrl: fake.baseUrl('bitstamp') }, coingecko: { baseUrl: fake.baseUrl('coingecko') } };
+      const d = await doctor('cache-auto', { ...baseConfig(), journal: demoJournal(), prices: { cacheDir: 'prices', autoFetch: true, sources } });
       expect(d.result.code, describeRun(['doctor'], d.result)).toBe(0);
-      expect(d.line('price cache BTC-USD (prices)')).toMatch(/is not in the cache yet .*: nightly and month-end fetch what their window needs first \(prices\.autoFetch\); to fetch it now: payexport prices fetch --currency BTC --books USD --from /);
+      expect(d.line('price cache BTC-USD (prices)')).toMatch(/is not in the cache yet .*; coinbase:1h answers now \(24 of the most recent closes missing\): nightly and month-end fetch what their window needs first \(prices\.autoFetch\); to fetch it now: payexport prices fetch --currency BTC --books USD --from /);
+      // asked, not fetched: the cache is the run's to fill
+      expect(fake.requests('coinbase').length).toBeGreaterThan(0);
+      expect(readdirSync(d.cwd)).not.toContain('prices');
+    });
+
+    it('with prices.autoFetch, an empty cache and no source answering: ✗ with exit 78 and the ways to price the period; a price file that covers it turns the line ✓', async () => {
+      const refused = `http://127.0.0.1:${await closedPort()}`;
+      const sources = { coinbase: { baseUrl: refused }, kraken: { baseUrl: refused }, bitstamp: { baseUrl: refused }, coingecko: { baseUrl: refused } };
+      const config = { ...baseConfig(), journal: demoJournal(), prices: { cacheDir: 'prices', autoFetch: true, sources } };
+      const d = await doctor('cache-auto-unreachable', config);
+      expectOnlyFailure(
+        d,
+        'price cache BTC-USD (prices)',
+        new RegExp(`the open period ${open.firstDay} \\.\\. now is not in the cache \\(.*\\) and no source of the policy sends closes now \\(coinbase:1h unreachable: cannot reach 127\\.0\\.0\\.1:\\d+ \\(connection refused\\); bitstamp:1h unreachable: .*; kraken:1h unreachable: .*; coingecko:1d unreachable: .*\\): tonight's run cannot value its BTC \\(it stops with exit 75 while no source answers\\)`),
+        /^once a source answers: payexport prices fetch --currency BTC --books USD --from \S+ --to \S+ --config payexport\.json; without one, name a price file for btc in journal\.prices \(CSV "timestamp,price"\) covering .*, or set prices\.autoFetch to false/,
+      );
+      // the price file the fix names: the period is priced, the sources still unreachable
+      const daily = ['timestamp,price', ...Array.from({ length: Math.ceil((Date.now() / 1000 - fromSec) / 86_400) + 2 }, (_, i) => `${new Date((fromSec + (i - 1) * 86_400) * 1000).toISOString()},90000.50`)].join('\n') + '\n';
+      const withFile = { ...config, journal: { ...demoJournal(), prices: [{ currency: 'btc', file: 'btc-usd.csv' }] } };
+      const after = await doctor('cache-auto-file', withFile, { prepare: (cwd) => writeFileSync(join(cwd, 'btc-usd.csv'), daily) });
+      expect(after.result.code, describeRun(['doctor'], after.result)).toBe(0);
+      expect(after.mark('price cache BTC-USD (prices)')).toBe('✓');
+      expect(after.line('price cache BTC-USD (prices)')).toMatch(/covered by the price file first/);
     });
 
     it('a price file covering the open period comes first: the empty cache is then no ✗', async () => {

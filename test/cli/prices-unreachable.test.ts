@@ -11,9 +11,9 @@ import { readCsvWithPython, readersMissing } from '../support/readers/readers.js
 /**
  * A first month-end on a machine whose price sources do not answer (issue 52): the books `init`
  * writes (journal, lots, `prices.autoFetch`) against the simulator, every source of the default
- * policy on a closed port. The run stops once — exit 75, ONE stderr line naming each source tried,
+ * policy on a closed port. Doctor says ✗ on its price cache line first; the run stops once — exit 75, ONE stderr line naming each source tried,
  * its error and the fix — before it writes books: no report folder. The same month-end with the
- * sources answering (local fakes) writes the month, and no BTC movement needs a price.
+ * sources answering (local fakes) doctor's line is ✓ and the month-end writes the month, and no BTC movement needs a price.
  */
 const ws = workspace('prices-unreachable');
 let sim: TestSim;
@@ -46,6 +46,11 @@ describe('month-end when no price source answers', () => {
     const closed = { coinbase: { baseUrl: refused }, kraken: { baseUrl: refused }, bitstamp: { baseUrl: refused }, coingecko: { baseUrl: refused } };
     writeFileSync(configPath, JSON.stringify({ ...config, prices: { ...config.prices, sources: closed, retry } }, null, 2));
 
+    // doctor says so first: ✗ on the price cache line, a non-zero exit
+    const doctor = await runCli(['doctor'], { cwd, env });
+    expect(doctor.code, describeRun(['doctor'], doctor)).toBe(78);
+    expect(doctor.stdout).toMatch(/^ {2}✗ price cache BTC-USD \(prices\): .* no source of the policy sends closes now \(coinbase:1h unreachable: /m);
+
     const args = ['month-end', '--month', '2026-10'];
     const run = await runCli(args, { cwd, env });
     const context = describeRun(args, run);
@@ -68,6 +73,8 @@ describe('month-end when no price source answers', () => {
     const fake = await serveFakePriceSources({ nowSec: () => Math.floor(Date.parse(NOW) / 1000) });
     const answering = { coinbase: { baseUrl: fake.baseUrl('coinbase') }, kraken: { baseUrl: fake.baseUrl('kraken') }, bitstamp: { baseUrl: fake.baseUrl('bitstamp') }, coingecko: { baseUrl: fake.baseUrl('coingecko') } };
     writeFileSync(configPath, JSON.stringify({ ...config, prices: { ...config.prices, sources: answering, retry } }, null, 2));
+    const ready = await runCli(['doctor'], { cwd, env });
+    expect(ready.stdout, describeRun(['doctor'], ready)).toMatch(/^ {2}✓ price cache BTC-USD \(prices\): .*; coinbase:1h answers now /m);
     const again = await runCli([...args, '--quiet'], { cwd, env });
     const againContext = describeRun(args, again);
     // 65 at most: the opening lots' cost is `unknown` until the accountant writes it (init-books.test.ts)

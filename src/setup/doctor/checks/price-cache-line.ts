@@ -4,13 +4,18 @@
  * journal looks it up: the user's price file first, then the cache files in the policy's order,
  * each within its staleness (journal/load-prices.ts). A pair that chain covers passes; otherwise
  * the line names the closes the policy's first source is missing and the fetch that fills them.
- * It reads files only: no request to a price source.
+ * With `prices.autoFetch`, tonight's run fetches what is missing — if a source answers: each
+ * source is then asked once for the most recent closes it lacks (prices/probe.ts, nothing
+ * written), and the line is ✓ only when one sends closes. Otherwise ✗: the run would stop with
+ * exit 75 (or value nothing), and the fix says how to price the period without a source.
  */
 import type { JournalConfig } from '../../../config/journal-schema.js';
 import type { PricesConfig } from '../../../config/prices-schema.js';
 import { loadPriceTables, priceCacheDir } from '../../../journal/load-prices.js';
 import type { UtcInstant } from '../../../model/rows.js';
 import { priceCoverage, type PriceCoverage, type SourceCoverage } from '../../../prices/coverage.js';
+import { probeSources, type ProbeAnswer } from '../../../prices/probe.js';
+import type { SourceName } from '../../../prices/source.js';
 import { INTERVAL_SECONDS, secondsToText, type PriceInterval } from '../../../prices/interval.js';
 import { fail, pass, type CheckLine } from '../check.js';
 
@@ -27,6 +32,7 @@ export interface CacheLineInput {
   now: Date;
   /** whether the user's price file alone covers the period (it comes first in the journal's lookup) */
   fileCovers: boolean;
+  coingeckoApiKey: string | undefined;
 }
 
 /** Consecutive missing bucket starts as spans of the closes they lack (closes are stamped at the bucket's end). */
@@ -59,7 +65,7 @@ function describeSources(sources: readonly SourceCoverage[]): string {
   return sources.map((s) => (s.present === 0 ? `${s.label.slice('price_cache:'.length)} has none` : `${s.label.slice('price_cache:'.length)} misses ${s.missing.length} of ${s.wanted}`)).join(', ');
 }
 
-export function priceCacheLine(input: CacheLineInput): CheckLine {
+export async function priceCacheLine(input: CacheLineInput): Promise<CheckLine> {
   const { journal, prices, now } = input;
   const pair = `BTC-${journal.booksCurrency}`;
   const cacheDir = priceCacheDir(prices, input.baseDir);
@@ -86,7 +92,24 @@ export function priceCacheLine(input: CacheLineInput): CheckLine {
   const first = coverage.sources[0];
   if (first === undefined || first.wanted === 0) return pass(title, `${span} needs no close yet`);
   const missing = `${first.label} is missing ${first.missing.length} of ${first.wanted} closes (${missingSpans(first)})${coverage.sources.length > 1 ? `; after it in the policy: ${describeSources(coverage.sources.slice(1))}` : ''}`;
-  // nightly and month-end fetch their own window before they value it: the gap is tonight's first step, not a fault
-  if (prices.autoFetch) return pass(title, `${span} is not in the cache yet (${missing}): nightly and month-end fetch what their window needs first (prices.autoFetch); to fetch it now: ${fetchCommand(first, journal.booksCurrency, input.configShown)}`);
-  return fail(title, `no source covers ${span}: ${missing}`, fetchCommand(first, journal.booksCurrency, input.configShown));
+  const fetch = fetchCommand(first, journal.booksCurrency, input.configShown);
+  if (!prices.autoFetch) return fail(title, `no source covers ${span}: ${missing}`, fetch);
+  // nightly and month-end fetch their own window before they value it: the gap is tonight's first step — when a source answers
+  const answers = await probeSources(prices, input.coingeckoApiKey, { base: 'BTC', quote: journal.booksCurrency }, coverage.sources.map((s) => {
+    const [, source, interval] = s.label.split(':') as [string, SourceName, PriceInterval];
+    return { source, interval, missing: s.missing };
+  }));
+  const answering = answers.find((a) => a.closes > 0);
+  if (answering !== undefined) {
+    return pass(title, `${span} is not in the cache yet (${missing}); ${answering.label} answers now (${answering.closes} of the most recent closes missing): nightly and month-end fetch what their window needs first (prices.autoFetch); to fetch it now: ${fetch}`);
+  }
+  return fail(
+    title,
+    `${span} is not in the cache (${missing}) and no source of the policy sends closes now (${describeAnswers(answers)}): tonight's run cannot value its BTC (it stops with exit 75 while no source answers)`,
+    `once a source answers: ${fetch}; without one, name a price file for btc in journal.prices (CSV "timestamp,price") covering ${span}, or set prices.autoFetch to false (each BTC movement without a price is then listed, docs/prices.md#auto-fetch)`,
+  );
+}
+
+function describeAnswers(answers: readonly ProbeAnswer[]): string {
+  return answers.map((a) => `${a.label} ${a.problem ?? 'sent no closes'}`).join('; ');
 }

@@ -48,7 +48,7 @@ export const priceCoverageCheck: DoctorCheck = {
     }
     if (config.prices !== undefined) {
       const btcFile = tables.get('btc');
-      const cacheLine = priceCacheLine({
+      const cacheLine = await priceCacheLine({
           journal,
           prices: config.prices,
           baseDir,
@@ -57,6 +57,7 @@ export const priceCoverageCheck: DoctorCheck = {
           firstDay: open.firstDay,
           now,
         fileCovers: btcFile !== undefined && btcFile.firstUncoveredMs(fromMs, now.getTime()) === null,
+        coingeckoApiKey: ctx.loaded.secrets.coingeckoApiKey,
       });
       // the pair counts as covered when the price file or the cache behind it does: the file's gap is then no ✗ of its own
       const fileIndex = journal.prices.findIndex((source) => source.currency === 'btc' && tables.has('btc'));
