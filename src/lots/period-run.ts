@@ -109,6 +109,19 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
     }
   }
   open();
+  addMovementValues(fig, movements, paired, window);
+  const closing = ledger.held();
+  for (const lot of closing) fig(lot.walletId, lot.currency);
+  notes.push(...unknownHeldNotes(closing, window));
+  return { reliefs, notes, closing, figures, realizedBefore, units };
+}
+
+/**
+ * The journal's values of the window's movements, beside the lots' costs: what came in and went
+ * out of each wallet (additions, dispositions) and what moved between the company's own wallets
+ * and custody (transfersNet). A movement that needs a price leaves its figure unknown (null).
+ */
+function addMovementValues(fig: (walletId: string, currency: string) => WalletFigures, movements: readonly Movement[], paired: ReadonlySet<Movement>, window: Window): void {
   for (const m of movements) {
     if (!windowContains(window, m.entry.postedAt)) continue;
     const f = fig(m.entry.walletId, m.currency);
@@ -130,10 +143,6 @@ export function runPeriod(ledger: Subledger, events: readonly LotEvent[], moveme
       else if (l.component !== 'wallet') add('dispositions', l.amount, l.side === 'debit' ? 1n : -1n);
     }
   }
-  const closing = ledger.held();
-  for (const lot of closing) fig(lot.walletId, lot.currency);
-  notes.push(...unknownHeldNotes(closing, window));
-  return { reliefs, notes, closing, figures, realizedBefore, units };
 }
 
 /** A lot of unknown basis from before the window, still held, is reported every period until the user gives its basis. */
