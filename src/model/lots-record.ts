@@ -1,7 +1,8 @@
 /**
  * The snapshot's record of the crypto subledger's closed periods, as a port (tables lot_periods,
  * lot_figures, lot_closings and lot_period_reliefs, migration 010; its findings in
- * lot_period_notes, migration 013; docs/lots.md "Closed periods"). The subledger (src/lots/)
+ * lot_period_notes, migration 013; the 1 January 2025 allocation it used in lot_period_allocations,
+ * migration 015; docs/lots.md "Closed periods"). The subledger (src/lots/)
  * stages what a closing month-end computed; the pipeline confirms it once the folder is published and the period closed. A later run starts from the
  * latest recorded closing lots; an amended folder of a recorded period shows the record. The
  * store implements it in SQL (src/store/sql/lots-record.ts); the spool of `--no-db` has none, as
@@ -67,6 +68,32 @@ export interface RecordedNote {
   message: string;
 }
 
+/** A row of the 1 January 2025 allocation as the close used it (src/lots/model.ts `OpeningLot`). */
+export interface RecordedAllocationLot {
+  walletId: string;
+  currency: string;
+  acquiredAt: string;
+  units: bigint;
+  /** books minor units; null = unknown basis */
+  cost: bigint | null;
+  /** the deposit (`deposited:<id>`) that later brought units held elsewhere; null = an opening balance */
+  ref: string | null;
+}
+
+/**
+ * The Rev. Proc. 2024-28 allocation a period's run used (docs/tax.md "The 1 January 2025
+ * allocation"): irrevocable (section 4.02(6)), so a re-run of the period and the periods seeded from
+ * it keep it, whatever the opening-lots file says since.
+ */
+export interface RecordedAllocation {
+  /** the opening-lots file's name, as the statement cites it; null: the run had none and wrote no statement */
+  file: string | null;
+  /** the file's rows acquired on or before 31 December 2024 on the books' calendar, in the statement's order */
+  lots: RecordedAllocationLot[];
+  /** the run's tax.allocation_changed check: null when it did not run, else the warning it made (null: none) */
+  check: { warning: string | null } | null;
+}
+
 export interface LotPeriodRecord {
   period: string;
   windowFrom: string;
@@ -78,6 +105,8 @@ export interface LotPeriodRecord {
   reliefs: RecordedRelief[];
   /** the lots pass's findings (migration 013); absent for a period recorded before them */
   notes?: RecordedNote[];
+  /** the 1 January 2025 allocation the run used (migration 015); absent for a period recorded before it */
+  allocation?: RecordedAllocation;
 }
 
 /** A recorded period's window and figures, without its lots and reliefs (what the cumulative tie-out and the pull need). */
@@ -97,7 +126,7 @@ export interface LotsRecord {
   confirm(runId: string): Promise<number>;
   /** the recorded period of this label, or null */
   period(organizationId: string, period: string): Promise<LotPeriodRecord | null>;
-  /** the recorded period with the latest end at or before `at` (its closing lots and cumulative gains; no reliefs), or null */
+  /** the recorded period with the latest end at or before `at` (its closing lots, cumulative gains and allocation; no reliefs), or null */
   latestEndingBy(organizationId: string, at: string): Promise<LotPeriodRecord | null>;
   /** every recorded period ending at or before `at`, oldest first, with its figures only */
   periodsEndingBy(organizationId: string, at: string): Promise<RecordedPeriodFigures[]>;

@@ -1,5 +1,5 @@
 /**
- * The snapshot's record of the subledger's closed periods (migrations 010–013):
+ * The snapshot's record of the subledger's closed periods (migrations 010–015):
  * src/model/lots-record.ts `LotsRecord` over the Db port — a run stages its period
  * (pending-lot-periods.ts) and confirms it; later runs read the recorded periods back
  * (recorded-lot-periods.ts).

@@ -1,6 +1,6 @@
 /**
- * A closed period of the subledger recorded as pending for a run (migrations 010–013, status
- * `pending`): its head, figures, closing lots, relief lines and notes in one transaction, replacing
+ * A closed period of the subledger recorded as pending for a run (migrations 010–015, status
+ * `pending`): its head, figures, closing lots, relief lines, notes and allocation in one transaction, replacing
  * a pending record of the same period an earlier, unconfirmed run left. It becomes the recorded
  * period when the run confirms it (confirm-pending.ts).
  */
@@ -8,6 +8,7 @@ import type { LotPeriodRecord } from '../../model/lots-record.js';
 import type { Db } from '../db/db.js';
 import type { StoreSchema } from '../db/schema.js';
 import { escapeText } from '../encoding/text-escape.js';
+import { allocationHead, stageAllocation } from './lot-allocations.js';
 import { stageNotes } from './lot-notes.js';
 
 type Text = string | null;
@@ -24,7 +25,11 @@ export async function stageLotPeriod(db: Db, schema: StoreSchema, organizationId
   const period = escapeText(rec.period);
   await db.transaction(async (tx) => {
     await tx.query(`DELETE FROM ${periods} WHERE organization_id = $1 AND period = $2 AND status = 'pending'`, [org, period]);
-    await tx.query(`INSERT INTO ${periods} (organization_id, period, status, run_id, window_from, window_to, notes_recorded) VALUES ($1, $2, 'pending', $3, $4, $5, $6)`, [org, period, escapeText(runId), rec.windowFrom, rec.windowTo, rec.notes !== undefined]);
+    await tx.query(
+      `INSERT INTO ${periods} (organization_id, period, status, run_id, window_from, window_to, notes_recorded, allocation_recorded, allocation_file, allocation_checked, allocation_changed)
+       VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [org, period, escapeText(runId), rec.windowFrom, rec.windowTo, rec.notes !== undefined, ...allocationHead(rec.allocation)],
+    );
     const f = rec.figures;
     await tx.query(
       `INSERT INTO ${figures} (organization_id, period, status, wallet_id, currency, opening_units, opening_cost, added_cost, relieved_cost, moved_out_cost, additions, dispositions, transfers_net, realized_gain, cumulative_gain,
@@ -52,5 +57,6 @@ export async function stageLotPeriod(db: Db, schema: StoreSchema, organizationId
       [org, period, r.map((_, i) => String(i + 1)), r.map((x) => txt(x.walletId)), r.map((x) => txt(x.currency)), r.map((x) => txt(x.disposalRef)), r.map((x) => x.part), r.map((x) => x.disposedAt), r.map((x) => txt(x.lotId)), r.map((x) => x.acquiredAt), r.map((x) => num(x.units)), r.map((x) => num(x.proceeds)), r.map((x) => num(x.cost)), r.map((x) => num(x.gain)), r.map((x) => x.term), r.map((x) => (x.lateFrom === undefined ? null : txt(x.lateFrom)))],
     );
     await stageNotes(tx, notes, org, period, rec.notes ?? []);
+    await stageAllocation(tx, schema.table('lot_period_allocations'), org, period, rec.allocation?.lots ?? []);
   });
 }

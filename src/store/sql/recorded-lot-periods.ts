@@ -1,12 +1,13 @@
 /**
- * The subledger's recorded periods read back (migrations 010–013, status `recorded`): a period's
- * head, its figures per wallet and currency, its closing lots, its relief lines and its notes, as
+ * The subledger's recorded periods read back (migrations 010–015, status `recorded`): a period's
+ * head, its figures per wallet and currency, its closing lots, its relief lines, its notes and its allocation, as
  * src/model/lots-record.ts `LotPeriodRecord`; or the figures alone of every period up to an instant.
  */
 import type { LotPeriodRecord, RecordedFigures, RecordedLot, RecordedPeriodFigures, RecordedRelief } from '../../model/lots-record.js';
 import type { Queryable } from '../db/db.js';
 import type { StoreSchema } from '../db/schema.js';
 import { escapeText, unescapeText } from '../encoding/text-escape.js';
+import { loadAllocation, type AllocationHead } from './lot-allocations.js';
 import { loadNotes } from './lot-notes.js';
 
 type Text = string | null;
@@ -68,10 +69,13 @@ function reliefOf(x: Record<string, Text>): RecordedRelief {
   };
 }
 
-/** The recorded period of this label (its relief lines and notes only `withReliefs`), or null. */
+/** The recorded period of this label (its relief lines and notes only `withReliefs`; its allocation always), or null. */
 export async function loadLotPeriod(db: Queryable, schema: StoreSchema, organizationId: string, period: string, withReliefs: boolean): Promise<LotPeriodRecord | null> {
   const key = [escapeText(organizationId), escapeText(period)];
-  const head = await db.query<{ window_from: string; window_to: string; run_id: string; notes_recorded: boolean }>(`SELECT window_from, window_to, run_id, notes_recorded FROM ${schema.table('lot_periods')} WHERE organization_id = $1 AND period = $2 AND status = 'recorded'`, key);
+  const head = await db.query<{ window_from: string; window_to: string; run_id: string; notes_recorded: boolean } & AllocationHead>(
+    `SELECT window_from, window_to, run_id, notes_recorded, allocation_recorded, allocation_file, allocation_checked, allocation_changed FROM ${schema.table('lot_periods')} WHERE organization_id = $1 AND period = $2 AND status = 'recorded'`,
+    key,
+  );
   const h = head.rows[0];
   if (h === undefined) return null;
   const f = await db.query<Record<string, Text>>(`SELECT ${figureColumns('f')} FROM ${schema.table('lot_figures')} f WHERE organization_id = $1 AND period = $2 AND status = 'recorded' ORDER BY wallet_id, currency`, key);
@@ -88,6 +92,7 @@ export async function loadLotPeriod(db: Queryable, schema: StoreSchema, organiza
         key,
       )
     : { rows: [] };
+  const allocation = await loadAllocation(db, schema.table('lot_period_allocations'), key, h);
   return {
     period,
     windowFrom: h.window_from,
@@ -97,6 +102,7 @@ export async function loadLotPeriod(db: Queryable, schema: StoreSchema, organiza
     lots: l.rows.map(lotOf),
     reliefs: r.rows.map(reliefOf),
     ...(withReliefs && h.notes_recorded ? { notes: await loadNotes(db, schema.table('lot_period_notes'), key) } : {}),
+    ...(allocation === undefined ? {} : { allocation }),
   };
 }
 
