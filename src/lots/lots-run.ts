@@ -8,7 +8,9 @@
  * A closing month-end stages what it computed; the pipeline confirms it once the period is closed.
  * Also returns the periods the cumulative realized gain is made of (cumulative-tieout.ts) and the
  * window's withdrawals as classified (withdrawals.ts). Withdrawals and deposits classified
- * own_custody carry their custody wallet into the events (custody.ts).
+ * own_custody carry their custody wallet into the events (custody.ts). The 1 January 2025 allocation
+ * follows the lots: the record's, carried from the close the run starts from, or the file's
+ * (tax/allocation-record.ts).
  */
 import { localDate, type BuildContext } from '../journal/build-movement.js';
 import type { ExportedEntry } from '../model/journal-record.js';
@@ -24,6 +26,8 @@ import { cumulativeOf, periodRecord, recordedRun } from './period-record.js';
 import { figureKey, runPeriod, type PeriodRun } from './period-run.js';
 import { monthBlocks, replayMonths } from './replay-months.js';
 import { Subledger } from './subledger.js';
+import { ALLOCATION_LAST_DAY } from './tax/allocation.js';
+import { carriedAllocation, recordedAllocation, type AllocationUse } from './tax/allocation-record.js';
 import { windowWithdrawals, type WindowWithdrawal } from './withdrawals.js';
 
 export interface LotsRun {
@@ -34,18 +38,22 @@ export interface LotsRun {
   periods: PeriodGains[];
   /** the window's withdrawals, classified (withdrawals.ts) */
   withdrawals: WindowWithdrawal[];
+  /** the 1 January 2025 allocation the run uses, and its check (tax/allocation-record.ts) */
+  allocation: AllocationUse;
 }
 
 export async function lotsRun(input: LotsStageInput, ctx: BuildContext, methods: ReadonlyMap<string, readonly MethodPeriod[]>, custody: CustodyRules): Promise<LotsRun> {
   const { window, organizationId } = input;
   const rec = input.record ?? null;
+  const day = (instant: string): string => localDate(ctx.clock, instant);
+  const file = input.lots.config.openingLots === undefined ? null : { file: input.lots.config.openingLots, rows: input.lots.openings };
   const recordedBefore = rec === null ? [] : (await rec.lots.periodsEndingBy(organizationId, window.from)).map(recordedGains);
   const stored = rec !== null && rec.closed ? await rec.lots.period(organizationId, rec.period) : null;
   // the record stands for the period's own window only (not a nightly's day inside it)
   if (stored !== null && stored.windowFrom === window.from && stored.windowTo === window.to) {
     // the record holds the lots, not which withdrawals were which: the window's movements say it
     const own = await collectMovements(ctx, input.source, organizationId, input.wallets, window, { since: window.from, noPaymentOnly: true });
-    return { run: recordedRun(stored, window), basis: 'recorded', periods: recordedBefore, withdrawals: windowWithdrawals(own, window, custody) };
+    return { run: recordedRun(stored, window), basis: 'recorded', periods: recordedBefore, withdrawals: windowWithdrawals(own, window, custody), allocation: recordedAllocation(stored, file, day) };
   }
 
   // a closed period's lots are never recomputed: start from the latest one recorded before the window
@@ -59,9 +67,12 @@ export async function lotsRun(input: LotsStageInput, ctx: BuildContext, methods:
   const movements = collected.map((m) => withCustody(m, custody));
   const blocks = monthBlocks(movements, window);
   const walletIds = new Set(input.wallets.map((w) => w.wallet_id.toLowerCase()));
+  const allocation = carriedAllocation(seed, file, day);
+  // the allocation a close recorded gives the basis of the units it covers, whatever the file says since (section 4.02(6))
+  const rows = allocation.recorded === null ? input.lots.openings : [...input.lots.openings.filter((o) => day(o.acquiredAt) > ALLOCATION_LAST_DAY), ...allocation.recorded];
   // a seeded run keeps the file's deposit rows (a later deposit's basis) but not its opening balances
-  const openings = input.lots.openings.filter((o) => walletIds.has(o.walletId) && (seed === null || o.ref !== null));
-  const ledger = new Subledger({ methods, identifications: input.lots.identifications, day: (instant) => localDate(ctx.clock, instant) }, openings);
+  const openings = rows.filter((o) => walletIds.has(o.walletId) && (seed === null || o.ref !== null));
+  const ledger = new Subledger({ methods, identifications: input.lots.identifications, day }, openings);
   // the record's lots of this run's wallets, and those at the company's own custody wallets
   if (seed !== null) ledger.seed(seed.lots.filter((l) => walletIds.has(l.walletId.toLowerCase()) || isCustody(l.walletId)) as Lot[]);
   // the months before the window as their own closes would have computed them (replay-months.ts)
@@ -72,14 +83,14 @@ export async function lotsRun(input: LotsStageInput, ctx: BuildContext, methods:
   const run = runPeriod(ledger, events, blocks.rest, paired, window, cumulative);
   if (rec !== null && rec.stage) {
     await rec.lots.clearPending(organizationId);
-    await rec.lots.stage(organizationId, rec.runId, periodRecord(run, rec.period, window));
+    await rec.lots.stage(organizationId, rec.runId, { ...periodRecord(run, rec.period, window), allocation: allocation.record });
   }
   const periods: PeriodGains[] = [
     ...recordedBefore,
     ...replayed.map((m): PeriodGains => ({ period: m.period, from: null, to: m.to, realized: m.realized, cumulative: null })),
     ...(run.realizedBefore !== undefined && run.realizedBefore.size > 0 ? [{ period: `the days before ${window.from}`, from: null, to: window.from, realized: run.realizedBefore, cumulative: null }] : []),
   ];
-  return { run, basis: seed === null ? 'history' : 'seeded', periods, withdrawals: windowWithdrawals(movements, window, custody) };
+  return { run, basis: seed === null ? 'history' : 'seeded', periods, withdrawals: windowWithdrawals(movements, window, custody), allocation };
 }
 
 /** A withdrawal or deposit classified own_custody carries its custody wallet (custody.ts). */

@@ -54,7 +54,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   const scale = journal.minorUnits;
   const custody = custodyRules(input.lots.config);
   const methods = new Map([...Object.entries(input.lots.config.wallets).map(([id, w]) => [id.toLowerCase(), w.methods] as const), ...custody.methods]);
-  const { run, basis, periods, withdrawals } = await lotsRun(input, ctx, methods, custody);
+  const { run, basis, periods, withdrawals, allocation } = await lotsRun(input, ctx, methods, custody);
   const books = journal.booksCurrency.toLowerCase();
   const tracked = (walletId: string, currency: string): boolean => currency !== books && Object.keys(ctx.config.wallets).some((id) => id.toLowerCase() === walletId.toLowerCase());
 
@@ -83,7 +83,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
   }
   await lotsTable.close();
   const tax = taxOptions(input.lots.config);
-  const taxFiles = tax.form8949 ? await writeTaxFiles({ ctx, reliefs: run.reliefs, options: tax, folder: input.folder, window, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, forms1099DA: input.lots.forms1099DA ?? [], openingLots: input.lots.config.openingLots === undefined ? null : { file: input.lots.config.openingLots, rows: input.lots.openings }, csvEol: input.csvEol ?? 'crlf' }) : null;
+  const taxFiles = tax.form8949 ? await writeTaxFiles({ ctx, reliefs: run.reliefs, options: tax, folder: input.folder, window, wallets: input.wallets, assets: input.assets, entity: input.lots.config.entity ?? `organization ${input.organizationId}`, forms1099DA: input.lots.forms1099DA ?? [], allocation: allocation.statement, allocationCheck: allocation.check, csvEol: input.csvEol ?? 'crlf' }) : null;
 
   // ASU 2023-08 per currency
   const { rows: assetRows, journalFair } = cryptoAssetRows({ ctx, run, window, balances: input.balances, wallets: input.wallets, custody, methods, tracked, held, ...(input.journalCustody === undefined ? {} : { journalCustody: input.journalCustody }) });
@@ -120,7 +120,7 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
     lotsHeld: run.closing.length,
     reliefLines: run.reliefs.length,
     basis,
-    taxSkipped: taxSkips(tax.form8949, (input.lots.forms1099DA ?? []).length > 0),
+    taxSkipped: taxSkips(tax.form8949, (input.lots.forms1099DA ?? []).length > 0, allocation.check !== null),
     overview: `Lots: realized gain ${money(realized)} in the period, unrealized gain ${money(unrealized)} at its end; the lots ${tie}.${unclassified.overview}`,
     // the Overview's crypto block says how the window's withdrawals were treated (docs/lots.md "Withdrawals and own custody")
     crypto: withWithdrawals(cryptoOverview(note), unclassified.overview.trim()),
@@ -128,11 +128,13 @@ export async function runLotsStage(input: LotsStageInput): Promise<LotsStageResu
 }
 
 /** The tax checks that did not run, and why (a check that did not run is never shown as passed). */
-function taxSkips(form8949: boolean, forms: boolean): Record<string, string> {
+function taxSkips(form8949: boolean, forms: boolean, allocationChecked: boolean): Record<string, string> {
   const out: Record<string, string> = {};
   for (const check of TAX_CHECKS) {
     if (!form8949) out[check.id] = 'lots.tax.form8949 is false: no US tax file is written';
     else if (check.id.startsWith('tax.1099da_') && !forms) out[check.id] = 'no Form 1099-DA file is configured (lots.tax.forms1099DA)';
+    // the close's own outcome on a recorded period's re-run (tax/allocation-record.ts)
+    else if (check.id === 'tax.allocation_changed' && !allocationChecked) out[check.id] = 'no allocation recorded by an earlier close to compare the opening-lots file with, or no opening-lots file';
   }
   return out;
 }

@@ -5,7 +5,7 @@
  *   form-8949.csv + statement sheets  one line per relief line with its box; one sheet per box
  *   form-8949-totals.csv              per part and box, what goes to Schedule D
  *   form-8949-taxact.csv, .txf        the lines as TaxAct's and TurboTax's imports read them
- *   rev-proc-2024-28-allocation.csv   the 1 January 2025 allocation, from the opening-lots file
+ *   rev-proc-2024-28-allocation.csv   the 1 January 2025 allocation: the opening-lots file's, or the one a close recorded
  *
  * Written only when `lots.tax.form8949` is on (the default). The reconciliation comes first: a
  * matched form decides its lines' box and adjustments.
@@ -15,6 +15,7 @@ import type { BuildContext } from '../../journal/build-movement.js';
 import { localDate } from '../../journal/build-movement.js';
 import type { Finding } from '../../model/results.js';
 import type { Window } from '../../model/window.js';
+import { finding } from '../../reconcile/findings.js';
 import { ALLOCATION_TABLE, writeAllocationSheet } from '../tables/allocation-statement.js';
 import { dayWords } from '../tables/crypto-assets-words.js';
 import { FORM_8949_TABLE } from '../tables/form-8949.js';
@@ -63,9 +64,9 @@ export async function writeTaxFiles(input: TaxFilesInput): Promise<TaxFiles> {
   for (const total of totals) await table.write({ total, minorUnits });
   await table.close();
   const imports = await writeImportFiles(folder, lines, { minorUnits, exportDay: lastDay, eol: input.csvEol });
-  if (input.openingLots !== null) {
-    const rows = allocationRows(input.openingLots.rows, day);
-    const sheet = { entity: input.entity, tz: input.window.tz, source: basename(input.openingLots.file), rows, minorUnits, booksCurrency: ctx.config.booksCurrency, unitsOf: units, walletName };
+  if (input.allocation !== null) {
+    const rows = allocationRows(input.allocation.rows, day);
+    const sheet = { entity: input.entity, tz: input.window.tz, source: basename(input.allocation.file), rows, minorUnits, booksCurrency: ctx.config.booksCurrency, unitsOf: units, walletName };
     const allocation = await folder.table(ALLOCATION_TABLE, (book) => writeAllocationSheet(book, sheet));
     for (const row of rows) await allocation.write({ row, minorUnits });
     await allocation.close();
@@ -73,9 +74,15 @@ export async function writeTaxFiles(input: TaxFilesInput): Promise<TaxFiles> {
   return {
     lines,
     totals,
-    findings: [...(reconciliation?.findings ?? []), ...imports.findings],
-    evaluated: { ...(reconciliation?.evaluated ?? {}), ...imports.evaluated },
+    findings: [...(reconciliation?.findings ?? []), ...imports.findings, ...allocationFindings(input.allocationCheck)],
+    evaluated: { ...(reconciliation?.evaluated ?? {}), ...imports.evaluated, ...(input.allocationCheck === null ? {} : { 'tax.allocation_changed': 1 }) },
   };
+}
+
+/** tax.allocation_changed: the one warning the run's comparison made (allocation-record.ts), about the statement it keeps. */
+function allocationFindings(check: TaxFilesInput['allocationCheck']): Finding[] {
+  if (check === null || check.warning === null) return [];
+  return [finding('tax.allocation_changed', { subject_kind: 'run', subject_id: ALLOCATION_TABLE.file, wallet_id: null, message: check.warning })];
 }
 
 /** How the description names a currency's units (units-description.ts). */

@@ -1,7 +1,7 @@
 /**
  * What the lots pass hands the tax files (tax-files.ts): the window's relief lines, the journal's
- * build context (clock, display, books currency), the tax options, the folder, and the brokers'
- * Forms 1099-DA read at setup.
+ * build context (clock, display, books currency), the tax options, the folder, the brokers'
+ * Forms 1099-DA read at setup, and the 1 January 2025 allocation the run uses.
  */
 import type { BuildContext } from '../../journal/build-movement.js';
 import type { ReportTables } from '../../model/report-output.js';
@@ -23,8 +23,10 @@ export interface TaxFilesInput {
   assets: readonly AssetRow[];
   entity: string;
   forms1099DA: readonly BrokerForms[];
-  /** the opening-lots file's rows and its name (lots.openingLots), for the 1 January 2025 allocation; null without one */
-  openingLots: { file: string; rows: readonly OpeningLot[] } | null;
+  /** the 1 January 2025 allocation's statement: its source's name and rows (allocation-record.ts); null without one */
+  allocation: { file: string; rows: readonly OpeningLot[] } | null;
+  /** tax.allocation_changed as the run found it (allocation-record.ts): null when it did not run */
+  allocationCheck: { warning: string | null } | null;
   /** the folder's CSV record delimiter, for the TaxAct file */
   csvEol: 'crlf' | 'lf';
 }

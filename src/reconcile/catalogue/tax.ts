@@ -1,6 +1,7 @@
 /**
  * The US tax files' checks (docs/tax.md): run by the lots pass with `lots.tax.form8949` on — the
- * import files' completeness and the reconciliation of the brokers' Forms 1099-DA with the disposals.
+ * import files' completeness, the recorded 1 January 2025 allocation against the opening-lots file,
+ * and the reconciliation of the brokers' Forms 1099-DA with the disposals.
  */
 import type { CheckDefinition } from './check-definition.js';
 
@@ -18,6 +19,13 @@ export const TAX_CHECKS = [
     subject_kind: 'run',
     description: 'The TaxAct import file fits TaxAct’s limit',
     rule: 'TaxAct imports at most 2,000 Forms 1099-B per return; a form-8949-taxact.csv with more lines is listed here: attach the statement and enter each box’s totals instead (Instructions for Form 8949, Exception 2).',
+  },
+  {
+    id: 'tax.allocation_changed',
+    severity: 'warning',
+    subject_kind: 'run',
+    description: 'The opening-lots file still gives the 1 January 2025 allocation a close recorded',
+    rule: 'A run that starts from a closed period’s record compares the opening-lots file’s rows acquired on or before 31 December 2024 with the allocation that close recorded; a difference is listed once. The allocation is irrevocable (Rev. Proc. 2024-28, section 4.02(6)): the statement and the lots keep the recorded one.',
   },
   {
     id: 'tax.1099da_unmatched',

@@ -4,7 +4,10 @@
  * lots (lot_periods, lot_figures, lot_closings, lot_period_reliefs); then the opening-lots file is
  * changed after the close (every cost doubled). A re-run of October's month-end shows the record
  * (its lots files the same bytes, the same findings: nothing amended), and November starts from October's recorded closing lots — the
- * changed file does not reach them — and still ties (lots.units_tieout, lots.cost_tieout).
+ * changed file does not reach them — and still ties (lots.units_tieout, lots.cost_tieout). The
+ * 1 January 2025 allocation October recorded (lot_period_allocations) is the one both October's
+ * re-run and November write (rev-proc-2024-28-allocation.csv): the allocation is irrevocable, and
+ * November, an open period, warns once that the file no longer gives it (tax.allocation_changed).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +21,7 @@ import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store
 import { demoJournal as journal, demoLots, demoOpeningLotsPath, expectLotsTie, lotEngines, LOTS_FILES, monthEnd, pythonRows } from '../../support/lots/demo-month-ends.js';
 
 const TZ = 'America/New_York';
+const ALLOCATION = 'rev-proc-2024-28-allocation.csv';
 const pg = await probePostgres();
 const skip = readersMissing('csv');
 
@@ -54,7 +58,7 @@ for (const engine of engines) {
       await writeFile(openingLots, await readFile(demoOpeningLotsPath, 'utf8'));
       sim = await startSimulator({ seed: 7, scale: 5_000, wallets: 12, profile: 'business' });
       october = await run('2026-10', true);
-      for (const f of LOTS_FILES) octoberFiles.set(f, await readFile(join(october.dir, f), 'utf8'));
+      for (const f of [...LOTS_FILES, ALLOCATION]) octoberFiles.set(f, await readFile(join(october.dir, f), 'utf8'));
     }, 600_000);
     afterAll(async () => {
       for (const r of runs) await r.cleanup();
@@ -71,6 +75,8 @@ for (const engine of engines) {
       expect(october.outcome.report?.lots?.basis).toBe('history');
       expect(october.outcome.report?.lots?.lotsHeld).toBeGreaterThan(0);
       expect(october.outcome.report?.lots?.reliefLines).toBeGreaterThan(0);
+      // the demo's file allocates basis to units held before 2025: the statement has rows
+      expect(pythonRows(join(october.dir, ALLOCATION)).length).toBeGreaterThan(0);
     });
 
     it("after the opening-lots file changes, October's re-run shows the record (the same bytes) and November starts from it and ties", async () => {
@@ -85,11 +91,21 @@ for (const engine of engines) {
       expect(lotsFindings(again.outcome)).toEqual(lotsFindings(october.outcome));
       expect(lotsFindings(again.outcome).filter((f) => !f.startsWith('warning lots.price_stale '))).toEqual([]);
       expect({ dir: again.dir, unchanged: again.outcome.report?.publish.unchanged }).toEqual({ dir: october.dir, unchanged: true });
-      for (const f of LOTS_FILES) expect({ f, text: await readFile(join(again.dir, f), 'utf8') }).toEqual({ f, text: octoberFiles.get(f) });
+      for (const f of [...LOTS_FILES, ALLOCATION]) expect({ f, text: await readFile(join(again.dir, f), 'utf8') }).toEqual({ f, text: octoberFiles.get(f) });
+      // a closed period's re-run shows what its close showed: no allocation warning (the close made none)
+      expect((again.outcome.report?.result.findings ?? []).filter((f) => f.check_id.startsWith('tax.'))).toEqual([]);
 
       const november = await run('2026-11', false);
       expect(november.outcome.report?.lots?.basis).toBe('seeded');
       await expectLotsTie(november);
+      // the allocation October recorded, carried forward: the doubled file did not reach it, and November says so once
+      expect(await readFile(join(november.dir, ALLOCATION), 'utf8')).toBe(octoberFiles.get(ALLOCATION));
+      const changed = (november.outcome.report?.result.findings ?? []).filter((f) => f.check_id === 'tax.allocation_changed');
+      expect(changed).toHaveLength(1);
+      expect(changed[0]).toMatchObject({ severity: 'warning', subject_id: ALLOCATION });
+      expect(changed[0]?.message).toContain('opening-lots.csv');
+      expect(changed[0]?.message).toContain('closed period 2026-10');
+      expect(changed[0]?.message).toContain('4.02(6)');
 
       // a lot October closed with, untouched in November, keeps October's recorded cost, not the doubled file's
       const before = new Map(pythonRows(join(october.dir, 'lots.csv')).map((l) => [l['lot_id'], l]));
