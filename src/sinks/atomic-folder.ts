@@ -143,6 +143,8 @@ export async function publishFolder(tempDir: string, parent: string, finalName: 
   await fsyncPath(tempDir);
   await rename(tempDir, finalPath);
   await fsyncPath(parent);
+  // the folder is in place and durable, the run not yet over: a kill here leaves the close made (docs/audit.md)
+  faultPoint('report:published', { folder: finalName });
   if (aside !== null) {
     await rm(aside, { recursive: true, force: true });
     await fsyncPath(parent);

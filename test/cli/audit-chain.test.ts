@@ -13,7 +13,8 @@ import { workspace } from '../support/cli/workspace.js';
  * writing and publishing), then the root tampered with as an auditor would try it — a CSV byte, a
  * manifest re-hashed by hand, a manifest signed with another key, a middle month removed, an older
  * run put in place of a close, a page taken out of the evidence — each named by `verify --chain` in
- * its one line (exit 65); and the audit pack's README run command by command, as written.
+ * its one line (exit 65); a SIGKILL just after a close is published (the close happened) leaves a chain
+ * that verifies too; and the audit pack's README run command by command, as written.
  */
 
 const NOW = '2026-12-05T12:00:00Z';
@@ -105,6 +106,26 @@ describe('signed manifests and the chain of closes', () => {
     const after = await verifyChain(books);
     expect(after.code, after.stderr).toBe(0);
     expect(after.stdout).toMatch(/3 folder\(s\), 3 close\(s\) and 0 amendment\(s\) in order \(month-end ends at 2026-11 #3, .*\); 2 key\(s\) checked: ed25519:[0-9a-f]{16}, ed25519:[0-9a-f]{16}, from the keys kept in/);
+  }, 300_000);
+
+  it('a SIGKILL just after a close is published leaves a chain that verifies (the close happened); the rerun adds nothing to it', async () => {
+    // November closed again in a copy of the books without it (and without the snapshot that remembers it)
+    const dir = copyOfBooks('killed-published');
+    rmSync(join(dir, 'month-end', '2026-11'), { recursive: true });
+    rmSync(join(dir, '.state'), { recursive: true, force: true });
+    const killed = await runCli(monthEnd('2026-11', dir), { cwd, env: env({ PAYEXPORT_FAULT_AT: 'report:published' }) });
+    expect(killed.signal, describeRun(monthEnd('2026-11', dir), killed)).toBe('SIGKILL');
+    expect(readdirSync(join(dir, 'month-end')).sort()).toEqual(['2026-09', '2026-10', '2026-11']);
+    const closed = await verifyChain(dir);
+    expect(closed.code, closed.stderr).toBe(0);
+    expect(closed.stdout).toMatch(/3 folder\(s\), 3 close\(s\) and 0 amendment\(s\) in order \(month-end ends at 2026-11 #3, manifest sha256 [0-9a-f]{64}\)/);
+    const head = /manifest sha256 ([0-9a-f]{64})/.exec(closed.stdout)?.[1];
+    // the same command again: the folder is the close; the same data writes nothing, so the chain keeps its head
+    const again = await runCli(monthEnd('2026-11', dir), { cwd, env: env() });
+    expect([0, 65], describeRun(monthEnd('2026-11', dir), again)).toContain(again.code);
+    const after = await verifyChain(dir);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toContain(`3 close(s) and 0 amendment(s) in order (month-end ends at 2026-11 #3, manifest sha256 ${head ?? '?'})`);
   }, 300_000);
 
   it('keeps the key like the API key: 0600 in the user configuration folder, never under the root or in any output', () => {
