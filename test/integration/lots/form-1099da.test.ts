@@ -6,21 +6,25 @@
  * `lots.tax.forms1099DA` reads it. Python's csv reads what it wrote: the reconciliation file's
  * statuses, the Form 8949 lines' boxes, codes and adjustments, (h) still the books' gain, and the
  * totals per box; the findings are in exceptions.csv and the run exits 65 for the unmatched form.
+ * openpyxl reads the statement's box sheets (each form's code in (f), its adjustment in (g), its
+ * note beside the line) and LibreOffice prints them, read back by pdftotext.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatBase } from '../../../src/money/format.js';
+import { formatBase, groupThousands } from '../../../src/money/format.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { scaled } from '../../support/journal/ledger-tools.js';
 import { demoJournal, demoLots, monthEnd, pythonRows, type Rows } from '../../support/lots/demo-month-ends.js';
-import { readersMissing } from '../../support/readers/readers.js';
+import { convertAllToPdf, pdfPages, pdfText, pdfToolsMissing } from '../../support/readers/libreoffice.js';
+import { pythonForXlsx, QUIET_OPENPYXL, readersMissing, readXlsxWithOpenpyxl, type OpenpyxlCell, type OpenpyxlSheet } from '../../support/readers/readers.js';
 import { runAgainstSimulator, type PipelineRun } from '../../support/pipeline/run-pipeline.js';
 
 const TZ = 'America/New_York';
 const WALLET = '6c5deed7-2187-4380-8b17-c8b8547bf9e3';
-const skip = readersMissing('csv');
+const skip = readersMissing('both') ?? pdfToolsMissing();
 const cents = (s: string | undefined): bigint => scaled(s === undefined || s === '' ? '0' : s, 2);
 const usDate = (iso: string): string => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
@@ -68,7 +72,7 @@ describe.skipIf(skip !== null)(`Forms 1099-DA reconciled on the demo's October${
     rowsOut.push('Bitcoin,12.34567891,10/15/2026,1234.56,,,'); // a sale the books do not have
     const file = join(root, '1099-da.csv');
     writeFileSync(file, `${rowsOut.join('\r\n')}\r\n`);
-    run = await runAgainstSimulator({ sim, spec: monthEnd('2026-10', false), tz: TZ, flags: { ...flags, lots: { ...demoLots(), tax: { forms1099DA: [{ file, broker: 'Demo Processor', wallets: [WALLET] }] } } } });
+    run = await runAgainstSimulator({ sim, spec: monthEnd('2026-10', false), tz: TZ, flags: { ...flags, formats: ['csv', 'xlsx'], lots: { ...demoLots(), tax: { forms1099DA: [{ file, broker: 'Demo Processor', wallets: [WALLET] }] } } } });
     lines = pythonRows(join(run.dir, 'form-8949.csv'));
     rec = pythonRows(join(run.dir, 'form-1099-da-reconciliation.csv'));
   }, 600_000);
@@ -127,4 +131,50 @@ describe.skipIf(skip !== null)(`Forms 1099-DA reconciled on the demo's October${
     expect(firstChecks).toContain('tax.import_incomplete');
     expect(run.outcome.exitCode).toBe(65);
   });
+
+  it('shows each form’s code in (f) and its adjustment in (g) on the statement, with its note beside the line, and prints them', () => {
+    const totals = pythonRows(join(run.dir, 'form-8949-totals.csv'));
+    const names = totals.map((t) => `Form 8949 box ${t['box']}`);
+    const sheets = readXlsxWithOpenpyxl(join(run.dir, 'report.xlsx'), { cells: true, sheets: names });
+    const text = (c: OpenpyxlCell | undefined): string => String(c?.v ?? '');
+    const money = (c: OpenpyxlCell | undefined): bigint => cents(c?.v === null || c?.v === undefined ? '' : String(c.v));
+    // every line row of every box sheet, with its box (row 6 holds the headers, the last row the totals)
+    const rows = names.flatMap((name) => {
+      const sheet = sheets.find((x) => x.name === name) as OpenpyxlSheet;
+      return (sheet.rows ?? []).slice(6, -1).map((r) => ({ box: name.slice(-1), r }));
+    });
+    for (const [i, ref] of refs.entries()) {
+      const mine = rows.filter(({ r }) => text(r[8]).startsWith(`${ref} (`) && (i === 4 || text(r[8]).startsWith(`${ref} (principal)`)));
+      const csvLines = lines.filter((l) => l['disposal_ref'] === ref && (i === 4 || l['disposal_part'] === 'principal'));
+      expect({ ref, n: mine.length }).toEqual({ ref, n: csvLines.length });
+      expect({ ref, boxes: mine.map((m) => m.box).sort() }).toEqual({ ref, boxes: csvLines.map((l) => l['box']).sort() });
+      expect({ ref, codes: [...new Set(mine.map(({ r }) => text(r[5])))] }).toEqual({ ref, codes: [i === 5 ? 'B' : i === 6 ? 'O' : ''] });
+      const adjustment = mine.reduce((sum, { r }) => sum + money(r[6]), 0n);
+      expect({ ref, adjustment }).toEqual({ ref, adjustment: i === 5 ? 10_00n : i === 6 ? -5_00n : 0n });
+      if (i !== 5 && i !== 6) expect(mine.every(({ r }) => r[6]?.v === null || r[6]?.v === undefined)).toBe(true);
+      // (h) = (d) − (e) + (g) as printed, and the form's note beside the line
+      for (const { r } of mine) {
+        expect(money(r[7])).toBe(money(r[3]) - money(r[4]) + money(r[6]));
+        expect(text(r[8])).toMatch(/\nForm 1099-DA from Demo Processor \(line \d+\)/);
+      }
+    }
+    // printed: LibreOffice to PDF, poppler reads each box's totals — (g) among them — and the codes
+    const only = join(root, 'statement.xlsx');
+    execFileSync(pythonForXlsx()!, ['-c', `import json, openpyxl, sys, warnings\n${QUIET_OPENPYXL}\nwb = openpyxl.load_workbook(sys.argv[1])\nfor ws in list(wb.worksheets):\n    if ws.title not in json.loads(sys.argv[3]):\n        wb.remove(ws)\nwb.save(sys.argv[2])`, join(run.dir, 'report.xlsx'), only, JSON.stringify(names.filter((n) => !/box [IL]$/.test(n)))]);
+    const [pdf] = convertAllToPdf([only], join(root, 'pdf'), join(root, 'lo')) as [string];
+    const words = pdfText(pdf);
+    const shown = (v: bigint): string => (v < 0n ? `(${groupThousands(formatBase(-v, 2))})` : groupThousands(formatBase(v, 2)));
+    for (const t of totals.filter((x) => 'GHJK'.includes(x['box']!))) {
+      expect(words).toContain(`Box ${t['box']} checked`);
+      for (const column of ['proceeds', 'cost_basis', 'adjustments', 'gain'] as const) {
+        if (t[column] === '' || cents(t[column]) === 0n) continue;
+        expect(words, `${t['box']} ${column}`).toContain(shown(cents(t[column])));
+      }
+    }
+    const boxSum = (boxes: string): bigint => totals.filter((t) => boxes.includes(t['box']!)).reduce((sum, t) => sum + cents(t['adjustments']), 0n);
+    expect([boxSum('GJ'), boxSum('HK')]).toEqual([10_00n, -5_00n]);
+    const printed = pdfPages(pdf).flat().map((w) => w.text);
+    expect([printed.includes('B'), printed.includes('O')]).toEqual([true, true]);
+    expect([printed.includes('Demo'), printed.includes('Processor')]).toEqual([true, true]);
+  }, 300_000);
 });
