@@ -1,7 +1,9 @@
 /**
  * Extraction benchmark (not a test): `npx tsx bench/extract.ts [--payments 50000] [--wallets 200]
  * [--latency 50] [--concurrency 8] [--page-size 100] [--store spool|memory|postgres] [--max-chain-pages N]
- * [--repeat 3] [--no-warmup] [--write-latency MS]` (the last: the memory store made as slow as a disk, reproducibly).
+ * [--repeat 3] [--no-warmup] [--write-latency MS] [--evidence off|on|alternate]` (`--write-latency`: the memory
+ * store made as slow as a disk, reproducibly; `--evidence`: the pull's evidence journal written as the job
+ * writes it — `alternate` measures without and with it in turn, docs/benchmarks.md "The evidence of the pull").
  *
  * The simulator runs as a child process (`payexport sim`, its own core, `latency=<ms>` on every
  * request, a JSON-lines request log); this process runs discovery + `pull()` exactly as the job does
@@ -15,13 +17,14 @@
  * bench/out/extract.json.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
 import { ApiClient } from '../src/api/client.js';
+import { EvidenceLog } from '../src/audit/evidence-log.js';
 import type { ExtractContext } from '../src/extract/context.js';
 import { pull, type PullResult } from '../src/extract/pull.js';
 import { discover } from '../src/extract/wallets.js';
@@ -61,6 +64,12 @@ export interface ExtractionBenchOptions {
   repeat?: number;
   /** pull once, unmeasured, first: the simulator builds its per-wallet indexes on first use */
   warmup?: boolean;
+  /**
+   * the pull's evidence journal (src/audit/evidence-log.ts), hooked to the client as the job hooks
+   * it: `off` (default) no hook — no body hashed, nothing written; `alternate` the measured pulls
+   * without and with it in turn (without first)
+   */
+  evidence?: 'off' | 'on' | 'alternate';
 }
 
 export interface ExtractionRun {
@@ -88,6 +97,9 @@ export interface ExtractionRun {
   serverCpuSeconds: number;
   /** live heap after a full GC at the end of the pull (only with `node --expose-gc`) */
   heapAfterGcMb: number | null;
+  /** the pull wrote its evidence journal; its size */
+  evidence: boolean;
+  evidenceBytes: number;
 }
 
 export interface ExtractionBenchResult {
@@ -118,14 +130,24 @@ export async function runExtractionBench(options: ExtractionBenchOptions): Promi
   const scrubber = new SecretScrubber([info.bearerToken]);
   const log = createLogger({ runId: 'bench', scrubber, level: 'warn', format: 'json' });
   const api = new ApiClient({ baseUrl: info.baseUrl, auth: { kind: 'bearer', token: info.bearerToken }, limiter: pLimit(options.concurrency), log, scrubber });
+  // the job's hook (src/jobs/pipeline.ts): every exchange to the run's journal, each line through the scrubber
+  const journal: { log: EvidenceLog | null } = { log: null };
+  const withEvidence = new ApiClient({ baseUrl: info.baseUrl, auth: { kind: 'bearer', token: info.bearerToken }, limiter: pLimit(options.concurrency), log, scrubber, onExchange: (exchange) => journal.log?.request(exchange) });
+  const mode = options.evidence ?? 'off';
   try {
     if (options.warmup ?? true) await pullOnce(options, info, api, log, await openTarget('memory', work), child.pid as number);
     const measured: Array<Omit<ExtractionRun, 'requests' | 'requestsByKind' | 'maxInFlight' | 'floorMs' | 'ratio' | 'simExtraMs' | 'serverFloorMs' | 'serverRatio'> & { fromEpochMs: number; toEpochMs: number }> = [];
     for (let k = 0; k < Math.max(1, options.repeat ?? 1); k++) {
       const target = await openTarget(options.store, path.join(work, `run-${k}`), options.writeLatencyMs ?? 0);
+      const evidence = mode === 'on' || (mode === 'alternate' && k % 2 === 1);
+      const journalPath = path.join(work, `evidence-${k}.jsonl`);
+      journal.log = evidence ? EvidenceLog.open(journalPath, { run_id: `bench-${k}`, run_key: `bench-${k}`, command: 'export', window: null, resumed: false }, { scrub: (line) => scrubber.scrub(line), clock: () => new Date() }) : null;
       try {
-        measured.push(await pullOnce(options, info, api, log, target, child.pid as number));
+        const run = await pullOnce(options, info, evidence ? withEvidence : api, log, target, child.pid as number);
+        journal.log?.end();
+        measured.push({ ...run, evidence, evidenceBytes: evidence ? statSync(journalPath).size : 0 });
       } finally {
+        journal.log?.close();
         await target.close();
       }
     }
@@ -156,6 +178,7 @@ export async function runExtractionBench(options: ExtractionBenchOptions): Promi
     return { options, runs, median: byRatio[Math.floor((byRatio.length - 1) / 2)]!, best: byRatio[0]!, loadAverage, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
   } finally {
     await api.close();
+    await withEvidence.close();
     await stopChild(child);
     if (process.env.BENCH_KEEP) console.error(`kept ${work}`);
     else rmSync(work, { recursive: true, force: true });
@@ -327,10 +350,13 @@ async function main(): Promise<void> {
       repeat: { type: 'string', default: '3' },
       'no-warmup': { type: 'boolean', default: false },
       'write-latency': { type: 'string' },
+      evidence: { type: 'string', default: 'off' },
     },
   });
   const store = values.store as ExtractionBenchOptions['store'];
   if (!['spool', 'memory', 'postgres'].includes(store)) throw new Error(`--store must be spool, memory or postgres, got ${store}`);
+  const evidence = values.evidence as NonNullable<ExtractionBenchOptions['evidence']>;
+  if (!['off', 'on', 'alternate'].includes(evidence)) throw new Error(`--evidence must be off, on or alternate, got ${evidence}`);
   const result = await runExtractionBench({
     payments: Number(values.payments),
     wallets: Number(values.wallets),
@@ -341,6 +367,7 @@ async function main(): Promise<void> {
     store,
     repeat: Number(values.repeat),
     warmup: !values['no-warmup'],
+    evidence,
     ...(values['write-latency'] !== undefined ? { writeLatencyMs: Number(values['write-latency']) } : {}),
     ...(values['max-chain-pages'] !== undefined ? { maxChainPages: Number(values['max-chain-pages']) } : {}),
   });
@@ -351,7 +378,8 @@ async function main(): Promise<void> {
   for (const run of result.runs) {
     console.log(
       `ratio ${run.ratio.toFixed(3)}  wall ${run.wallMs} ms / floor ${run.floorMs} ms (${run.requests} requests × ${result.options.latencyMs} ms / ${result.options.concurrency})` +
-        `  | simulator +${run.simExtraMs.toFixed(1)} ms/request → server floor ${run.serverFloorMs} ms, wall/serverFloor ${run.serverRatio.toFixed(3)}`,
+        `  | simulator +${run.simExtraMs.toFixed(1)} ms/request → server floor ${run.serverFloorMs} ms, wall/serverFloor ${run.serverRatio.toFixed(3)}` +
+        `  | client CPU ${run.clientCpuSeconds} s, evidence ${run.evidence ? `${run.evidenceBytes} bytes` : 'off'}`,
     );
   }
   console.log(`median ratio ${result.median.ratio.toFixed(3)}, best ${result.best.ratio.toFixed(3)} (load average at start ${result.loadAverage.join(' ')})`);
