@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODE_MEANINGS } from '../../src/util/exit-codes.js';
@@ -224,6 +224,22 @@ describe('exit codes of payexport, as a subprocess', () => {
       // The production host itself: the guard runs before any request, so no network is needed.
       const args = ['export', ...OCTOBER, '--no-db', '--config', 'payexport.json', '--base-url', 'https://voltageapi.com/v1'];
       expectExit(args, await runCli(args, { cwd, env: { PAYEXPORT_ORGANIZATION_ID: sim.sim.organizationId, PAYEXPORT_API_KEY: PLANTED_SECRETS[0]! } }), 78, cwd, /configured as staging but the base URL is the production API — staging keys belong to https:\/\/staging\.voltageapi\.com\/v1/);
+    });
+
+    it('a wallet on average with the US tax files on: refused before any request, naming the wallet and the way out (docs/tax.md#methods)', async () => {
+      const cwd = ws.fresh('average-for-tax');
+      const demo = JSON.parse(readFileSync(join(import.meta.dirname, '../../config/demo.json'), 'utf8')) as Record<string, unknown> & { journal: { prices: Array<{ file: string }> }; lots: { openingLots: string; wallets: Record<string, unknown> } };
+      const config = join(import.meta.dirname, '../../config');
+      const wallet = Object.keys(demo.lots.wallets)[0]!;
+      const average = {
+        journal: { ...demo.journal, prices: demo.journal.prices.map((p) => ({ ...p, file: join(config, p.file) })) },
+        lots: { ...demo.lots, openingLots: join(config, demo.lots.openingLots), wallets: { [wallet]: { methods: [{ method: 'fifo', from: '2025-01-01' }, { method: 'average', from: '2026-01-01' }] } } },
+      };
+      writeFileSync(join(cwd, 'payexport.json'), JSON.stringify(average));
+      const args = ['export', ...OCTOBER, '--no-db', '--config', 'payexport.json'];
+      expectExit(args, await runCli(args, { cwd, env: sim.env('token') }), 78, cwd, new RegExp(`^payexport: lots\\.wallets\\.${wallet}\\.methods: average is a book method, not one a US return may use for digital assets .*set lots\\.tax\\.form8949 to false to keep average for books outside the US$`));
+      // nothing pulled, nothing written: the output root, if made, is empty
+      expect(existsSync(join(cwd, 'reports')) ? readdirSync(join(cwd, 'reports'), { recursive: true }) : []).toEqual([]);
     });
 
     it('a malformed PAYEXPORT_NOW (the pinned clock of tests) is named in one line', async () => {
