@@ -7,7 +7,9 @@
  *   or another chain of the same list carries on from where it stopped (a split ledger);
  *   a page read again after a kill (a resumed run) is allowed, a gap is not;
  * - the run's requests, retries and bytes counted from the lines equal what the file's `end`
- *   line and the manifest (`api_requests`, `api_retries`, `api_bytes`) say;
+ *   line and the manifest (`api_requests`, `api_retries`, `api_bytes`) say; so do those of every
+ *   other run whose lines the file holds (a report after sharded pulls holds each shard's), and
+ *   each of them ended — or was resumed by the run after it (a kill, then the same command);
  * - the rows the streams kept equal the manifest's `pulled_*` counts, and the duplicates its
  *   `duplicates_seen`;
  * - each count of the service's summaries compared (`compared` lines) has its difference right,
@@ -34,8 +36,8 @@ export async function checkFolderEvidence(dir: string, manifest: Record<string, 
   const listed = files.some((f) => f.path === EVIDENCE_FILE);
   if (!listed) return typeof counts['api_requests'] === 'number' ? `the run pulled (${String(counts['api_requests'])} requests) but the folder holds no ${EVIDENCE_FILE}` : null;
   const runId = manifest['run_id'];
-  const mine: Totals = { requests: 0, retries: 0, bytes: 0 };
-  let end: Totals | null = null;
+  const runs = new Map<string, RunLines>();
+  let previous: RunLines | null = null;
   const pulled = new Map<string, number>();
   let duplicates = 0;
   let compared = 0;
@@ -49,21 +51,24 @@ export async function checkFolderEvidence(dir: string, manifest: Record<string, 
     } catch {
       return `${EVIDENCE_FILE} line ${n} is not JSON`;
     }
-    if (line['t'] === 'request') {
+    if (line['t'] === 'run') {
+      // a resumed run carries on the one before it, which ended without an end line (a kill)
+      if (line['resumed'] === true && previous !== null) previous.resumedBy = String(line['run_id']);
+      previous = runOf(runs, line['run_id']);
+    } else if (line['t'] === 'request') {
       const gap = chains.add(line, n);
       if (gap !== null) return `${EVIDENCE_FILE}: ${gap}`;
-      if (line['run'] === runId) {
-        mine.requests++;
-        if (typeof line['attempt'] === 'number' && line['attempt'] > 1) mine.retries++;
-        mine.bytes += typeof line['bytes'] === 'number' ? line['bytes'] : 0;
-      }
+      const totals = runOf(runs, line['run']).counted;
+      totals.requests++;
+      if (typeof line['attempt'] === 'number' && line['attempt'] > 1) totals.retries++;
+      totals.bytes += typeof line['bytes'] === 'number' ? line['bytes'] : 0;
     } else if (line['t'] === 'stream' && line['run'] === runId) {
       const kind = String(line['stream']).split(':')[0] ?? '';
       const key = `pulled_${kind.replace(/[^a-z]/g, '_')}`;
       pulled.set(key, (pulled.get(key) ?? 0) + Number(line['rows']));
       duplicates += Number(line['duplicates']);
-    } else if (line['t'] === 'end' && line['run'] === runId) {
-      end = { requests: Number(line['requests']), retries: Number(line['retries']), bytes: Number(line['bytes']) };
+    } else if (line['t'] === 'end') {
+      runOf(runs, line['run']).end = { requests: Number(line['requests']), retries: Number(line['retries']), bytes: Number(line['bytes']) };
     } else if (line['t'] === 'compared') {
       compared++;
       const wrong = comparedLineWrong(line);
@@ -72,10 +77,23 @@ export async function checkFolderEvidence(dir: string, manifest: Record<string, 
   }
   const unfinished = chains.unfinished();
   if (unfinished !== null) return `${EVIDENCE_FILE}: ${unfinished}`;
-  if (end === null) return `${EVIDENCE_FILE} has no end line for run ${String(runId)} (cut short?)`;
-  for (const [what, counted] of [['requests', 'api_requests'], ['retries', 'api_retries'], ['bytes', 'api_bytes']] as const) {
-    if (mine[what] !== end[what]) return `${EVIDENCE_FILE} holds ${mine[what]} ${what} of run ${String(runId)}, its end line says ${end[what]} (a request line removed or added)`;
-    if (typeof counts[counted] === 'number' && counts[counted] !== mine[what]) return `${EVIDENCE_FILE} holds ${mine[what]} ${what} of run ${String(runId)}, the manifest's ${counted} says ${String(counts[counted])}`;
+  for (const [id, run] of runs) {
+    if (run.end === null) {
+      if (run.counted.requests > 0 && run.resumedBy === null) return `${EVIDENCE_FILE} has no end line for run ${id} (cut short?)`;
+      continue;
+    }
+    for (const what of ['requests', 'retries', 'bytes'] as const) {
+      if (run.counted[what] !== run.end[what]) return `${EVIDENCE_FILE} holds ${run.counted[what]} ${what} of run ${id}, its end line says ${run.end[what]} (a request line removed or added)`;
+    }
+  }
+  const mine = runs.get(String(runId));
+  // the folder's own run pulled (the manifest counts its requests, or the file holds nobody else's);
+  // otherwise it is a report of the shards' pulls, each checked above
+  if (typeof counts['api_requests'] === 'number' || mine !== undefined || runs.size === 0) {
+    if (mine === undefined || mine.end === null) return `${EVIDENCE_FILE} has no end line for run ${String(runId)} (cut short?)`;
+    for (const [what, counted] of [['requests', 'api_requests'], ['retries', 'api_retries'], ['bytes', 'api_bytes']] as const) {
+      if (typeof counts[counted] === 'number' && counts[counted] !== mine.counted[what]) return `${EVIDENCE_FILE} holds ${mine.counted[what]} ${what} of run ${String(runId)}, the manifest's ${counted} says ${String(counts[counted])}`;
+    }
   }
   for (const [key, rows] of pulled) {
     if (typeof counts[key] === 'number' && counts[key] !== rows) return `the streams of ${EVIDENCE_FILE} kept ${rows} rows (${key}), the manifest says ${String(counts[key])}`;
@@ -84,6 +102,23 @@ export async function checkFolderEvidence(dir: string, manifest: Record<string, 
   const summaryRows = files.find((f) => f.path === 'summary-check.csv')?.rows;
   if (typeof summaryRows === 'number' && summaryRows !== compared) return `${EVIDENCE_FILE} compares ${compared} counts of the service, summary-check.csv has ${summaryRows} rows`;
   return null;
+}
+
+interface RunLines {
+  counted: Totals;
+  end: Totals | null;
+  /** the run that resumed this one, when it was killed */
+  resumedBy: string | null;
+}
+
+function runOf(runs: Map<string, RunLines>, id: unknown): RunLines {
+  const key = String(id);
+  let run = runs.get(key);
+  if (run === undefined) {
+    run = { counted: { requests: 0, retries: 0, bytes: 0 }, end: null, resumedBy: null };
+    runs.set(key, run);
+  }
+  return run;
 }
 
 function comparedLineWrong(line: Record<string, unknown>): string | null {

@@ -11,7 +11,8 @@ import { checkFolderEvidence } from '../../../src/sinks/folder-evidence.js';
  * summary-check.csv's rows — with the edges: an empty evidence file, a folder that pulled but holds
  * none, a rebuild that pulled nothing, a resumed run's evidence appended below the killed
  * attempt's (only the resumed run's own lines are its counts, but its pages continue the
- * attempt's), and a gap across that boundary.
+ * attempt's), and a gap across that boundary; and a report after sharded pulls, whose folder holds
+ * every shard's evidence and none of its own pull (each shard's lines against its own end line).
  */
 
 const base = mkdtempSync(join(tmpdir(), 'payexport-folder-evidence-'));
@@ -105,4 +106,31 @@ describe('checkFolderEvidence', () => {
       expect(await check(alone, {}, { runId: 'r2' })).toBe(`evidence.jsonl: ${PATH} begins at line 2 with cursor c3, which no page before it named: a page is missing at its start`);
     });
   });
+
+  describe('a report after sharded pulls: every shard’s evidence, none of its own pull', () => {
+    const WALLET2 = '/v1/organizations/o/wallets/w2/payments';
+    const shardLines = (run: string, path: string): Array<Record<string, unknown>> => [
+      { t: 'run', run_id: run, shard: run === 's0' ? '0/2' : '1/2' },
+      { ...page(run, null, 'c2'), path },
+      { ...page(run, 'c2', null), path },
+      { t: 'stream', run, stream: 'payments:w', pages: 2, rows: 4, duplicates: 0 },
+      { t: 'end', run, requests: 2, retries: 0, bytes: 20 },
+    ];
+    const shards = [...shardLines('s0', PATH), ...shardLines('s1', WALLET2), compared('10', '10', '0')];
+
+    it('holds when each shard’s lines agree with its end line (the manifest counts no pull of its own)', async () => {
+      expect(await check(shards, { pulled_payments: 8 }, { runId: 'report', summaryRows: 1 })).toBeNull();
+    });
+
+    it('a shard’s request line taken out, or its end line (the pull cut short): named with the shard’s run', async () => {
+      const lastPageOfS1 = shards.findIndex((l) => l['run'] === 's1' && l['t'] === 'request' && (l['params'] as string[][]).some(([k]) => k === 'cursor'));
+      const noLastPage = shards.filter((_, i) => i !== lastPageOfS1);
+      expect(await check(noLastPage, {}, { runId: 'report' })).toMatch(/^evidence\.jsonl: .*wallets\/w2\/payments.* stops at line \d+, whose page named cursor c2 next/);
+      const endSaysMore = shards.map((l) => (l['t'] === 'end' && l['run'] === 's0' ? { ...l, requests: 3 } : l));
+      expect(await check(endSaysMore, {}, { runId: 'report' })).toBe('evidence.jsonl holds 2 requests of run s0, its end line says 3 (a request line removed or added)');
+      const cutShort = shards.filter((l) => !(l['t'] === 'end' && l['run'] === 's1'));
+      expect(await check(cutShort, {}, { runId: 'report' })).toBe('evidence.jsonl has no end line for run s1 (cut short?)');
+    });
+  });
 });
+
