@@ -16,7 +16,7 @@
  * No header, key, token or password is ever in it: the request's path and query only (the
  * credential travels in a header), and every line passes the run's scrubber on its way out.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ApiExchange } from '../api/client.js';
 import type { LosslessJson } from '../api/json.js';
@@ -36,6 +36,10 @@ export interface EvidenceRun {
   window: { from: string; to: string; tz: string } | null;
   /** the run resumed an interrupted one: the lines above this one are that run's */
   resumed: boolean;
+  /** whose books: a report after shards finds its shards' journals by it */
+  organization_id?: string;
+  /** `K/N` for a shard's pull (a report after the shards copies its journal in), else null */
+  shard?: string | null;
 }
 
 export interface EvidenceStream {
@@ -65,9 +69,17 @@ export class EvidenceLog {
     private readonly clock: () => Date,
   ) {}
 
-  /** Starts (or, for a resumed run, continues at once) the journal at `path`. */
-  static open(path: string, run: EvidenceRun, options: { scrub: (line: string) => string; clock: () => Date }): EvidenceLog {
+  /** set by `open`: what to do when the file cannot be written (absent: the error stops the run) */
+  private onUnwritable: ((error: Error) => void) | undefined;
+
+  /**
+   * Starts (or, for a resumed run, continues at once) the journal at `path`. With `onUnwritable`,
+   * a file that cannot be made or written is told to it once and the evidence dropped — a shard's
+   * (its output root may not be writable where it runs; its pull goes on, docs/audit.md#sharded-pulls).
+   */
+  static open(path: string, run: EvidenceRun, options: { scrub: (line: string) => string; clock: () => Date; onUnwritable?: (error: Error) => void }): EvidenceLog {
     const log = new EvidenceLog(path, run.resumed, run.run_id, options.scrub, options.clock);
+    log.onUnwritable = options.onUnwritable;
     log.line({ t: 'run', schema_version: EVIDENCE_SCHEMA_VERSION, ...run, at: options.clock().toISOString() });
     // a resumed run's file holds the pages before the kill: it is continued, whatever this run reads
     if (run.resumed) log.materialize();
@@ -123,17 +135,38 @@ export class EvidenceLog {
   /** Creates (or, resumed, appends to) the file and writes the lines that waited for it. */
   private materialize(): void {
     if (this.pending === null) return;
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o750 });
-    this.fd = openSync(this.path, this.resumed ? 'a' : 'w', 0o640);
     const waiting = this.pending;
     this.pending = null;
-    if (waiting.length > 0) writeSync(this.fd, waiting.join(''));
+    this.guarded(() => {
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o750 });
+      this.fd = openSync(this.path, this.resumed ? 'a' : 'w', 0o640);
+      if (waiting.length > 0) writeSync(this.fd, waiting.join(''));
+    });
   }
 
   private line(record: Record<string, unknown>): void {
     const text = `${this.scrub(JSON.stringify(record))}\n`;
     if (this.pending !== null) this.pending.push(text);
-    else if (this.fd !== null) writeSync(this.fd, text);
+    else if (this.fd !== null) this.guarded(() => writeSync(this.fd as number, text));
+  }
+
+  /** Runs a write; with `onUnwritable`, a failure is told once and the journal given up. */
+  private guarded(write: () => void): void {
+    if (this.onUnwritable === undefined) return write();
+    try {
+      write();
+    } catch (error) {
+      const tell = this.onUnwritable;
+      this.onUnwritable = () => undefined;
+      this.close();
+      // a part of the journal would read as a pull cut short: none is better than that
+      try {
+        rmSync(this.path, { force: true });
+      } catch {
+        // the folder is not writable: nothing was written there either
+      }
+      tell(error as Error);
+    }
   }
 }
 

@@ -43,6 +43,7 @@ import { wholeEnvironments } from './whole-environments.js';
 import type { PipelineSpec } from './pipeline-spec.js';
 import { dryRun, type Plan } from './plan.js';
 import { runKey } from './run-key.js';
+import { shardJournals } from './shard-evidence.js';
 import { openSnapshot, type Snapshot } from '../store/snapshot.js';
 import type { Checkpoint, RunStatus, SnapshotWriter } from '../model/ports.js';
 
@@ -161,9 +162,13 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
   });
   for (const what of writer.setAside ?? []) log.warn({ state: snapshot.target }, `spool state not trusted, set aside: ${what}`);
   if (resumed.length > 0) log.info({ streams: resumed.length }, 'resuming an interrupted run from its checkpoints');
-  const evidencePath = spec.pull && deps.apis !== null && deps.onRoot !== null ? evidenceJournalPath(deps.outRoot, key) : null;
+  // a shard writes no report, but its evidence: the report after the shards copies it in (docs/audit.md)
+  const evidencePath = spec.pull && deps.apis !== null && (deps.onRoot !== null || shard !== undefined) ? evidenceJournalPath(deps.outRoot, key) : null;
   if (evidencePath !== null) {
-    deps.evidence.log = EvidenceLog.open(evidencePath, { run_id: runId, run_key: key, command: spec.command, window: { from: window.from, to: window.to, tz: window.tz }, resumed: resumed.length > 0 }, { scrub: (line) => env.scrubber.scrub(line), clock: env.clock });
+    const evidenceRun = { run_id: runId, run_key: key, command: spec.command, window: { from: window.from, to: window.to, tz: window.tz }, resumed: resumed.length > 0, organization_id: organizationId, shard: shard === undefined ? null : `${shard.index}/${shard.count}` };
+    // a shard's root may not be writable where it runs (a pod without the report's volume): it pulls all the same
+    const onUnwritable = shard === undefined ? {} : { onUnwritable: (error: Error) => log.warn({ err: env.scrubber.scrub(String(error)) }, `the shard's evidence cannot be written under ${deps.outRoot}: the report after the shards will not hold its requests`) };
+    deps.evidence.log = EvidenceLog.open(evidencePath, evidenceRun, { scrub: (line) => env.scrubber.scrub(line), clock: env.clock, ...onUnwritable });
   }
 
   let status: RunStatus = 'failed';
@@ -174,7 +179,9 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     // this snapshot remembers (a fresh one, another engine, the spool) — the run amends, never replaces
     const learned = !recorded && spec.job === 'month-end' && deps.onRoot?.period.closed === true ? deps.onRoot.period : null;
     const closedBefore = recorded || learned !== null;
-    const report = (pacing?: PullPacing): Promise<ReportStageResult> => startReport(env, spec, deps, { counts, closedBefore, recorded, evidence: evidencePath, ...(pacing ? { pacing } : {}) });
+    // a rebuild after sharded pulls holds the shards' evidence (their journals under this root)
+    const journals = evidencePath !== null ? [evidencePath] : spec.command === 'report' ? await shardJournals(deps.outRoot, organizationId, window, log) : [];
+    const report = (pacing?: PullPacing): Promise<ReportStageResult> => startReport(env, spec, deps, { counts, closedBefore, recorded, evidence: journals, ...(pacing ? { pacing } : {}) });
     let pulled: PullResult | null = null;
     let discovery: Discovery | null = null;
     let reportBehind: Promise<ReportStageResult> | null = null;
@@ -228,8 +235,8 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     env.progress.phase('report');
     if (reportBehind === null && deps.onRoot !== null) await claimOutputRoot(deps.onRoot, runId, env.clock());
     const reported = await (reportBehind ?? report());
-    // the folder holds the evidence now; the journal was only kept for a resumed run
-    if (evidencePath !== null) await rm(evidencePath, { force: true });
+    // the folder holds the evidence now; the journals were only kept for a resumed run, or for this report
+    for (const journal of journals) await rm(journal, { force: true });
     await writer.writeFindings(runId, reported.result.findings);
 
     let notClosed: string | null = null;
@@ -274,8 +281,8 @@ interface ReportStageRun {
   closedBefore: boolean;
   /** the snapshot records the close */
   recorded: boolean;
-  /** the pull's evidence journal (null: the run did not pull) */
-  evidence: string | null;
+  /** the evidence journals the folder holds: the run's pull, or a report's shards (none: nothing pulled) */
+  evidence: readonly string[];
   pacing?: PullPacing;
 }
 

@@ -58,8 +58,8 @@ export interface ReportStageInput {
   source: ReportSource;
   /** signs the folder's manifest (docs/audit.md#signed-manifests); absent: not signed */
   signer?: ManifestSigner | null;
-  /** the pull's evidence journal, complete once the pull has ended: copied in as evidence.jsonl (absent: the run did not pull) */
-  evidence?: string | null;
+  /** the pull's evidence journals, complete once the pull has ended — the run's own, or the shards' a report rebuilds from: copied in as evidence.jsonl (none: nothing pulled) */
+  evidence?: readonly string[];
   organizationId: string;
   /** restrict to these wallets (the run's `--wallet` scope); empty = every wallet of the snapshot */
   walletIds: readonly string[];
@@ -228,7 +228,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     const openRows = (await open.close()).rows;
     const close = closeStatus({ closing: input.closing !== undefined, allowOpen: input.closing?.allowOpen ?? false, closedBefore: input.closed, openItems: openRows, period: input.period });
 
-    if (input.evidence !== undefined && input.evidence !== null) await copyEvidence(folder, input.evidence, result.summaryChecks, input.runId);
+    if (input.evidence !== undefined && input.evidence.length > 0) await copyEvidence(folder, input.evidence, result.summaryChecks, input.runId);
     const publish = await folder.publish({
       // Only what defines the report: a rebuild from the snapshot must render the same Overview.
       parameters: {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/util/shard.js';
@@ -10,7 +10,9 @@ import { workspace } from '../support/cli/workspace.js';
 /**
  * Scale-out: three `export --shard K/3` processes fill one schema at the same time, one `report`
  * builds the files; they must equal, byte for byte, the files of one unsharded `export` into
- * another schema. The report stage may not depend on which run pulled what.
+ * another schema. The report stage may not depend on which run pulled what. The shards' evidence
+ * (docs/audit.md#sharded-pulls) is kept under the output root and taken into the report's folder,
+ * where `verify --chain` recomputes it.
  */
 
 const pg = await probePostgres();
@@ -50,7 +52,9 @@ describe.skipIf(pg.url === null)(`--shard K/N${pg.skipReason === null ? '' : ` (
       expect(result.stdout).toContain(`pulled shard ${k}/3: ${expected[k]} wallet(s). Build the files with: payexport report --organization ${sim.sim.organizationId} --from 2026-10-01 --to 2026-10-31 --job export`);
     });
     expect(expected.reduce((a, b) => a + b, 0)).toBe(sim.sim.wallets.length);
-    expect(existsSync(join(cwd, 'sharded')), 'a shard writes no report').toBe(false);
+    // a shard writes no report, only the evidence of its pull, under the output root for the report to take in
+    expect(readdirSync(join(cwd, 'sharded'), { recursive: true }).sort()).toEqual(['.audit', join('.audit', 'runs'), ...readdirSync(join(cwd, 'sharded', '.audit', 'runs')).map((f) => join('.audit', 'runs', f))].sort());
+    expect(readdirSync(join(cwd, 'sharded', '.audit', 'runs'))).toHaveLength(3);
 
     const reportArgs = ['report', ...window, '--job', 'export', '--schema', sharded, '--out', 'sharded'];
     const report = await runCli(reportArgs, { cwd, env });
@@ -73,10 +77,22 @@ describe.skipIf(pg.url === null)(`--shard K/N${pg.skipReason === null ? '' : ` (
     for (const file of files) {
       expect(readFileSync(join(a, file)).equals(readFileSync(join(b, file))), `${file} differs`).toBe(true);
     }
+    // the report holds the shards' evidence, in shard order, each shard's pull whole; verify --chain recomputes it
+    const evidence = readFileSync(join(a, 'evidence.jsonl'), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const runs = evidence.filter((l) => l['t'] === 'run');
+    expect(runs.map((l) => l['shard'])).toEqual(['0/3', '1/3', '2/3']);
+    for (const run of runs) {
+      const requests = evidence.filter((l) => l['t'] === 'request' && l['run'] === run['run_id']).length;
+      expect(evidence.find((l) => l['t'] === 'end' && l['run'] === run['run_id'])?.['requests']).toBe(requests);
+      expect(requests).toBeGreaterThan(0);
+    }
+    expect(readdirSync(join(cwd, 'sharded', '.audit', 'runs')), 'the journals are in the folder now').toEqual([]);
+    const verified = await runCli(['verify', '--chain', 'sharded'], { cwd, env: {} });
+    expect(verified.code, describeRun(['verify', '--chain', 'sharded'], verified)).toBe(0);
     type Manifest = { control_totals: unknown; checks: unknown; files: Array<{ path: string; sha256: string; rows: number }> };
     const [ma, mb] = [a, b].map((dir) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest);
     expect(ma!.control_totals).toEqual(mb!.control_totals);
     expect(ma!.checks).toEqual(mb!.checks);
-    expect(ma!.files).toEqual(mb!.files.filter((f) => !RUN_RECORD.has(f.path)));
+    expect(ma!.files.filter((f) => !RUN_RECORD.has(f.path))).toEqual(mb!.files.filter((f) => !RUN_RECORD.has(f.path)));
   });
 });

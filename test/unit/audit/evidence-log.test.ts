@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,9 @@ import { EvidenceLog, evidenceJournalPath, type EvidenceRun } from '../../../src
  * the wallet from the path or the query, retries and bytes summed into the end line; every line
  * through the scrubber; a resumed run appends below the lines of the attempt it continues, a fresh
  * one starts the file again; nothing is written once it is closed; a run that never received a
- * wallet's page leaves no file (nothing to resume from), one that did has every line since its start.
+ * wallet's page leaves no file (nothing to resume from), one that did has every line since its start;
+ * a shard's journal that cannot be written is told once and given up (no part of it left), the run
+ * going on.
  */
 
 const base = mkdtempSync(join(tmpdir(), 'payexport-evidence-log-'));
@@ -125,4 +127,21 @@ describe('EvidenceLog', () => {
     EvidenceLog.open(ended, run(), { scrub: (l) => l, clock }).end();
     expect(lines(ended).map((l) => l['t'])).toEqual(['run', 'end']);
   });
+
+  it('with onUnwritable (a shard’s): a file that cannot be made is told once, no part of it is left, and the pull goes on', () => {
+    // the journal's folder would be under a file: mkdir fails with ENOTDIR
+    const blocker = join(base, 'blocker');
+    writeFileSync(blocker, 'not a folder');
+    const told: string[] = [];
+    const log = EvidenceLog.open(join(blocker, '.audit', 'runs', 'r.jsonl'), run({ shard: '1/3', organization_id: 'o' }), { scrub: (l) => l, clock, onUnwritable: (e) => told.push((e as NodeJS.ErrnoException).code ?? e.message) });
+    log.request(exchange({ path: `/v1/organizations/o/wallets/${WALLET}/payments`, body: { items: [] } }));
+    log.request(exchange({ path: `/v1/organizations/o/wallets/${WALLET}/payments`, body: { items: [] } }));
+    log.end();
+    expect(told).toEqual(['ENOTDIR']);
+    expect(log.written).toBe(false);
+    // without it, the same failure stops the run
+    const strict = EvidenceLog.open(join(blocker, 'x', 'r.jsonl'), run(), { scrub: (l) => l, clock });
+    expect(() => strict.request(exchange({ path: `/v1/organizations/o/wallets/${WALLET}/payments`, body: { items: [] } }))).toThrow(/ENOTDIR/);
+  });
 });
+
