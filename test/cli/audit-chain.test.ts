@@ -272,6 +272,7 @@ describe('audit-pack', () => {
       if (command.startsWith('openssl pkeyutl')) expect(out).toMatch(/^Signature Verified Successfully$/m);
       if (command.includes('sha256sum -c')) expect(out.trim().split('\n').every((l) => l.endsWith(': OK'))).toBe(true);
       for (const [, counted, said] of out.matchAll(/(\d+) (?:records|requests on record); the manifest says (\d+)/g)) expect(counted).toBe(said);
+      for (const [, counted, said] of out.matchAll(/(\d+) requests on record of run \S+; its end line says (\d+)/g)) expect(counted).toBe(said);
       if (command.startsWith('openssl pkey -pubin')) expect(readme).toContain(`ed25519-${out.slice(0, 16)}`);
     }
     expect(readFileSync(join(top, 'verify-chain.txt'), 'utf8')).toMatch(/3 close\(s\)/);

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/util/shard.js';
@@ -89,6 +90,17 @@ describe.skipIf(pg.url === null)(`--shard K/N${pg.skipReason === null ? '' : ` (
     expect(readdirSync(join(cwd, 'sharded', '.audit', 'runs')), 'the journals are in the folder now').toEqual([]);
     const verified = await runCli(['verify', '--chain', 'sharded'], { cwd, env: {} });
     expect(verified.code, describeRun(['verify', '--chain', 'sharded'], verified)).toBe(0);
+    // the audit pack's README counts each shard's requests against its end line, as written
+    const packArgs = ['audit-pack', 'sharded/export/2026-10-01_2026-10-31', '--archive', 'pack.tar.gz'];
+    const packed = await runCli(packArgs, { cwd, env: {} });
+    expect(packed.code, describeRun(packArgs, packed)).toBe(0);
+    mkdirSync(join(cwd, 'pack'));
+    execFileSync('tar', ['xzf', join(cwd, 'pack.tar.gz'), '-C', join(cwd, 'pack')]);
+    const top = join(cwd, 'pack', readdirSync(join(cwd, 'pack'))[0]!);
+    const step = readFileSync(join(top, 'README.txt'), 'utf8').split('\n').filter((l) => l.startsWith('$ ') && l.includes('requests on record'));
+    expect(step).toHaveLength(1);
+    const said = [...execFileSync('bash', ['-c', step[0]!.slice(2)], { cwd: top }).toString().matchAll(/(\d+) requests on record of run \S+; its end line says (\d+)/g)];
+    expect(said.map(([, counted, end]) => counted === end)).toEqual([true, true, true]);
     type Manifest = { control_totals: unknown; checks: unknown; files: Array<{ path: string; sha256: string; rows: number }> };
     const [ma, mb] = [a, b].map((dir) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest);
     expect(ma!.control_totals).toEqual(mb!.control_totals);
