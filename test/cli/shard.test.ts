@@ -106,5 +106,5 @@ describe.skipIf(pg.url === null)(`--shard K/N${pg.skipReason === null ? '' : ` (
     expect(ma!.control_totals).toEqual(mb!.control_totals);
     expect(ma!.checks).toEqual(mb!.checks);
     expect(ma!.files.filter((f) => !RUN_RECORD.has(f.path))).toEqual(mb!.files.filter((f) => !RUN_RECORD.has(f.path)));
-  });
+  }, 300_000);
 });
