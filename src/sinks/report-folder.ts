@@ -32,7 +32,7 @@ import { usageError } from '../util/errors.js';
 import { cleanStaleFolders, createTempFolder } from './atomic-folder.js';
 import { BalanceSummary } from './balance-summary.js';
 import { EXCEL_MAX_ROWS } from './cells.js';
-import { closeStatus } from './close-status.js';
+import { closeStatus, type CloseStatus } from './close-status.js';
 import type { AnyTableSpec, TableSpec } from '../model/column-spec.js';
 import { CsvTableWriter, DEFAULT_CSV_OPTIONS, type CsvOptions, type FileResult } from './csv-table-writer.js';
 import { FeeChartData } from './fee-charts.js';
@@ -230,12 +230,7 @@ class ReportFolderImpl implements ReportFolder {
   }
 
   async publish(input: PublishInput): Promise<PublishResult> {
-    if (this.state !== 'open') throw new Error('the report folder is already published or aborted');
-    if (this.current !== null) throw new Error('a table is still open: close it before publishing');
-    const unclosed = [...this.extras].find(([, e]) => e.result === null);
-    if (unclosed !== undefined) throw new Error(`file ${unclosed[0]} is still open: close it before publishing`);
-    const unfinished = [...this.ahead].find(([id, part]) => part.closed === null || !this.outcomes.some((o) => o.spec.id === id));
-    if (unfinished !== undefined) throw new Error(`table ${unfinished[0]}'s CSV was written ahead but the table was not written: call table() for it before publishing`);
+    this.assertPublishable();
     this.state = 'publishing';
     try {
       for (const spec of ALL_TABLES) {
@@ -253,28 +248,7 @@ class ReportFolderImpl implements ReportFolder {
       const stats = sumXlsxStats(this.xlsxStats, this.workbook !== null);
       const close = input.close ?? closeStatus({ closing: false, allowOpen: false, closedBefore: false, openItems: this.outcomes.find((o) => o.spec.id === OPEN_ITEMS_TABLE.id)?.rows ?? 0, period: this.options.period });
       const notes = [...(input.notes ?? []), ...xlsxNotes(stats)];
-      if (this.workbook !== null) {
-        await writeOverviewPages(this.workbook, {
-          options: this.options,
-          ctx: this.ctx,
-          parameters,
-          checks: input.checks,
-          controlTotals: input.controlTotals,
-          specs: this.outcomes.map((o) => o.spec),
-          tables: ordered.map((o) => ({ sheet: o.spec.sheet, file: o.csv === null ? null : o.spec.file, rows: o.rows })),
-          fees: this.fees,
-          chartData: this.chartData,
-          balances: this.balances,
-          close,
-          notes,
-          ...(input.crypto === undefined ? {} : { crypto: input.crypto }),
-        });
-        const book = await this.workbook.commit();
-        // the workbook's tab order: the order the tables were written (the journal's sheet sits before Exceptions)
-        const sheets = this.outcomes.flatMap((o) => o.sheets);
-        // its rows: the data rows of its table sheets (subtotal rows included; a laid-out sheet is not a table sheet)
-        files.push({ path: WORKBOOK_FILE, rows: sheets.reduce((n, s) => n + s.rows - 1, 0), bytes: book.bytes, sha256: book.sha256, sheets });
-      }
+      if (this.workbook !== null) files.push(await this.commitWorkbook(this.workbook, input, { parameters, ordered, close, notes }));
       const html = renderFeesHtml(this.fees, { title: `Fees by wallet and rail · ${this.options.job} ${this.options.period}`, subtitle: `Window ${this.ctx.clock.iso(this.options.window.from) ?? ''} to ${this.ctx.clock.iso(this.options.window.to) ?? ''} (${this.options.window.tz}), completed payments.` }, this.ctx);
       files.push(await this.writeSmallFile(FEES_HTML_FILE, html, this.fees.groups().reduce((n, g) => n + g.bars.length, 0)));
 
@@ -322,6 +296,40 @@ class ReportFolderImpl implements ReportFolder {
       await this.abort();
       throw outputError(error, this.tempDir);
     }
+  }
+
+  /** A folder publishes once, with every table and file closed (a caller's bug otherwise, not the user's). */
+  private assertPublishable(): void {
+    if (this.state !== 'open') throw new Error('the report folder is already published or aborted');
+    if (this.current !== null) throw new Error('a table is still open: close it before publishing');
+    const unclosed = [...this.extras].find(([, e]) => e.result === null);
+    if (unclosed !== undefined) throw new Error(`file ${unclosed[0]} is still open: close it before publishing`);
+    const unfinished = [...this.ahead].find(([id, part]) => part.closed === null || !this.outcomes.some((o) => o.spec.id === id));
+    if (unfinished !== undefined) throw new Error(`table ${unfinished[0]}'s CSV was written ahead but the table was not written: call table() for it before publishing`);
+  }
+
+  /** The Overview pages written last (they sum what the tables held), then the workbook committed: its manifest entry. */
+  private async commitWorkbook(workbook: NonNullable<typeof this.workbook>, input: PublishInput, p: { parameters: Record<string, unknown>; ordered: readonly TableOutcome[]; close: CloseStatus; notes: string[] }): Promise<ManifestFile> {
+    await writeOverviewPages(workbook, {
+      options: this.options,
+      ctx: this.ctx,
+      parameters: p.parameters,
+      checks: input.checks,
+      controlTotals: input.controlTotals,
+      specs: this.outcomes.map((o) => o.spec),
+      tables: p.ordered.map((o) => ({ sheet: o.spec.sheet, file: o.csv === null ? null : o.spec.file, rows: o.rows })),
+      fees: this.fees,
+      chartData: this.chartData,
+      balances: this.balances,
+      close: p.close,
+      notes: p.notes,
+      ...(input.crypto === undefined ? {} : { crypto: input.crypto }),
+    });
+    const book = await workbook.commit();
+    // the workbook's tab order: the order the tables were written (the journal's sheet sits before Exceptions)
+    const sheets = this.outcomes.flatMap((o) => o.sheets);
+    // its rows: the data rows of its table sheets (subtotal rows included; a laid-out sheet is not a table sheet)
+    return { path: WORKBOOK_FILE, rows: sheets.reduce((n, s) => n + s.rows - 1, 0), bytes: book.bytes, sha256: book.sha256, sheets };
   }
 
   async abort(): Promise<void> {
