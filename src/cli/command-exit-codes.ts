@@ -9,7 +9,10 @@ import { EXIT_CODE_MEANINGS, type ExitCodeValue } from '../util/exit-codes.js';
 type Entry = ExitCodeValue | readonly [ExitCodeValue, string];
 
 const JOB: readonly Entry[] = [0, 1, 64, [65, 'completed, but reconciliation found exceptions or data that cannot be booked, or the month was left open (files are written)'], 69, 73, 74, [75, 'temporary: another run holds the lock, the database or the service cannot be reached, no price source answers for a price the books lack (prices.autoFetch), or the run was interrupted; safe to retry (a rerun resumes)'], 77, 78];
-const SNAPSHOT_ONLY: readonly Entry[] = [0, 1, 64, 74, [75, 'temporary: another run holds the lock, or the database cannot be reached; safe to retry'], [77, 'the database refused the role or its password'], 78];
+const SNAPSHOT_ONLY = (done: string): readonly Entry[] => [[0, done], 1, 64, 74, [75, 'temporary: another run holds the lock, or the database cannot be reached; safe to retry'], [77, 'the database refused the role or its password'], 78];
+
+/** The commands whose 0 is the table's own ("every reconciliation check passed"): the ones that reconcile. Every other command says what its 0 means. */
+export const RECONCILING_COMMANDS: readonly CommandPath[] = ['export', 'nightly', 'month-end', 'report'];
 
 export const COMMAND_EXIT_CODES = {
   export: JOB,
@@ -22,8 +25,8 @@ export const COMMAND_EXIT_CODES = {
   verify: [[0, 'every file matches the manifest (sha256, bytes, rows)'], 1, [64, 'bad usage, or the path is not a report folder'], [65, 'a file differs or is missing (each problem on stdout as MISMATCH …)']],
   'audit-pack': [[0, 'the archive is written and verify --chain found no break'], 1, [64, 'bad usage, or no published folder of that period'], [65, 'the archive is written, but verify --chain named a break (its line is in the archive and on stderr)'], 74, [75, 'interrupted (SIGINT, SIGTERM): remove the archive and run again'], 77, 78],
   deliver: [[0, 'every destination has the folder (delivered now, or already there)'], 1, 64, [69, 'a destination still did not get the folder'], 74, 75, 77, [78, 'bad configuration, or no destination is configured']],
-  'db migrate': SNAPSHOT_ONLY,
-  'db shell': SNAPSHOT_ONLY,
+  'db migrate': SNAPSHOT_ONLY('the schema is created or upgraded (or was already current)'),
+  'db shell': SNAPSHOT_ONLY('stopped by Ctrl-C (SIGINT) or SIGTERM'),
   notify: [[0, 'every destination took the sample message'], 1, 64, [69, 'a destination did not take it'], [78, 'bad configuration, or no destination is configured']],
   listen: [[0, 'stopped by SIGINT or SIGTERM after draining'], 1, 64, 69, 74, 75, 77, 78],
   webhooks: [[0, 'registered (or rotated); the secret is in the secrets file'], 1, 64, 69, [75, 'temporary: the service cannot be reached; safe to retry'], 77, 78],

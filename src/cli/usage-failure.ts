@@ -3,8 +3,10 @@
  * unknown ones, so `export --bogus-flag` would say "Missing required arguments: from, to" — the
  * typo is the thing to fix, so an option the command does not know is named first. A command
  * given without the word that says what to do (`prices`, `notify`) names the words it takes
- * instead of "Not enough non-option arguments".
+ * instead of "Not enough non-option arguments". A mistyped option gets the "did you mean" an
+ * unknown command gets from yargs (`--form` → `--format`), which yargs' strict mode does not give.
  */
+import { closestOption } from '../util/did-you-mean.js';
 import { AppError } from '../util/errors.js';
 
 interface ParserView {
@@ -38,11 +40,26 @@ export function unknownOptions(argv: readonly string[], parser: ParserView): str
   return out;
 }
 
+/** The command's own long option names, as a person types them (`--format`, not yargs' camelCase twins). */
+function longOptions(parser: ParserView): string[] {
+  const options = parser.getOptions();
+  const names = [...Object.keys(options.key), ...Object.values(options.alias).flat()];
+  return [...new Set(names.filter((name) => name.length > 1 && !/[A-Z]/.test(name)))];
+}
+
+/** `Unknown argument: form — did you mean --format?`; with several, each its own suggestion. */
+function unknownOptionsMessage(unknown: readonly string[], parser: ParserView): string {
+  const known = longOptions(parser);
+  const suggested = unknown.map((name) => ({ name, near: closestOption(name, known) }));
+  if (suggested.length === 1) return `Unknown argument: ${unknown[0]!}${suggested[0]!.near === undefined ? '' : ` — did you mean --${suggested[0]!.near}?`}`;
+  return `Unknown arguments: ${suggested.map((s) => (s.near === undefined ? s.name : `${s.name} (did you mean --${s.near}?)`)).join(', ')}`;
+}
+
 /** The AppError for a yargs failure message (usage, exit 64). */
 export function usageFailure(message: string, argv: readonly string[], parser: ParserView | undefined): AppError {
-  if (parser !== undefined && /^Missing required argument/.test(message)) {
+  if (parser !== undefined && /^(Missing required argument|Unknown arguments?:)/.test(message)) {
     const unknown = unknownOptions(argv, parser);
-    if (unknown.length > 0) return new AppError('usage', 'unknown_option', `Unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+    if (unknown.length > 0) return new AppError('usage', 'unknown_option', unknownOptionsMessage(unknown, parser));
   }
   if (parser !== undefined && /^Not enough non-option arguments/.test(message)) {
     const command = argv.find((a) => !a.startsWith('-')) ?? '';

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { AppError, configError, usageError } from '../util/errors.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { configSchema, type Config, type ConfigInput } from './schema.js';
 import { chooseConfigFile, type ConfigFileChoice } from './config-file-choice.js';
 import { databaseUrlPassword, findSecretKeys, readSecretFile, redactDatabaseUrl, secretFromEnv } from './secrets.js';
@@ -220,33 +221,6 @@ function unwrap(schema: unknown): Record<string, unknown> | undefined {
   return undefined;
 }
 
-/** The closest known key within a third of the key's length (at least 1, at most 3) edits, for "did you mean". */
-export function didYouMean(key: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.min(3, Math.max(1, Math.floor(key.length / 3))) + 1;
-  for (const candidate of candidates) {
-    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}
 
 function loadSecrets(config: Config, env: Env, cwd: string, sources: Readonly<Record<string, Source>>, collect: boolean): Secrets {
   const credentials = new Map<string, Credential>();

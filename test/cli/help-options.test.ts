@@ -99,6 +99,19 @@ describe("each command's --help", () => {
   });
 });
 
+describe('a mistyped option', () => {
+  // unknown commands got "Did you mean …?" from yargs; unknown options got nothing (issue 52)
+  for (const [args, near] of [[['month-end', '--form', 'csv'], 'format'], [['doctor', '--verbos'], 'verbose'], [['export', '--form', 'csv'], 'format']] as const) {
+    it(`payexport ${args.join(' ')} → 64, one line on stderr naming --${near}`, async () => {
+      const result = await runCli(args, { cwd: ws.root });
+      expect(result.code, describeRun(args, result)).toBe(64);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(new RegExp(`^payexport: Unknown argument: ${args[1].slice(2)} — did you mean --${near}\\? \\(see \`payexport ${args[0]} --help\`\\)$`, 'm'));
+    });
+  }
+});
+
 describe('an unknown command', () => {
   for (const args of [['nonsense'], ['nonsense', '--help'], ['nonsense', '-h'], ['expor', '--help', '--from', '2026-10-01']]) {
     it(`payexport ${args.join(' ')} → 64, one line on stderr`, async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_EXIT_CODES, exitCodesOf, type CommandPath } from '../../../src/cli/command-exit-codes.js';
+import { COMMAND_EXIT_CODES, exitCodesEpilog, exitCodesOf, RECONCILING_COMMANDS, type CommandPath } from '../../../src/cli/command-exit-codes.js';
 import { EXIT_CODE_MEANINGS } from '../../../src/util/exit-codes.js';
 import { ROOT } from '../../support/cli/cli.js';
 import { exitNamesIn, reachableExitCodes, runtimeImports } from '../../support/exit-reach.js';
@@ -85,6 +85,17 @@ describe('each command lists the exit codes its code can return', () => {
       for (const code of Object.keys(excused).map(Number)) expect(reached.has(code), `a stale excuse: ${command} no longer reaches ${code}`).toBe(true);
       // every code is one of the table's
       for (const code of listed) expect(Object.keys(EXIT_CODE_MEANINGS).map(Number)).toContain(code as number);
+    });
+  }
+});
+
+describe("each command's 0 says what success is for that command", () => {
+  // `db migrate --help` said 0 meant "every reconciliation check passed" (issue 52): only a command that reconciles may take the table's own words
+  for (const command of Object.keys(COMMAND_EXIT_CODES) as CommandPath[]) {
+    it(command, () => {
+      const zero = exitCodesEpilog(command).split('\n').find((line) => /^ +0 {2}/.test(line));
+      if (RECONCILING_COMMANDS.includes(command)) expect(zero).toMatch(/reconciliation/);
+      else expect(zero, `${command}: give 0 a meaning of its own in src/cli/command-exit-codes.ts`).not.toMatch(/reconciliation/);
     });
   }
 });
