@@ -54,8 +54,13 @@ export async function folderFault(dir: string, options: { keepCreated: boolean }
     // the probe file refused: the folder itself is what cannot be written; a file in the way: name that file
     // a folder that could not be made was refused by the one above it
     const refused = e.path === undefined || e.path === probe ? dir : e.syscall === 'mkdir' && code !== 'EEXIST' ? dirname(e.path) : e.path;
-    const path = code === 'ENOTDIR' ? fileAbove(refused) : refused;
-    return { code, path, message: `cannot write in ${dir} (${code}${path === dir ? '' : ` at ${path}`})` };
+    // not a folder: the file in the way is the level the error names, or one above it — never the
+    // folder above that file (`--out /x/afile` named /x, issue 52)
+    if (code === 'ENOTDIR') {
+      const file = fileAbove(e.path === undefined || e.path === probe ? dir : e.path);
+      return { code, path: file, message: `cannot write in ${dir} (ENOTDIR: ${file} is a file, not a folder)` };
+    }
+    return { code, path: refused, message: `cannot write in ${dir} (${code}${refused === dir ? '' : ` at ${refused}`})` };
   } finally {
     await rm(probe, { force: true }).catch(() => undefined);
     // deepest first: each level is empty once the one below it is gone

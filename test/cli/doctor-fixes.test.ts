@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, runCli } from '../support/cli/cli.js';
 import { closedPort } from '../support/cli/closed-port.js';
+import { probePostgres } from '../support/cli/pg.js';
 import { expectNoSecrets } from '../support/cli/secrets.js';
 import { PLANTED_KEYS, PLANTED_SECRETS, startTestSim, type TestSim } from '../support/cli/sim.js';
 import { workspace } from '../support/cli/workspace.js';
@@ -18,6 +19,14 @@ import { workspace } from '../support/cli/workspace.js';
  */
 
 const ws = workspace('doctor-fixes');
+const pg = await probePostgres();
+/** the test server, with a database name nobody made */
+const missingDatabaseUrl = ((): string => {
+  if (!pg.url) return '';
+  const url = new URL(pg.url);
+  url.pathname = '/payexport_never_created_52';
+  return url.toString();
+})();
 let sim: TestSim;
 let deadPort = 0;
 const isRoot = process.getuid?.() === 0;
@@ -172,6 +181,18 @@ const FAULTS: Fault[] = [
     uid: isRoot ? NOBODY : undefined,
   },
   { label: 'an output root below a file', config: (b) => ({ ...b, out: 'blocker/reports' }), prepare: (cwd) => writeFileSync(join(cwd, 'blocker'), 'a file\n'), title: 'output root blocker/reports', detail: /\(ENOTDIR/, fix: /\/blocker is a file where a folder is needed: move that file away/, skips: ['output scope of'] },
+  // issue 52: `--out /x/afile` named /x, the folder above the file
+  { label: 'an output root that is a file', config: (b) => ({ ...b, out: 'x/afile' }), prepare: (cwd) => { mkdirSync(join(cwd, 'x')); writeFileSync(join(cwd, 'x', 'afile'), 'a file\n'); }, title: 'output root x/afile', detail: /\(ENOTDIR: .*\/x\/afile is a file, not a folder\)$/, fix: /^\/.*\/x\/afile is a file where a folder is needed: move that file away, or point "out" at a folder this user can write$/, skips: ['output scope of'] },
+  // issue 52: the fix said "start the server" for a server that answered, and a database it does not have
+  {
+    label: 'a Postgres database that does not exist',
+    env: { DATABASE_URL: missingDatabaseUrl },
+    title: 'snapshot reachable',
+    detail: /database postgres:\/\/.*\/payexport_never_created_52 does not exist/,
+    fix: /^create it: createdb (-h \S+ )?(-p \d+ )?(-U \S+ )?payexport_never_created_52 \(as a role that may create databases; in psql: CREATE DATABASE "payexport_never_created_52"( OWNER "[^"]+")?;\), or fix the database name in DATABASE_URL$/,
+    skips: ['snapshot schema version', 'run locks free'],
+    skipIf: pg.url ? null : 'no Postgres (DATABASE_URL)',
+  },
   { label: 'an output root where no folder can be made (/proc)', config: (b) => ({ ...b, out: '/proc/payexport-reports' }), title: 'output root /proc/payexport-reports', detail: /\(ENOENT/, fix: /^\/proc\/payexport-reports cannot be created where it is .*: point "out" at a folder on an ordinary disk$/ },
   {
     label: 'an embedded database folder on a read-only file system',
@@ -238,4 +259,20 @@ describe('payexport doctor: each planted fault → the fix of its cause', () => 
       expectNoSecrets(PLANTED_SECRETS, { texts: [result.stdout, result.stderr] });
     });
   }
+});
+
+describe('payexport doctor: one line per key file', () => {
+  // issue 52: the key file init writes, named again by PAYEXPORT_API_KEY_FILE (or by a second environment), was checked and printed twice
+  it('a key file named by two environments and by PAYEXPORT_API_KEY_FILE has one line', async () => {
+    const cwd = ws.fresh('key-file-once');
+    const keyFile = join(cwd, 'org.api-key');
+    writeFileSync(keyFile, `${PLANTED_KEYS[0]}\n`, { mode: 0o600 });
+    const config = { baseUrl: sim.sim.baseUrl, organization: sim.sim.organizationId, environments: sim.sim.environments.map((e) => ({ id: e.id, apiKeyFile: keyFile })), tz: 'UTC', out: 'reports', dataDir: 'data' };
+    writeFileSync(join(cwd, 'payexport.json'), JSON.stringify(config, null, 2));
+    const args = ['doctor', '--config', 'payexport.json'];
+    const result = await runCli(args, { cwd, env: { PAYEXPORT_API_KEY_FILE: keyFile } });
+    const lines = result.stdout.split('\n').filter((l) => /^ {2}[✓✗–] key file/.test(l));
+    expect(lines, describeRun(args, result)).toEqual([`  ✓ key file ${keyFile}: only its owner can read it; outside any git checkout`]);
+    expectNoSecrets(PLANTED_SECRETS, { texts: [result.stdout, result.stderr] });
+  });
 });

@@ -215,7 +215,7 @@ describe('payexport doctor', () => {
 
   it('an output root that cannot be written: ✗ with the reason', async () => {
     const d = await doctor('unwritable', { ...baseConfig(), out: 'blocker/reports' }, { prepare: (cwd) => writeFileSync(join(cwd, 'blocker'), 'a file, not a folder\n') });
-    expectOnlyFailure(d, 'output root blocker/reports', /cannot write in .*blocker\/reports \(ENOTDIR at .*\/blocker\)/, /\/blocker is a file where a folder is needed: move that file away, or point "out" at a folder this user can write/);
+    expectOnlyFailure(d, 'output root blocker/reports', /cannot write in .*blocker\/reports \(ENOTDIR: .*\/blocker is a file, not a folder\)/, /\/blocker is a file where a folder is needed: move that file away, or point "out" at a folder this user can write/);
   });
 
   it("an output root without room for this organization's last run: ✗ with both sizes; another organization's run (the demo's) is not counted", async () => {

@@ -16,8 +16,23 @@ interface SecretFile {
   /** as the config or the variable names it */
   shown: string;
   what: string;
-  /** the id its read problem is kept under (config/load.ts) */
-  problemId: string;
+  /** the ids its read problems are kept under (config/load.ts): one per environment or variable that names it */
+  problemIds: string[];
+}
+
+/**
+ * One line per file, however many name it: init writes the same key file into every environment
+ * it sets up, and PAYEXPORT_API_KEY_FILE may name the config's own (issue 52: the line came twice).
+ */
+function oncePerFile(files: readonly SecretFile[], cwd: string): SecretFile[] {
+  const byPath = new Map<string, SecretFile>();
+  for (const file of files) {
+    const path = resolve(cwd, file.shown);
+    const seen = byPath.get(path);
+    if (seen === undefined) byPath.set(path, { ...file, problemIds: [...file.problemIds] });
+    else seen.problemIds.push(...file.problemIds);
+  }
+  return [...byPath.values()];
 }
 
 function secretFiles(ctx: DoctorContext): SecretFile[] {
@@ -25,16 +40,16 @@ function secretFiles(ctx: DoctorContext): SecretFile[] {
   const files: SecretFile[] = [];
   for (const e of config.environments) {
     if (e.apiKeyEnv !== undefined) continue;
-    if (e.apiKeyFile !== undefined) files.push({ shown: e.apiKeyFile, what: 'the API key', problemId: e.id });
-    else if (e.bearerTokenEnv === undefined && e.bearerTokenFile !== undefined) files.push({ shown: e.bearerTokenFile, what: 'the bearer token', problemId: e.id });
+    if (e.apiKeyFile !== undefined) files.push({ shown: e.apiKeyFile, what: 'the API key', problemIds: [e.id] });
+    else if (e.bearerTokenEnv === undefined && e.bearerTokenFile !== undefined) files.push({ shown: e.bearerTokenFile, what: 'the bearer token', problemIds: [e.id] });
   }
   // the variable's file is read only when no key or token variable is set (config/load.ts)
   const fileVar = ctx.env.PAYEXPORT_API_KEY_FILE;
   if (fileVar !== undefined && fileVar !== '' && secretFromEnv(ctx.env, 'PAYEXPORT_API_KEY') === undefined && secretFromEnv(ctx.env, 'PAYEXPORT_BEARER_TOKEN') === undefined) {
-    files.push({ shown: fileVar, what: 'the API key', problemId: '*' });
+    files.push({ shown: fileVar, what: 'the API key', problemIds: ['*'] });
   }
-  if (config.databaseUrlFile !== undefined) files.push({ shown: config.databaseUrlFile, what: 'the database URL', problemId: 'databaseUrl' });
-  return files;
+  if (config.databaseUrlFile !== undefined) files.push({ shown: config.databaseUrlFile, what: 'the database URL', problemIds: ['databaseUrl'] });
+  return oncePerFile(files, ctx.cwd);
 }
 
 function lineOf(file: SecretFile, problem: AppError | undefined, cwd: string): CheckLine {
@@ -61,6 +76,7 @@ export const keyFilesCheck: DoctorCheck = {
   async run(ctx) {
     const files = secretFiles(ctx);
     if (files.length === 0) return [pass('key files', 'none: every secret comes from a variable')];
-    return files.map((file) => lineOf(file, ctx.loaded.secrets.problems?.get(file.problemId), ctx.cwd));
+    const problems = ctx.loaded.secrets.problems;
+    return files.map((file) => lineOf(file, file.problemIds.map((id) => problems?.get(id)).find((p) => p !== undefined), ctx.cwd));
   },
 };

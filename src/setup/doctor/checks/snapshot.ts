@@ -19,6 +19,7 @@ import { AppError } from '../../../util/errors.js';
 import { folderFault } from '../../writable-folder.js';
 import { fail, pass, skip, type CheckLine, type DoctorCheck } from '../check.js';
 import { folderFix } from '../folder-fix.js';
+import { postgresFix } from '../snapshot-fix.js';
 
 const REACHABLE = 'snapshot reachable';
 const VERSION = 'snapshot schema version';
@@ -87,7 +88,7 @@ export const snapshotCheck: DoctorCheck = {
         // the embedded engine admits one process: a run in progress holds the whole folder
         return [pass(REACHABLE, `${target} exists`), skip(VERSION, 'the database is in use'), fail(LOCKS, message, 'wait for that run to end; if none is running, its process died: the lock file names its pid')];
       }
-      const fix = url === undefined ? `check the folder ${config.dataDir} (a copy from another payexport version?)` : 'start the server, or fix DATABASE_URL (host, port, database, role, password)';
+      const fix = url === undefined ? `check the folder ${config.dataDir} (a copy from another payexport version?)` : postgresFix(error, url);
       return [fail(REACHABLE, `${target}: ${message}`, fix), skip(VERSION, 'the snapshot is unreachable'), skip(LOCKS, 'the snapshot is unreachable')];
     }
     try {
