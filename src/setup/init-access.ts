@@ -27,6 +27,8 @@ export interface AccessInput {
   keyEnv: string;
   /** the key file for an organization (default: in the user's config folder) */
   keyFileFor(organization: string): string;
+  /** `--force`: a key an earlier init saved is asked again at a terminal (under --yes it is kept) */
+  replaceSavedKey: boolean;
   env: Env;
   cwd: string;
   scrubber: SecretScrubber;
@@ -53,7 +55,7 @@ export async function checkAccess(input: AccessInput): Promise<Access> {
   const askOrganization = (skipGiven: boolean): Promise<{ id: string; said: string }> =>
     questions.until({ text: 'Organization id (UUID)', what: 'organization id', given: skipGiven ? [] : input.given.organization }, (a) => ({ id: checkUuid(a), said: a.said }));
   const askKey = (organization: string, retype: boolean): Promise<ObtainedKey> =>
-    obtainKey({ env: retype ? {} : input.env, keyEnv: input.keyEnv, keyFile: input.keyFileFor(organization), cwd: input.cwd, prompter: input.prompter, retype });
+    obtainKey({ env: retype ? {} : input.env, keyEnv: input.keyEnv, keyFile: input.keyFileFor(organization), cwd: input.cwd, prompter: input.prompter, retype, replaceSaved: input.replaceSavedKey });
 
   let service = await askService(false);
   questions.say(`  service: ${describeService(service)}`);

@@ -78,11 +78,14 @@ export async function runInit(options: InitOptions): Promise<void> {
     given: { service: [{ value: flags.baseUrl, name: '--base-url' }, { value: env.PAYEXPORT_BASE_URL, name: 'PAYEXPORT_BASE_URL' }], organization: [{ value: flags.organization, name: '--organization' }, { value: env.PAYEXPORT_ORGANIZATION_ID, name: 'PAYEXPORT_ORGANIZATION_ID' }], environments: flags.environment },
     keyEnv: flags.keyEnv ?? 'PAYEXPORT_API_KEY',
     keyFileFor: (organization) => flags.keyFile ?? defaultKeyFile(env, organization),
+    replaceSavedKey: options.force,
     env,
     cwd,
     scrubber: options.scrubber,
   });
   const { view, organization } = access;
+  // --force replaces the config; the saved key only where it can be asked again: said, never silent
+  if (options.force && access.key.saved === true && access.key.source.kind === 'file') print(`  API key: kept the one saved in ${access.key.source.path} (--yes asks nothing; to replace it, run payexport init --force at a terminal, or write the new key into that file)`);
   const ids = access.environments.length > 0 ? access.environments : view.environments;
   if (ids.length === 0) throw usageError('no_wallet_visible', `the key sees no wallet in organization ${organization}: name its environment with --environment`);
   const wallets = view.wallets.filter((w) => ids.includes(w.environment_id));

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI, describeRun, runCli } from '../support/cli/cli.js';
@@ -39,8 +39,8 @@ function places(label: string): { cwd: string; home: string } {
   return { cwd, home: ws.fresh(`${label}-home`) };
 }
 
-function startInit(cwd: string, home: string): ReturnType<typeof tmuxSession> {
-  return tmuxSession(cwd, tmuxCommand(home, {}, ['sh', '-c', `'${process.execPath}' '${CLI}' init; echo "exit $?"`]), home);
+function startInit(cwd: string, home: string, flags = ''): ReturnType<typeof tmuxSession> {
+  return tmuxSession(cwd, tmuxCommand(home, {}, ['sh', '-c', `'${process.execPath}' '${CLI}' init${flags}; echo "exit $?"`]), home);
 }
 
 /** Nothing of a session that ended early: no config, no key, no report or database folder. */
@@ -104,6 +104,41 @@ describe.skipIf(!tmux)('payexport init at a terminal (tmux)', () => {
     // the jobs load it with nothing in the environment: the key comes from the file
     const dryRun = await runCli(['month-end', '--config', 'config/payexport.json', '--month', '2026-10', '--dry-run'], { cwd });
     expect(dryRun.code, describeRun(['month-end', '--dry-run'], dryRun)).toBe(0);
+  });
+
+  // issue 52: --force said it replaced the key file, and silently went on with the saved key
+  it('--force asks for the API key again, says it replaces the saved one, and replaces it', async () => {
+    const { cwd, home } = places('force');
+    const keyFile = join(home, '.config', 'payexport', `org-${sim.sim.organizationId.slice(0, 8)}.api-key`);
+    mkdirSync(join(home, '.config', 'payexport'), { recursive: true, mode: 0o700 });
+    // an earlier init's key: the other environment's, so a reuse would show that environment
+    writeFileSync(keyFile, `${PLANTED_KEYS[1]}\n`, { mode: 0o600 });
+    mkdirSync(join(cwd, 'config'));
+    writeFileSync(join(cwd, 'config', 'payexport.json'), '{"tz": "UTC"}\n');
+    const [service, organization, , name, tz, snapshot, out, books, currency] = initQuestions(sim);
+    const term = startInit(cwd, home, ' --force');
+    try {
+      await term.waitFor(service!.prompt);
+      term.send(service!.answer);
+      await term.waitFor(organization!.prompt);
+      term.send(organization!.answer);
+      await term.waitFor(/API key \(replaces the key saved in .*\.api-key, mode 600, never into the config\) \(typing is not shown\):\s*$/m);
+      term.send(PLANTED_KEYS[0]);
+      for (const q of [name!, tz!, snapshot!, out!, books!, currency!]) {
+        await term.waitFor(q.prompt);
+        term.send(q.answer);
+      }
+      const done = await term.waitFor(/exit \d+/);
+      expect(done).toMatch(/^exit 0$/m);
+      expect(done).toContain(`Wrote ${keyFile} (mode 600`);
+      for (const secret of PLANTED_SECRETS) expect(done).not.toContain(secret);
+    } finally {
+      term.close();
+    }
+    expect(readFileSync(keyFile, 'utf8')).toBe(`${PLANTED_KEYS[0]}\n`);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const config = JSON.parse(readFileSync(join(cwd, 'config', 'payexport.json'), 'utf8')) as { environments: Array<{ id: string }> };
+    expect(config.environments.map((e) => e.id)).toEqual([sim.sim.environments[0]!.id]);
   });
 
   describe('Ctrl-C at each question: "cancelled: nothing was written", exit 130', () => {

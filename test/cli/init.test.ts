@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, describeRun, ROOT, runCli, splitStderr } from '../support/cli/cli.js';
@@ -79,6 +79,21 @@ describe('payexport init with flags', () => {
     const forced = await runCli([...flags(), '--config', 'mine.json', '--force'], { cwd, env });
     expect(forced.code, describeRun(flags(), forced)).toBe(0);
     expect(JSON.parse(readFileSync(join(cwd, 'mine.json'), 'utf8'))).toMatchObject({ organization: sim.sim.organizationId });
+  });
+
+  it('--force --yes keeps a saved key (nothing can be asked) and says so — never silently', async () => {
+    const cwd = ws.fresh('force-yes');
+    // runCli's HOME is the working folder: the saved key is where init keeps it
+    const keyFile = join(cwd, '.config', 'payexport', `${accountFolder()}.api-key`);
+    mkdirSync(join(cwd, '.config', 'payexport'), { recursive: true, mode: 0o700 });
+    writeFileSync(keyFile, `${PLANTED_KEYS[0]}\n`, { mode: 0o600 });
+    writeFileSync(join(cwd, 'mine.json'), '{"tz": "UTC"}\n');
+    const args = [...flags(), '--config', 'mine.json', '--force'];
+    const forced = await runCli(args, { cwd });
+    expect(forced.code, describeRun(args, forced)).toBe(0);
+    expect(forced.stdout).toContain(`  API key: kept the one saved in ${keyFile} (--yes asks nothing; to replace it, run payexport init --force at a terminal, or write the new key into that file)`);
+    expect(readFileSync(keyFile, 'utf8')).toBe(`${PLANTED_KEYS[0]}\n`);
+    expectNoSecrets(PLANTED_SECRETS, { texts: [forced.stdout, forced.stderr] });
   });
 
   it.each([

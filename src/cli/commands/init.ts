@@ -37,7 +37,7 @@ export function initCommand(ctx: CliContext): CommandModule<object, InitArgs> {
     builder: (y: Argv<object>) =>
       y
         .option('config', { type: 'string', describe: `the config file to write (default: env PAYEXPORT_CONFIG, else ${DEFAULT_CONFIG_PATH}, where every command looks)` })
-        .option('force', { type: 'boolean', describe: 'replace an existing config file (and key file)' })
+        .option('force', { type: 'boolean', describe: 'replace an existing config file; at a terminal the API key is asked again and replaces the saved key file (under --yes a saved key is kept, and said so; the signing key is always kept)' })
         .option('yes', { type: 'boolean', describe: 'ask nothing: every answer from a flag, the environment or its default' })
         .option('base-url', { type: 'string', describe: "the service: 'production' (default), 'staging', or another base URL including /v1 (env PAYEXPORT_BASE_URL)" })
         .option('organization', { type: 'string', describe: 'organization UUID (env PAYEXPORT_ORGANIZATION_ID)' })
