@@ -20,6 +20,7 @@ suites=("$@")
   test/cli/doctor.test.ts test/cli/doctor-fixes.test.ts test/cli/config-discovery.test.ts
   test/cli/prices.test.ts test/cli/prices-month-end.test.ts
   test/cli/jobs-no-db.test.ts test/cli/jobs-pg.test.ts test/cli/exit-codes.test.ts test/cli/demo.test.ts
+  test/cli/first-hour.test.ts
 )
 
 next_year=$(date -u -d '+1 year' +%Y-%m-%dT12:00:00Z)
