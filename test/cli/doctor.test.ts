@@ -162,7 +162,7 @@ describe('payexport doctor', () => {
     expect(d.result.code).toBe(78);
     expect(d.mark('snapshot reachable')).toBe('✗');
     expect(d.line('snapshot reachable')).toContain(`127.0.0.1:${port}`);
-    expect(d.fix('snapshot reachable')).toMatch(/start the server, or fix DATABASE_URL/);
+    expect(d.fix('snapshot reachable')).toMatch(/^start the server, or fix the host and port in DATABASE_URL$/);
     expect(d.mark('snapshot schema version')).toBe('–');
     expect(d.mark('run locks free')).toBe('–');
   });
