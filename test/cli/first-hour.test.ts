@@ -91,12 +91,6 @@ function checkLines(result: CliResult): string[] {
   return result.stdout.split('\n').filter((l) => /^ {2}[✓✗–] /.test(l));
 }
 
-/**
- * The no-price-source behaviour (doctor ✗ on prices, month-end 75 before writing books) is being
- * built on the `prices` branch (issue 52, "Doctor tells the truth about prices" and "A run that
- * cannot value fails once"); until it lands, that step is skipped and the rest of the hour runs.
- */
-const NO_SOURCE_EXITS_75 = false;
 
 describe.skipIf(missing !== null)(`the first hour, as a script: fresh HOME, init at a terminal, doctor, the first month-end, the same month again${missing === null ? '' : ` (skipped: ${missing})`}`, () => {
   // one person's hour: each step starts where the one before left off
@@ -137,8 +131,7 @@ describe.skipIf(missing !== null)(`the first hour, as a script: fresh HOME, init
     if (asset !== undefined) addAssetPriceFile(join(cwd, 'config'), asset);
   });
 
-  it('no price source answers: doctor ✗ on prices and a non-zero exit; the month-end exits 75 with one line and writes no report folder', { timeout: 90_000 }, async (ctx) => {
-    ctx.skip(!NO_SOURCE_EXITS_75, 'the no-price-source behaviour (doctor ✗, month-end 75 before any book) is being built on the prices branch (issue 52)');
+  it('no price source answers: doctor ✗ on prices and a non-zero exit; the month-end exits 75 with one line and writes no report folder', { timeout: 90_000 }, async () => {
     const dead = `http://127.0.0.1:${deadPort}`;
     pointPriceSources(configPath, { coinbase: { baseUrl: `${dead}/coinbase` }, kraken: { baseUrl: `${dead}/kraken` }, bitstamp: { baseUrl: `${dead}/bitstamp` }, coingecko: { baseUrl: `${dead}/coingecko/api/v3` } });
     const doctor = await runCli(['doctor'], { cwd, env });
@@ -154,7 +147,8 @@ describe.skipIf(missing !== null)(`the first hour, as a script: fresh HOME, init
     expect(run.code, describeRun(monthEnd, run)).toBe(75);
     const plain = splitStderr(run.stderr).plain;
     expect(plain, describeRun(monthEnd, run)).toHaveLength(1);
-    expect(plain[0]).toMatch(/^payexport: .*price/i);
+    // one line: the sources tried, each with its error, and the fix
+    expect(plain[0]).toMatch(/^payexport: month-end 2026-10 cannot value its BTC: .*no price source answered \(coinbase:1h .*\); nothing was written — .*payexport prices fetch --currency BTC --books USD /);
     expect(existsSync(october())).toBe(false);
   });
 
