@@ -99,13 +99,33 @@ export function terminalPrompter(input: NodeJS.ReadableStream & { isTTY?: boolea
     });
   };
 
+  return promptOps({ output, muted, tty, nextLine, errorOf, isEnded: (why) => ending === why, queuedCount: () => queued.length, close: () => {
+    process.off('SIGINT', onSignal);
+    waiting = null;
+    rl.close();
+  } });
+}
+
+interface PromptParts {
+  output: NodeJS.WritableStream;
+  muted: MutableOutput;
+  tty: boolean;
+  nextLine(prompt: string, question: string): Promise<string>;
+  errorOf(question: string): Error;
+  isEnded(why: Ending): boolean;
+  queuedCount(): number;
+  close(): void;
+}
+
+/** The prompter's questions over the terminal's line reading (terminalPrompter). */
+function promptOps({ output, muted, tty, nextLine, errorOf, isEnded, queuedCount, close }: PromptParts): Prompter {
   return {
     async ask(text, defaultAnswer) {
       const answer = (await nextLine(defaultAnswer === undefined || defaultAnswer === '' ? `${text}: ` : `${text} [${defaultAnswer}]: `, text)).trim();
       return answer === '' ? (defaultAnswer ?? '') : answer;
     },
     async askSecret(text) {
-      if (ending === 'interrupt' || (ending === 'eof' && queued.length === 0)) throw errorOf(text);
+      if (isEnded('interrupt') || (isEnded('eof') && queuedCount() === 0)) throw errorOf(text);
       output.write(`${text} (typing is not shown): `);
       muted.muted = true;
       try {
@@ -121,12 +141,8 @@ export function terminalPrompter(input: NodeJS.ReadableStream & { isTTY?: boolea
     },
     throwIfEnded() {
       // an input that ended after its last answer is a complete answer file, not a cancellation
-      if (ending === 'interrupt') throw interrupted();
+      if (isEnded('interrupt')) throw interrupted();
     },
-    close() {
-      process.off('SIGINT', onSignal);
-      waiting = null;
-      rl.close();
-    },
+    close,
   };
 }
