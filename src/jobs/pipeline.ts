@@ -89,11 +89,11 @@ export async function runPipeline(env: JobEnv, spec: PipelineSpec): Promise<Pipe
   // prices.autoFetch: the cache is filled before the journal reads it, or a closed period and a
   // rebuild show the price checks of the folder they follow (docs/prices.md#auto-fetch)
   const onDisk = onRoot === null ? null : { jobDir: join(outRoot, spec.job), period: onRoot.period };
-  const priceFindings = writesReport && spec.job !== 'export' && config.prices?.autoFetch === true ? await priceChecks(env, spec, onDisk) : undefined;
+  const priceFindings = writesReport && spec.fetchesPrices && config.prices?.autoFetch === true ? await priceChecks(env, spec, onDisk) : undefined;
   // the key that signs the folder, read before any request (a key others can read stops the run here, 78);
   // made, when there is none, only as the folder is signed (a refused run leaves no key behind)
   const signer = writesReport && env.signingKeyFile !== undefined ? deferredSigner(env.signingKeyFile) : null;
-  const journal = writesReport ? journalSetup(config, env.loaded.configFile, env.cwd, spec.job) : null;
+  const journal = writesReport ? journalSetup(config, env.loaded.configFile, env.cwd, spec.closable) : null;
   const lots = writesReport ? lotsSetup(config, env.loaded.configFile, env.cwd) : null;
   if (journal !== null && priceFindings !== undefined) journal.priceFindings = priceFindings;
 
@@ -177,7 +177,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     const recorded = shard === undefined ? await snapshot.isPeriodClosed(organizationId, spec.period.label) : false;
     // the folder is the authority: a month-end folder on disk that says closed is the close, whatever
     // this snapshot remembers (a fresh one, another engine, the spool) — the run amends, never replaces
-    const learned = !recorded && spec.job === 'month-end' && deps.onRoot?.period.closed === true ? deps.onRoot.period : null;
+    const learned = !recorded && spec.closable && deps.onRoot?.period.closed === true ? deps.onRoot.period : null;
     const closedBefore = recorded || learned !== null;
     // a rebuild after sharded pulls holds the shards' evidence (their journals under this root)
     const journals = evidencePath !== null ? [evidencePath] : spec.command === 'report' ? await shardJournals(deps.outRoot, organizationId, window, log) : [];
@@ -258,11 +258,11 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
         markPricesClosed(env, window.to);
       }
     }
-    if (reported.journal?.discipline && snapshot.journalExports !== null && spec.job === 'month-end' && (closedBefore || (spec.closePeriod && notClosed === null))) {
+    if (reported.journal?.discipline && snapshot.journalExports !== null && spec.closable && (closedBefore || (spec.closePeriod && notClosed === null))) {
       // the folder is published and the period closed: what its journal posted is now exported
       counts['journal_recorded'] = await snapshot.journalExports.confirm(runId);
     }
-    if (reported.lots !== null && snapshot.lotsRecord !== null && spec.job === 'month-end' && spec.closePeriod && !recorded && notClosed === null) {
+    if (reported.lots !== null && snapshot.lotsRecord !== null && spec.closable && spec.closePeriod && !recorded && notClosed === null) {
       // the folder is published and the period closed: its lots are now the record later runs start from
       counts['lots_recorded'] = await snapshot.lotsRecord.confirm(runId);
     }
@@ -305,7 +305,7 @@ function startReport(env: JobEnv, spec: PipelineSpec, deps: RunDeps, run: Report
       clock: env.clock,
       formats: config.formats,
       csv: config.csv,
-      closed: closedBefore && spec.job === 'month-end',
+      closed: closedBefore && spec.closable,
       counts: run.counts,
       ...(spec.closePeriod ? { closing: { allowOpen: spec.allowOpen } } : {}),
       log,
@@ -316,14 +316,14 @@ function startReport(env: JobEnv, spec: PipelineSpec, deps: RunDeps, run: Report
           : {
               ...deps.journal,
               // month-end closes or amends its period: it records what its journal posts
-              discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.job === 'month-end' && (spec.closePeriod || closedBefore), closes: spec.job === 'month-end' && spec.closePeriod && !closedBefore },
+              discipline: snapshot.journalExports === null ? null : { exports: snapshot.journalExports, organizationId, runId, period: spec.period.label, stage: spec.closable && (spec.closePeriod || closedBefore), closes: spec.closable && spec.closePeriod && !closedBefore },
             },
       lots: deps.lots,
       signer: deps.signer,
       evidence: run.evidence,
       // month-end closing its period records its lots (so does one whose snapshot learns the close from
       // the folder: nothing is recorded yet); an amended folder of a recorded period shows them
-      lotsRecord: snapshot.lotsRecord === null ? null : { lots: snapshot.lotsRecord, runId, period: spec.period.label, closed: closedBefore, stage: spec.job === 'month-end' && spec.closePeriod && !recorded, journal: snapshot.journalExports },
+      lotsRecord: snapshot.lotsRecord === null ? null : { lots: snapshot.lotsRecord, runId, period: spec.period.label, closed: closedBefore, stage: spec.closable && spec.closePeriod && !recorded, journal: snapshot.journalExports },
       ...(run.pacing ? { pacing: run.pacing } : {}),
     }),
   );

@@ -97,7 +97,7 @@ async function outputRootLine(where: ReportRoot, organizationId: string, config:
     const record = await readRootRecord(where.root);
     const held = record === null ? `${where.root}: no books yet (the run records it as ${scopeWords(state.check.scope)})` : `${where.root}: ${scopeWords(record.scope)}, the run's scope`;
     const adopting = state.adoption.folders.length > 0 || state.adoption.previous !== null ? `; --adopt-out takes over ${state.adoption.folders.length} folder(s)` : '';
-    const closed = spec.job === 'month-end' && state.period.closed ? `; ${spec.period.label} is closed on disk: the run writes its next amendment, or nothing` : '';
+    const closed = spec.closable && state.period.closed ? `; ${spec.period.label} is closed on disk: the run writes its next amendment, or nothing` : '';
     return `${held}${adopting}${closed}`;
   } catch (error) {
     return `${where.root}: the run would stop here — ${error instanceof AppError ? `${error.message} (exit ${error.exitCode})` : String(error)}`;

@@ -21,8 +21,9 @@ export interface JournalSetup {
   discipline?: DisciplineOptions | null;
 }
 
-export function journalSetup(config: Config, configFile: string | undefined, cwd: string, job: string): JournalSetup | null {
+/** `periodEnd`: the run's period closes (a month-end): its end is remeasured. */
+export function journalSetup(config: Config, configFile: string | undefined, cwd: string, periodEnd: boolean): JournalSetup | null {
   if (config.journal === undefined) return null;
   const baseDir = configFile === undefined ? cwd : dirname(resolve(cwd, configFile));
-  return { config: config.journal, prices: loadPriceTables(config.journal, baseDir, config.prices), periodEnd: job === 'month-end' };
+  return { config: config.journal, prices: loadPriceTables(config.journal, baseDir, config.prices), periodEnd };
 }

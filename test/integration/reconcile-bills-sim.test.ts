@@ -9,6 +9,7 @@
  * spool and, when DATABASE_URL is set, on the real Postgres server.
  */
 import { describe, expect, it } from 'vitest';
+import { JOB_FLAGS } from '../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../src/jobs/pipeline.js';
 import type { Finding } from '../../src/model/results.js';
 import type { Window } from '../../src/model/window.js';
@@ -29,7 +30,7 @@ const NOW = new Date('2026-11-04T12:00:00Z');
 
 const ENGINES = await snapshotEngines('reconcile_bills');
 
-const monthEnd = (tz: string): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod(MONTH, tz, NOW), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false });
+const monthEnd = (tz: string): PipelineSpec => ({ command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: monthPeriod(MONTH, tz, NOW), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false });
 
 const key = (f: Pick<Finding, 'check_id' | 'subject_id'>): string => `${f.check_id}|${f.subject_id}`;
 const billFindings = (findings: readonly Finding[]): string[] => findings.filter((f) => f.check_id.startsWith('bill.')).map(key).sort();

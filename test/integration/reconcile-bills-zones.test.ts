@@ -9,6 +9,7 @@
  * the pull reads each wallet's payments or each environment's whole.
  */
 import { describe, expect, it } from 'vitest';
+import { JOB_FLAGS } from '../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../src/jobs/pipeline.js';
 import type { BillCheckRow, Finding } from '../../src/model/results.js';
 import { monthPeriod } from '../../src/model/period.js';
@@ -25,7 +26,7 @@ const DATASET = { seed: 7, scale: 2_000, wallets: 12, from: '2026-09-01', to: '2
 const ENGINES = await snapshotEngines('bills_zones');
 const pg = await probePostgres();
 
-const monthEnd = (month: string): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod(month, TZ, NOW), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false });
+const monthEnd = (month: string): PipelineSpec => ({ command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: monthPeriod(month, TZ, NOW), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false });
 
 const tiedBills = (rows: readonly BillCheckRow[]): Set<string> => new Set(rows.filter((r) => r.status !== 'not_checked').map((r) => r.bill_id));
 const notedBills = (findings: readonly Finding[]): Set<string> => new Set(findings.filter((f) => f.check_id === 'bill.period_outside_window').map((f) => f.subject_id));

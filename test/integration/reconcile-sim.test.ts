@@ -13,6 +13,7 @@
  * (the dataset's first 15 days) are reconciled too, and a wallet's closing balance is its whole ledger.
  */
 import { describe, expect, it } from 'vitest';
+import { JOB_FLAGS } from '../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../src/jobs/pipeline.js';
 import type { Finding } from '../../src/model/results.js';
 import { ANOMALY_KINDS, startSimulator, type PlantedAnomaly, type SimHandle } from '../../src/sim/index.js';
@@ -28,7 +29,7 @@ const SCALE = 1_200;
 const ENGINES = await snapshotEngines('reconcile_sim');
 
 function monthEnd(tz: string): PipelineSpec {
-  return { command: 'month-end', job: 'month-end', period: monthPeriod(MONTH, tz, new Date()), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false };
+  return { command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: monthPeriod(MONTH, tz, new Date()), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false };
 }
 
 interface Case {

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB_FLAGS } from '../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../src/jobs/pipeline.js';
 import { dayPeriod, monthPeriod, rangePeriod } from '../../src/model/period.js';
 import { startSimulator, type SimHandle } from '../../src/sim/index.js';
@@ -42,15 +43,15 @@ function specOf(step: Step, tz: string): PipelineSpec {
   switch (step) {
     case 'month-end 2026-09':
     case 'month-end 2026-10':
-      return { ...run, command: 'month-end', job: 'month-end', period: month(step.slice(-7)), pull: true, closePeriod: true, allowOpen: true };
+      return { ...run, command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: month(step.slice(-7)), pull: true, closePeriod: true, allowOpen: true };
     case 'export':
-      return { ...run, command: 'export', job: 'export', period: november, pull: true };
+      return { ...run, command: 'export', job: 'export', ...JOB_FLAGS.export, period: november, pull: true };
     case 'nightly':
-      return { ...run, command: 'nightly', job: 'nightly', period: dayPeriod('2026-11-20', tz, NOW), pull: true, incremental: true };
+      return { ...run, command: 'nightly', job: 'nightly', ...JOB_FLAGS.nightly, period: dayPeriod('2026-11-20', tz, NOW), pull: true, incremental: true };
     case 'report month-end 2026-10':
-      return { ...run, command: 'report', job: 'month-end', period: month('2026-10'), pull: false };
+      return { ...run, command: 'report', job: 'month-end', ...JOB_FLAGS['month-end'], period: month('2026-10'), pull: false };
     default:
-      return { ...run, command: 'report', job: 'export', period: november, pull: false };
+      return { ...run, command: 'report', job: 'export', ...JOB_FLAGS.export, period: november, pull: false };
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { JOB_FLAGS } from '../../jobs/pipeline-spec.js';
 import type { Argv, CommandModule } from 'yargs';
 import type { PipelineOutcome, PipelineSpec } from '../../jobs/pipeline.js';
 import { monthPeriod, rangePeriod } from '../../model/period.js';
@@ -106,6 +107,7 @@ async function runDemo(ctx: CliContext, args: DemoArgs): Promise<void> {
       (now, tz) => ({
         command: 'month-end',
         job: 'month-end',
+        ...JOB_FLAGS['month-end'],
         period: monthPeriod(DEMO_MONTH, tz, now),
         pull: true,
         incremental: false,
@@ -120,6 +122,7 @@ async function runDemo(ctx: CliContext, args: DemoArgs): Promise<void> {
       (now, tz) => ({
         command: 'export',
         job: 'export',
+        ...JOB_FLAGS.export,
         period: rangePeriod(DEMO_RANGE.from, DEMO_RANGE.to, tz, now),
         pull: true,
         incremental: false,

@@ -3,6 +3,7 @@
  * pipeline (src/jobs/pipeline.ts) with its own settings. No business logic here. Heavy modules
  * are imported when a command runs, not when the CLI starts.
  */
+import { JOB_FLAGS } from '../../jobs/pipeline-spec.js';
 import type { Argv, CommandModule } from 'yargs';
 import type { JobName, PipelineOutcome, PipelineSpec } from '../../jobs/pipeline.js';
 import type { DeliveryRecord } from '../../delivery/delivery-record.js';
@@ -72,6 +73,7 @@ const notifyOf = (ctx: CliContext, args: PeriodArgs) => ({ processEnv: ctx.env, 
 const base = (command: PipelineSpec['command'], job: JobName, period: Period, args: PeriodArgs): PipelineSpec => ({
   command,
   job,
+  ...JOB_FLAGS[job],
   period,
   pull: command !== 'report',
   incremental: command === 'nightly',

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalConfig } from '../../../src/config/journal-schema.js';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { monthPeriod } from '../../../src/model/period.js';
@@ -27,7 +28,7 @@ const mapping = (over: Partial<JournalConfig> = {}): JournalConfig => ({
 });
 
 const TZ = 'America/New_York';
-const spec = (): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod('2026-10', TZ, new Date()), pull: true, incremental: false, closePeriod: false, allowOpen: true, dryRun: false });
+const spec = (): PipelineSpec => ({ command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: monthPeriod('2026-10', TZ, new Date()), pull: true, incremental: false, closePeriod: false, allowOpen: true, dryRun: false });
 
 const skip = ledgerToolsMissing() ?? readersMissing('both');
 

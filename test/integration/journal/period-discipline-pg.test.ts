@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalConfig } from '../../../src/config/journal-schema.js';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { openPostgres } from '../../../src/store/db/pg-db.js';
@@ -26,7 +27,7 @@ const skip = pg.skipReason ?? ledgerToolsMissing() ?? readersMissing('csv');
 const CONFIG_DIR = new URL('../../../config/', import.meta.url);
 const demo = JSON.parse(readFileSync(new URL('demo.json', CONFIG_DIR), 'utf8')) as { journal: JournalConfig };
 const TZ = 'America/New_York';
-const spec = (): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod('2026-10', TZ, new Date()), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false });
+const spec = (): PipelineSpec => ({ command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: monthPeriod('2026-10', TZ, new Date()), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false });
 
 describe.skipIf(skip !== null)(`closed periods on the Postgres snapshot${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let sim: SimHandle;

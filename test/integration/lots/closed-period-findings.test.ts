@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalConfig } from '../../../src/config/journal-schema.js';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { monthPeriod } from '../../../src/model/period.js';
 import type { Finding } from '../../../src/model/results.js';
@@ -35,8 +36,8 @@ import { dropSchema, probePostgres, uniqueSchemaName } from '../../support/store
 const TZ = 'America/New_York';
 const pg = await probePostgres();
 const october = monthPeriod('2026-10', TZ, new Date('2026-11-15T12:00:00Z'));
-const MONTH_END: PipelineSpec = { command: 'month-end', job: 'month-end', period: october, pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false };
-const REPORT: PipelineSpec = { command: 'report', job: 'month-end', period: october, pull: false, incremental: false, closePeriod: false, allowOpen: false, dryRun: false };
+const MONTH_END: PipelineSpec = { command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: october, pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false };
+const REPORT: PipelineSpec = { command: 'report', job: 'month-end', ...JOB_FLAGS['month-end'], period: october, pull: false, incremental: false, closePeriod: false, allowOpen: false, dryRun: false };
 
 /** no opening lots: every deposit of a BTC or asset wallet has an unknown basis */
 const LOTS = { wallets: {}, custody: {}, withdrawals: [], deposits: [] };

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalConfig } from '../../../src/config/journal-schema.js';
 import type { LotsConfig } from '../../../src/config/lots-schema.js';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { monthPeriod } from '../../../src/model/period.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
@@ -24,7 +25,7 @@ const demo = JSON.parse(readFileSync(new URL('demo.json', CONFIG_DIR), 'utf8')) 
 const journal: JournalConfig = { ...demo.journal, prices: demo.journal.prices.map((p) => ({ ...p, file: new URL(p.file, CONFIG_DIR).pathname })) };
 const lots: LotsConfig = { ...demo.lots, openingLots: new URL(demo.lots.openingLots as string, CONFIG_DIR).pathname };
 const TZ = 'America/New_York';
-const spec = (): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod('2026-10', TZ, new Date()), pull: true, incremental: false, closePeriod: false, allowOpen: true, dryRun: false });
+const spec = (): PipelineSpec => ({ command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: monthPeriod('2026-10', TZ, new Date()), pull: true, incremental: false, closePeriod: false, allowOpen: true, dryRun: false });
 const skip = readersMissing('both');
 
 type Rows = Array<Record<string, string>>;

@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LotsConfig } from '../../../src/config/lots-schema.js';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import { rangePeriod } from '../../../src/model/period.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { scaled } from '../../support/journal/ledger-tools.js';
@@ -52,7 +53,7 @@ describe.skipIf(skip !== null)(`withdrawals to the company's own custody on the 
   beforeAll(async () => {
     sim = await startSimulator({ seed: 7, scale: 5_000, wallets: 12, profile: 'business' });
     october = await run(monthEnd('2026-10', false), demoLots());
-    november = await run({ command: 'export', job: 'export', period: rangePeriod('2026-11-01', '2026-11-21', TZ, new Date()), pull: true, incremental: false, closePeriod: false, allowOpen: false, dryRun: false }, demoLots());
+    november = await run({ command: 'export', job: 'export', ...JOB_FLAGS.export, period: rangePeriod('2026-11-01', '2026-11-21', TZ, new Date()), pull: true, incremental: false, closePeriod: false, allowOpen: false, dryRun: false }, demoLots());
     unclassified = await run(monthEnd('2026-10', false), { ...demoLots(), withdrawals: [] });
   }, 600_000);
   afterAll(async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { buildRunMessage } from '../../../src/notify/run-message.js';
 import { renderEmail } from '../../../src/notify/render-email.js';
@@ -32,6 +33,7 @@ afterAll(async () => {
 const monthEnd = (allowOpen: boolean): PipelineSpec => ({
   command: 'month-end',
   job: 'month-end',
+  ...JOB_FLAGS['month-end'],
   period: monthPeriod('2026-10', 'UTC', new Date()),
   pull: true,
   incremental: false,

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import type { Progress } from '../../../src/jobs/progress.js';
 import { monthPeriod } from '../../../src/model/period.js';
@@ -24,7 +25,7 @@ const EMBEDDED: SnapshotEngine = { label: 'embedded engine', options: () => ({ f
 const ENGINES = [...(await snapshotEngines('behind_pull')), EMBEDDED];
 
 function spec(pull: boolean): PipelineSpec {
-  return { command: pull ? 'export' : 'report', job: 'export', period: monthPeriod(MONTH, TZ, new Date()), pull, incremental: false, closePeriod: false, allowOpen: true, dryRun: false };
+  return { command: pull ? 'export' : 'report', job: 'export', ...JOB_FLAGS.export, period: monthPeriod(MONTH, TZ, new Date()), pull, incremental: false, closePeriod: false, allowOpen: true, dryRun: false };
 }
 
 function expectSameFiles(actual: Map<string, Buffer>, expected: Map<string, Buffer>, what: string): void {

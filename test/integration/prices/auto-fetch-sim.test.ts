@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalConfig } from '../../../src/config/journal-schema.js';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { monthPeriod } from '../../../src/model/period.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
@@ -19,7 +20,7 @@ const CONFIG_DIR = new URL('../../../config/', import.meta.url);
 const demo = JSON.parse(readFileSync(new URL('demo.json', CONFIG_DIR), 'utf8')) as { journal: JournalConfig };
 const journal: JournalConfig = { ...demo.journal, prices: demo.journal.prices.filter((p) => p.currency !== 'btc').map((p) => ({ ...p, file: new URL(p.file, CONFIG_DIR).pathname })) };
 const TZ = 'America/New_York';
-const spec = (): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod('2026-10', TZ, new Date()), pull: true, incremental: false, closePeriod: false, allowOpen: true, dryRun: false });
+const spec = (): PipelineSpec => ({ command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: monthPeriod('2026-10', TZ, new Date()), pull: true, incremental: false, closePeriod: false, allowOpen: true, dryRun: false });
 
 describe('auto-fetch before month-end', () => {
   let sim: SimHandle;

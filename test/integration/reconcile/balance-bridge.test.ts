@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { startSimulator, type SimHandle } from '../../../src/sim/index.js';
 import { monthPeriod, rangePeriod } from '../../../src/model/period.js';
@@ -75,7 +76,7 @@ describe.skipIf(missing !== null)(`balances.csv adds up, read with Python's csv$
   }
 
   it('a past month is checked by the bridge: closing + movements since = the API balance now', async () => {
-    const r = await run({ command: 'month-end', job: 'month-end', period: monthPeriod('2026-10', 'UTC', NOW), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false });
+    const r = await run({ command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: monthPeriod('2026-10', 'UTC', NOW), pull: true, incremental: false, closePeriod: true, allowOpen: true, dryRun: false });
     const rows = balanceRows(r);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.filter((x) => x.balance_check === 'bridge').length).toBeGreaterThan(0);
@@ -93,7 +94,7 @@ describe.skipIf(missing !== null)(`balances.csv adds up, read with Python's csv$
 
   it('a window that reaches the present is compared directly: difference = closing − api_balance', async () => {
     const today = NOW.toISOString().slice(0, 10);
-    const r = await run({ command: 'export', job: 'export', period: rangePeriod('2026-11-01', today, 'UTC', NOW), pull: true, incremental: false, closePeriod: false, allowOpen: false, dryRun: false });
+    const r = await run({ command: 'export', job: 'export', ...JOB_FLAGS.export, period: rangePeriod('2026-11-01', today, 'UTC', NOW), pull: true, incremental: false, closePeriod: false, allowOpen: false, dryRun: false });
     const rows = balanceRows(r);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.filter((x) => x.balance_check === 'direct').length).toBe(rows.length);

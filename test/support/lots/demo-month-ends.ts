@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { JournalConfig } from '../../../src/config/journal-schema.js';
 import type { LotsConfig } from '../../../src/config/lots-schema.js';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import type { PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { monthPeriod } from '../../../src/model/period.js';
 import type { PipelineRun } from '../pipeline/run-pipeline.js';
@@ -26,7 +27,7 @@ export function demoLots(openingLots: string = new URL(demo.lots.openingLots as 
 export const demoOpeningLotsPath = new URL(demo.lots.openingLots as string, CONFIG_DIR).pathname;
 
 const TZ = 'America/New_York';
-export const monthEnd = (month: string, closePeriod: boolean): PipelineSpec => ({ command: 'month-end', job: 'month-end', period: monthPeriod(month, TZ, new Date()), pull: true, incremental: false, closePeriod, allowOpen: true, dryRun: false });
+export const monthEnd = (month: string, closePeriod: boolean): PipelineSpec => ({ command: 'month-end', job: 'month-end', ...JOB_FLAGS['month-end'], period: monthPeriod(month, TZ, new Date()), pull: true, incremental: false, closePeriod, allowOpen: true, dryRun: false });
 export const LOTS_FILES = ['lots.csv', 'lot-reliefs.csv', 'form-8949.csv'];
 
 export type Rows = Array<Record<string, string>>;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { ConfigInput } from '../../../src/config/schema.js';
 import { loadConfig } from '../../../src/config/load.js';
 import type { JobEnv } from '../../../src/jobs/job-env.js';
+import { JOB_FLAGS } from '../../../src/jobs/pipeline-spec.js';
 import { runPipeline, type PipelineOutcome, type PipelineSpec } from '../../../src/jobs/pipeline.js';
 import { silentProgress } from '../../../src/jobs/progress.js';
 import { newRunId } from '../../../src/jobs/run-key.js';
@@ -61,7 +62,7 @@ export async function runJobInProcess(
     print: () => undefined,
   };
   const period = job.command === 'export' ? rangePeriod(job.from, job.to, 'UTC', now) : dayPeriod(job.date, 'UTC', now);
-  const spec: PipelineSpec = { command: job.command, job: job.command, period, pull: true, incremental: job.command === 'nightly', closePeriod: false, allowOpen: false, dryRun: false };
+  const spec: PipelineSpec = { command: job.command, job: job.command, ...JOB_FLAGS[job.command], period, pull: true, incremental: job.command === 'nightly', closePeriod: false, allowOpen: false, dryRun: false };
   return { outcome: await runPipeline(env, spec), memory };
 }
 

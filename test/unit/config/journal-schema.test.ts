@@ -58,7 +58,7 @@ describe('the journal config section', () => {
     const demo = fileURLToPath(new URL('../../../config/demo.json', import.meta.url));
     const elsewhere = mkdtempSync(join(tmpdir(), 'payexport-journal-cwd-'));
     const loaded = loadConfig({ flags: { config: demo }, env: {}, cwd: elsewhere });
-    const setup = journalSetup(loaded.config, loaded.configFile, elsewhere, 'month-end');
+    const setup = journalSetup(loaded.config, loaded.configFile, elsewhere, true);
     expect(setup?.periodEnd).toBe(true);
     expect([...(setup?.prices.keys() ?? [])]).toEqual(['btc', expect.stringMatching(/^asset:/)]);
     expect(setup?.prices.get('btc')?.at('2026-10-15T00:00:00.000000Z')).not.toBeNull();
@@ -67,7 +67,7 @@ describe('the journal config section', () => {
   it('stops with exit 78 when a price file cannot be read', () => {
     const { config, configFile } = loadWith({ ...JOURNAL_INPUT, prices: [{ currency: 'btc', file: 'missing.csv' }] });
     try {
-      journalSetup(config, configFile, '/', 'export');
+      journalSetup(config, configFile, '/', false);
       expect.unreachable();
     } catch (error) {
       expect((error as AppError).exitCode).toBe(78);
