@@ -55,6 +55,7 @@ const EXCUSED: Readonly<Partial<Record<CommandPath, Readonly<Partial<Record<numb
   notify: { 75: 'the interrupt watchdog (75) is installed by runJob only, which `notify test` does not call', 77: NO_API_KEY_READ },
   doctor: {
     65: AMOUNT_RESULT,
+    66: "a price source's answer is caught by the price cache line's probe (src/setup/doctor/checks/price-cache-line.ts), and every check runs inside runDoctor, which turns any error into a ✗ line: the exit is 78",
     69: 'every check runs inside runDoctor, which turns any error into a ✗ line: the exit is 78 (src/setup/doctor/run-doctor.ts)',
     73: 'every check runs inside runDoctor, which turns any error into a ✗ line: the exit is 78',
     74: 'every check runs inside runDoctor, which turns any error into a ✗ line: the exit is 78',
