@@ -38,6 +38,7 @@ const AMOUNT_RESULT = 'AmountParseError (65) is built by tryParseBaseAmount as a
 const NO_API_KEY_READ = 'secrets are loaded with collectSecretProblems (a key it does not need is recorded, never thrown), and it sends no request to the payments service';
 
 /** code → why the command never returns it although its code reaches a module that raises it. */
+const PRICE_PROBE = "a price source's answer is caught by the price cache line's probe (src/setup/doctor/checks/price-cache-line.ts), and every check runs inside runDoctor, which turns any error into a ✗ line: the exit is 78";
 const EXCUSED: Readonly<Partial<Record<CommandPath, Readonly<Partial<Record<number, string>>>>>> = {
   export: { 66: PRICE_FINDINGS, 68: PRICE_FINDINGS, 76: PRICE_FINDINGS },
   nightly: { 66: PRICE_FINDINGS, 68: PRICE_FINDINGS, 76: PRICE_FINDINGS },
@@ -55,7 +56,9 @@ const EXCUSED: Readonly<Partial<Record<CommandPath, Readonly<Partial<Record<numb
   notify: { 75: 'the interrupt watchdog (75) is installed by runJob only, which `notify test` does not call', 77: NO_API_KEY_READ },
   doctor: {
     65: AMOUNT_RESULT,
-    66: "a price source's answer is caught by the price cache line's probe (src/setup/doctor/checks/price-cache-line.ts), and every check runs inside runDoctor, which turns any error into a ✗ line: the exit is 78",
+    66: PRICE_PROBE,
+    68: PRICE_PROBE,
+    76: PRICE_PROBE,
     69: 'every check runs inside runDoctor, which turns any error into a ✗ line: the exit is 78 (src/setup/doctor/run-doctor.ts)',
     73: 'every check runs inside runDoctor, which turns any error into a ✗ line: the exit is 78',
     74: 'every check runs inside runDoctor, which turns any error into a ✗ line: the exit is 78',
