@@ -6,6 +6,7 @@
  */
 import { formatBase, groupThousands } from '../money/format.js';
 import { tieOut, type TieOut } from '../reconcile/tie-out.js';
+import { checksNotRun, outcomeOf } from '../reconcile/check-outcome.js';
 import { displayCurrency, displayScale } from '../money/units.js';
 import type { PipelineOutcome } from '../jobs/pipeline.js';
 import type { CheckResult } from '../model/results.js';
@@ -43,7 +44,9 @@ function resultLine(outcome: PipelineOutcome, verdict: TieOut | null): string {
   if (!verdict.ties) return `result    does not tie: ${n(verdict.errors)} error finding(s) in exceptions.csv / the Exceptions sheet (exit 65)`;
   if (outcome.notClosed) return `result    ties out, but the period is NOT CLOSED: open items remain, listed in open-items.csv (exit 65 — from open items, not from errors)`;
   const remarks = [...(verdict.warnings > 0 ? [`${n(verdict.warnings)} warning(s)`] : []), ...(verdict.info > 0 ? [`${n(verdict.info)} info`] : [])];
-  return remarks.length === 0 ? 'result    complete; every reconciliation check passed (exit 0)' : `result    complete; no reconciliation errors — ${remarks.join(' and ')} in exceptions.csv (exit 0)`;
+  // "every check passed" only when every check ran: a check that did not run is never counted as passed
+  const notRun = verdict.notRun.length > 0 ? `; ${n(verdict.notRun.length)} check(s) not run (listed above)` : '';
+  return remarks.length === 0 ? 'result    complete; every reconciliation check passed (exit 0)' : `result    complete; no reconciliation errors — ${remarks.join(' and ')} in exceptions.csv${notRun} (exit 0)`;
 }
 
 const n = (v: number): string => v.toLocaleString('en-US');
@@ -80,21 +83,26 @@ export function renderTable(header: readonly string[], rows: ReadonlyArray<reado
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
+/** passed, failed (by severity: errors first) and not run, each not-run check with its reason (check-outcome.ts). */
 function checkLines(checks: readonly CheckResult[]): string[] {
-  const found = checks.filter((c) => c.findings > 0);
+  const found = checks.filter((c) => outcomeOf(c) === 'failed');
+  const notRun = checksNotRun(checks);
   const list = (severity: CheckResult['severity']): string =>
     found
       .filter((c) => c.severity === severity)
       .map((c) => `${c.check_id} (${n(c.findings)})`)
       .join(', ');
-  const lines = [`checks    ${checks.length} run, ${checks.filter((c) => c.findings === 0 && !c.skipped_reason).length} clean`];
+  const passed = checks.filter((c) => outcomeOf(c) === 'passed').length;
+  const lines = [`checks    ${n(checks.length)}: ${n(passed)} passed, ${n(found.length)} with findings, ${n(notRun.length)} not run`];
   const errors = list('error');
   const warnings = list('warning');
   const info = list('info');
   if (errors) lines.push(`  error     ${errors}`);
   if (warnings) lines.push(`  warning   ${warnings}`);
   if (info) lines.push(`  info      ${info}`);
-  const skipped = checks.filter((c) => c.skipped_reason);
-  if (skipped.length > 0) lines.push(`  skipped   ${skipped.map((c) => `${c.check_id} (${c.skipped_reason})`).join(', ')}`);
+  // one line per reason: ten bill checks not run for one reason are one line
+  const byReason = new Map<string, string[]>();
+  for (const c of notRun) byReason.set(c.skipped_reason ?? '', [...(byReason.get(c.skipped_reason ?? '') ?? []), c.check_id]);
+  for (const [reason, ids] of byReason) lines.push(`  not run   ${ids.join(', ')}: ${reason}`);
   return lines;
 }

@@ -36,6 +36,7 @@ import { mergeJournalResult } from '../journal/merge-result.js';
 import type { JournalSetup } from '../journal/journal-setup.js';
 import type { LotsSetup } from '../lots/lots-setup.js';
 import { runLotsStage, type LotsRecordUse, type LotsStageResult } from '../lots/lots-stage.js';
+import { withChecksNotRun } from '../reconcile/required-checks.js';
 import { mergeLotsResult } from '../lots/merge-result.js';
 import { custodyPort, custodyRules } from '../lots/custody.js';
 import { windowContains, type Window } from '../model/window.js';
@@ -215,6 +216,8 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       ? await runLotsStage({ lots: input.lots, journal: input.journal.config, prices: input.journal.prices, source, organizationId: org, wallets, assets, window, balances: result.balances, folder, record: input.lotsRecord ?? null, csvEol: input.csv.eol, ...(journal === null ? {} : { journalCustody: journal.custody }) })
       : null;
     result = mergeLotsResult(result, lots);
+    // a closed month's rebuild says what its close said: the close warning depends on the record, not the command
+    result = withChecksNotRun(result, { closes: input.closing !== undefined || input.closed, period: input.period });
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);
 
     const open = await folder.table(OPEN_ITEMS_TABLE);

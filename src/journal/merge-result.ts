@@ -4,6 +4,7 @@
  * error). Without a journal mapping the result is left as it is: no journal checks are listed.
  */
 import { JOURNAL_CHECKS } from '../reconcile/catalogue/journal.js';
+import { checkResult } from '../reconcile/check-outcome.js';
 import { compareFindings } from '../reconcile/findings.js';
 import type { CheckResult, ReconcileResult } from '../model/results.js';
 import type { JournalStageResult } from './journal-stage.js';
@@ -16,7 +17,7 @@ export function mergeJournalResult(result: ReconcileResult, journal: JournalStag
   const findings = [...result.findings, ...journal.findings].sort(compareFindings);
   const checks: CheckResult[] = JOURNAL_CHECKS.filter((check) => !AUTO_FETCH_CHECKS.has(check.id) || journal.evaluated[check.id] !== undefined).map((check) => {
     const count = journal.findings.filter((f) => f.check_id === check.id).length;
-    return { check_id: check.id, description: check.description, severity: check.severity, findings: count, passed: count === 0, evaluated: journal.evaluated[check.id] ?? 0, skipped_reason: null };
+    return checkResult(check, count, journal.evaluated[check.id] ?? 0, null);
   });
   return { ...result, findings, checks: [...result.checks, ...checks] };
 }

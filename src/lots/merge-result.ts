@@ -4,6 +4,7 @@
  */
 import { LOTS_CHECKS } from '../reconcile/catalogue/lots.js';
 import { TAX_CHECKS } from '../reconcile/catalogue/tax.js';
+import { checkResult } from '../reconcile/check-outcome.js';
 import { compareFindings } from '../reconcile/findings.js';
 import type { CheckResult, ReconcileResult } from '../model/results.js';
 import type { LotsStageResult } from './lots-stage.js';
@@ -16,7 +17,7 @@ export function mergeLotsResult(result: ReconcileResult, lots: LotsStageResult |
   const ran = TAX_CHECKS.filter((check) => lots.taxSkipped?.[check.id] === undefined);
   const checks: CheckResult[] = [...LOTS_CHECKS, ...ran].map((check) => {
     const count = lots.findings.filter((f) => f.check_id === check.id).length;
-    return { check_id: check.id, description: check.description, severity: check.severity, findings: count, passed: count === 0, evaluated: lots.evaluated[check.id] ?? 0, skipped_reason: null };
+    return checkResult(check, count, lots.evaluated[check.id] ?? 0, null);
   });
   return { ...result, findings, checks: [...result.checks, ...checks] };
 }

@@ -27,7 +27,7 @@ export interface FeeRateRow {
 export type Severity = 'error' | 'warning' | 'info';
 
 /** What a finding is about. */
-export type SubjectKind = 'payment' | 'ledger_entry' | 'wallet' | 'summary_bucket' | 'environment' | 'run' | 'bill' | 'bill_line_item';
+export type SubjectKind = 'payment' | 'ledger_entry' | 'wallet' | 'summary_bucket' | 'environment' | 'run' | 'bill' | 'bill_line_item' | 'check';
 
 /** One exception row (docs/contracts.md#required-columns, `exceptions.csv`), stored per run in `findings`. */
 export const FINDING_COLUMNS = {
@@ -46,13 +46,17 @@ export const FINDING_COLUMNS = {
 
 export type Finding = RowOf<typeof FINDING_COLUMNS>;
 
-/** A check's outcome for the Overview sheet and the manifest. */
+/** passed, failed (it found something: its severity says how much that matters) or not run (with the reason): reconcile/check-outcome.ts */
+export type CheckOutcome = 'passed' | 'failed' | 'not_run';
+
+/** A check's result for the Overview sheet and the manifest (built by reconcile/check-outcome.ts `checkResult`). */
 export interface CheckResult {
   check_id: string;
   description: string;
   /** the severity its findings carry */
   severity: Severity;
   findings: number;
+  /** the outcome is `passed`: it ran and found nothing (never true for a check that did not run) */
   passed: boolean;
   /** how many subjects (payments, entries, buckets, balances) the check looked at */
   evaluated?: number;

@@ -6,6 +6,9 @@
  */
 import type { Finding } from '../model/results.js';
 
+/** the rows exceptions.csv gives a check that did not run */
+const NOT_RUN_ROWS: ReadonlySet<string> = new Set(['check.not_run', 'close.required_check_not_run']);
+
 export type CloseStatus = 'closed' | 'already-closed' | 'not-closed' | 'not-applicable' | 'unknown';
 
 export interface RunVerdict {
@@ -42,7 +45,10 @@ export function runVerdict(input: VerdictInput): RunVerdict {
   }
   const errors = input.findings.filter((f) => f.severity === 'error').length;
   const tiesOut = errors === 0;
-  const tieOutLine = tiesOut ? 'ties out: every reconciliation check passed without an error' : `does NOT tie: ${errors} reconciliation error(s), see exceptions.csv`;
+  // a check that did not run is one row of exceptions.csv (reconcile/required-checks.ts): never "every check passed"
+  const notRun = input.findings.filter((f) => NOT_RUN_ROWS.has(f.check_id)).length;
+  const notRunWords = notRun === 0 ? '' : `; ${notRun} check(s) not run, see exceptions.csv`;
+  const tieOutLine = tiesOut ? (notRun === 0 ? 'ties out: every reconciliation check passed without an error' : `ties out: no reconciliation error${notRunWords}`) : `does NOT tie: ${errors} reconciliation error(s), see exceptions.csv${notRunWords}`;
   if (input.job !== 'month-end') return { tiesOut, tieOutLine, closeStatus: 'not-applicable', closeLine: 'not applicable (only month-end closes a period)' };
   if (input.notClosed !== null) return { tiesOut, tieOutLine, closeStatus: 'not-closed', closeLine: `NOT closed: ${input.notClosed}` };
   if (input.closedBefore) return { tiesOut, tieOutLine, closeStatus: 'already-closed', closeLine: 'already closed: this report is an amendment beside the closed one' };

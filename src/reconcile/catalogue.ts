@@ -14,14 +14,15 @@ import { JOURNAL_CHECKS } from './catalogue/journal.js';
 import { LEDGER_CHECKS } from './catalogue/ledger.js';
 import { LOTS_CHECKS } from './catalogue/lots.js';
 import { SUMMARY_AND_BALANCE_CHECKS } from './catalogue/summaries-balances.js';
+import { RUN_CHECKS } from './catalogue/run.js';
 import { TAX_CHECKS } from './catalogue/tax.js';
 
 /** The reconciler's checks, in the order the Definitions sheet and docs/reconciliation.md list them. */
 export const CHECKS = [...LEDGER_CHECKS, ...FEE_CHECKS, ...SUMMARY_AND_BALANCE_CHECKS, ...FEE_RATE_CHECKS, ...BILL_CHECKS] as const;
 
-export type CheckId = (typeof CHECKS)[number]['id'] | (typeof JOURNAL_CHECKS)[number]['id'] | (typeof LOTS_CHECKS)[number]['id'] | (typeof TAX_CHECKS)[number]['id'];
+export type CheckId = (typeof CHECKS)[number]['id'] | (typeof JOURNAL_CHECKS)[number]['id'] | (typeof LOTS_CHECKS)[number]['id'] | (typeof TAX_CHECKS)[number]['id'] | (typeof RUN_CHECKS)[number]['id'];
 
-const BY_ID: ReadonlyMap<string, CheckDefinition> = new Map([...CHECKS, ...JOURNAL_CHECKS, ...LOTS_CHECKS, ...TAX_CHECKS].map((check) => [check.id, check]));
+const BY_ID: ReadonlyMap<string, CheckDefinition> = new Map([...CHECKS, ...JOURNAL_CHECKS, ...LOTS_CHECKS, ...TAX_CHECKS, ...RUN_CHECKS].map((check) => [check.id, check]));
 
 export function checkDefinition(id: CheckId): CheckDefinition {
   const check = BY_ID.get(id);

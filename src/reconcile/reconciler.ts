@@ -27,6 +27,7 @@
 import { flagKind } from '../normalize/flags.js';
 import type { AssetRow, BillRecord, BillSummaryRow, LedgerRow, PaymentRow, SummaryBucketRow, UtcInstant, WalletRow } from '../model/rows.js';
 import { BILL_TIE_CHECKS, BillChecks } from './bill-checks.js';
+import { checkResult } from './check-outcome.js';
 import { FeeRateHistory } from './fee-rate-history.js';
 import { windowContains, type Window } from '../model/window.js';
 import { dateFromInstant, toUtcInstant } from '../model/instant.js';
@@ -40,7 +41,7 @@ import { checkPayment } from './payment-checks.js';
 export { hasErrors } from './findings.js';
 export { CHECKS, type CheckId } from './catalogue.js';
 export type { CheckDefinition } from './catalogue/check-definition.js';
-import type { BalanceRow, CheckResult, Finding, OpenItemRow, ReconcileResult, SummaryCheckRow } from '../model/results.js';
+import type { BalanceRow, Finding, OpenItemRow, ReconcileResult, SummaryCheckRow } from '../model/results.js';
 import { Rollforward } from './rollforward.js';
 import { checkBalanceRow } from './balance-checks.js';
 import { SummaryComparison } from './summary-checks.js';
@@ -277,21 +278,8 @@ export class Reconciler {
     const findings = [...this.findings].sort(compareFindings);
     const perCheck = new Map<string, number>();
     for (const f of findings) perCheck.set(f.check_id, (perCheck.get(f.check_id) ?? 0) + 1);
-    const summariesSkipped = this.summaries.available ? null : 'no payment summaries were pulled for this window';
-    const billsSkipped = this.billsPulled ? null : 'no bills were pulled for this window';
-    const billsNotTied = billsSkipped ?? this.bills.notTiedReason();
-    const checks: CheckResult[] = CHECKS.map((check) => {
-      const count = perCheck.get(check.id) ?? 0;
-      return {
-        check_id: check.id,
-        description: check.description,
-        severity: check.severity,
-        findings: count,
-        passed: count === 0,
-        evaluated: this.evaluated.get(check.id) ?? 0,
-        skipped_reason: check.id.startsWith('summary.') ? summariesSkipped : BILL_TIE_CHECKS.has(check.id) ? billsNotTied : check.id.startsWith('bill.') ? billsSkipped : null,
-      };
-    });
+    const reasons = this.notRunReasons();
+    const checks = CHECKS.map((check) => checkResult(check, perCheck.get(check.id) ?? 0, this.evaluated.get(check.id) ?? 0, reasons(check.id)));
     return {
       findings,
       checks,
@@ -303,6 +291,16 @@ export class Reconciler {
       feeRates: this.feeRates.rows,
       openItems: [...this.openItems].sort((a, b) => compareText(a.wallet_id, b.wallet_id) || compareText(a.created_at, b.created_at) || compareText(a.payment_id, b.payment_id)),
     };
+  }
+
+  /** Why a check could not run in this window (null: it ran): a check that did not run is never shown as passed (check-outcome.ts). */
+  private notRunReasons(): (id: string) => string | null {
+    const summaries = this.summaries.available ? null : 'no payment summaries were pulled for this window';
+    const bills = this.billsPulled ? null : 'no bills were pulled for this window';
+    const billsNotTied = bills ?? this.bills.notTiedReason();
+    // balances.csv says per wallet why its closing balance was not compared (balance_check_note)
+    const apiBalances = this.balances.length > 0 && (this.evaluated.get('balance.api_total') ?? 0) === 0 ? 'no wallet balance of the service could be compared with the ledger (balances.csv, balance_check_note)' : null;
+    return (id) => (id.startsWith('summary.') ? summaries : BILL_TIE_CHECKS.has(id as CheckId) ? billsNotTied : id.startsWith('bill.') ? bills : id === 'balance.api_total' ? apiBalances : null);
   }
 
   private closeBalances(state: WalletState): void {

@@ -3,9 +3,12 @@
  * terminal summary and the exit code, so they always agree. Only errors stop a tie-out (and make
  * exit 65); warnings ask for a look; info findings are notes and never count as a failure.
  *
+ * A check that did not run is not a failure and not a pass: the headline names it (check-outcome.ts).
+ *
  * The one severity vocabulary: error, warning, info.
  */
 import type { CheckResult, Severity } from '../model/results.js';
+import { checksNotRun } from './check-outcome.js';
 
 export interface TieOut {
   ties: boolean;
@@ -13,9 +16,14 @@ export interface TieOut {
   errors: number;
   warnings: number;
   info: number;
-  /** "Ties out — 0 errors, 2 warnings, 5 info" */
+  /** the ids of the checks that did not run, in the order given */
+  notRun: string[];
+  /** "Ties out — 0 errors, 2 warnings, 5 info", then "; 2 checks not run: a, b" when some did not run */
   headline: string;
 }
+
+/** how many not-run checks the headline names before "and N more" (the Overview and the terminal list them all) */
+const NAMED = 2;
 
 const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 || word === 'info' ? '' : 's'}`;
 
@@ -25,16 +33,17 @@ export function tieOut(checks: readonly CheckResult[]): TieOut {
   const warnings = sum('warning');
   const info = sum('info');
   const ties = errors === 0;
-  return { ties, errors, warnings, info, headline: `${ties ? 'Ties out' : 'Does not tie'} — ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(info, 'info')}` };
+  const notRun = checksNotRun(checks).map((c) => c.check_id);
+  const counts = `${ties ? 'Ties out' : 'Does not tie'} — ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(info, 'info')}`;
+  return { ties, errors, warnings, info, notRun, headline: notRun.length === 0 ? counts : `${counts}; ${plural(notRun.length, 'check')} not run: ${named(notRun)}` };
+}
+
+function named(ids: readonly string[]): string {
+  const more = ids.length - NAMED;
+  return more <= 0 ? ids.join(', ') : `${ids.slice(0, NAMED).join(', ')} and ${more.toLocaleString('en-US')} more`;
 }
 
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
-
-/** The result word of one check: PASS, FAIL (error findings), WARN, NOTE (info: never a failure) or SKIPPED. */
-export function checkOutcome(check: CheckResult): 'PASS' | 'FAIL' | 'WARN' | 'NOTE' | 'SKIPPED' {
-  if (check.findings === 0) return check.skipped_reason ? 'SKIPPED' : 'PASS';
-  return check.severity === 'error' ? 'FAIL' : check.severity === 'warning' ? 'WARN' : 'NOTE';
-}
 
 /** Checks by severity (errors first), those with findings first within a severity, else catalogue order. */
 export function checksBySeverity(checks: readonly CheckResult[]): CheckResult[] {

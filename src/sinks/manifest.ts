@@ -9,7 +9,7 @@
  */
 import type { ChainLink } from '../audit/chain-link.js';
 import type { ManifestSignatureNote } from '../audit/manifest-signature.js';
-import type { CheckResult, ControlTotals } from '../model/results.js';
+import type { CheckOutcome, CheckResult, ControlTotals } from '../model/results.js';
 import type { Window } from '../model/window.js';
 import type { CloseStatus } from './close-status.js';
 import type { CsvOptions } from './csv-table-writer.js';
@@ -57,11 +57,12 @@ export interface Manifest {
   xlsx: { max_rows_per_sheet: number; control_chars_replaced: number; texts_truncated: number; amounts_as_text: number; display_amounts_rounded: number } | null;
   counts: Record<string, number>;
   /** does it tie: errors stop it (exit 65), warnings and info do not (src/reconcile/tie-out.ts) */
-  tie_out: { ties: boolean; errors: number; warnings: number; info: number; headline: string };
+  tie_out: { ties: boolean; errors: number; warnings: number; info: number; headline: string; not_run: string[] };
   /** whether the period is closed, in the Overview's words (src/sinks/close-status.ts) */
   close: CloseStatus;
   control_totals: JsonControlTotals;
-  checks: CheckResult[];
+  /** each check with its outcome: passed, failed or not_run (src/reconcile/check-outcome.ts) */
+  checks: Array<CheckResult & { outcome: CheckOutcome }>;
   files: ManifestFile[];
   /** the key that signed this manifest (manifest.json.sig beside it); absent: not signed */
   signature?: ManifestSignatureNote;

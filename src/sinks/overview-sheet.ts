@@ -7,7 +7,8 @@
  * those live in manifest.json. It prints legibly: overview-layout.ts.
  */
 import type { DataBarRuleType, Style } from 'exceljs';
-import { checkOutcome, checksBySeverity, tieOut } from '../reconcile/tie-out.js';
+import { checksBySeverity, tieOut } from '../reconcile/tie-out.js';
+import { outcomeWord } from '../reconcile/check-outcome.js';
 import { apiCheckWords, type BalanceSummary } from './balance-summary.js';
 import type { CloseStatus } from './close-status.js';
 import type { CheckResult, ControlTotals } from '../model/results.js';
@@ -46,10 +47,12 @@ export interface OverviewData {
 const SHARE_STYLE = { numFmt: '0.0%' };
 const VERDICT_GOOD: Partial<Style> = { font: { name: 'Calibri', family: 2, bold: true, size: 14, color: { argb: 'FF006100' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFC6EFCE' } } };
 const VERDICT_BAD: Partial<Style> = { font: { name: 'Calibri', family: 2, bold: true, size: 14, color: { argb: 'FF9C0006' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } } };
+/** the books tie, but a check did not run: amber, as a warning */
+const VERDICT_NOT_RUN: Partial<Style> = { ...VERDICT_GOOD, font: { ...VERDICT_GOOD.font, color: { argb: 'FF9C5700' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFEB9C' } } };
 const WARN_STYLE: Partial<Style> = { ...PASS_STYLE, font: { ...PASS_STYLE.font, color: { argb: 'FF9C5700' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFEB9C' } } };
 const NOTE_STYLE: Partial<Style> = { ...PASS_STYLE, font: { ...PASS_STYLE.font, color: { argb: 'FF1E3A8A' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFDBEAFE' } } };
 const SKIP_STYLE: Partial<Style> = { ...PASS_STYLE, font: { ...PASS_STYLE.font, color: { argb: 'FF6B7280' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFF3F4F6' } } };
-const OUTCOME_STYLE = { PASS: PASS_STYLE, FAIL: FAIL_STYLE, WARN: WARN_STYLE, NOTE: NOTE_STYLE, SKIPPED: SKIP_STYLE } as const;
+const OUTCOME_STYLE = { PASS: PASS_STYLE, FAIL: FAIL_STYLE, WARN: WARN_STYLE, NOTE: NOTE_STYLE, 'NOT RUN': SKIP_STYLE } as const;
 /** rows a chart spans; three charts side by side per currency, in columns A–C, D–F and G–I */
 const CHART_ROWS = 16;
 const CHART_SLOTS = [0, 3, 6] as const;
@@ -95,10 +98,12 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
   const across = (from: number, to: number): number => widths.slice(from - 1, to).reduce((a, b) => a + b, 0);
 
   out.put([textCell(data.title, TITLE_STYLE)], 24);
-  out.put(fill(verdict.headline, verdict.ties ? VERDICT_GOOD : VERDICT_BAD), 22);
+  out.put(fill(verdict.headline, !verdict.ties ? VERDICT_BAD : verdict.notRun.length > 0 ? VERDICT_NOT_RUN : VERDICT_GOOD), 22);
   const closeStyle = data.close.state === 'not_closed' ? ALERT_STYLE : data.close.state === 'not_a_closing_run' ? BOLD_STYLE : GOOD_STYLE;
   out.note(data.close.words, closeStyle);
   out.note(verdict.ties ? 'Errors stop a tie-out (exit 65); warnings ask for a look; info findings are notes, never failures. Details: the Exceptions sheet.' : `${verdict.errors.toLocaleString('en-US')} error finding(s) on the Exceptions sheet must be resolved before the books tie (exit 65).`, SUBTITLE_STYLE);
+  // a check that did not run is neither passed nor failed: the reader is told where the reasons are
+  if (verdict.notRun.length > 0) out.note(`Not run: ${verdict.notRun.join(', ')} — each with its reason under Checks below and in exceptions.csv (check.not_run, close.required_check_not_run).`, ALERT_STYLE);
   out.note(data.subtitle, SUBTITLE_STYLE);
 
   out.section('Roll-forward by currency (display units)');
@@ -133,8 +138,8 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
   out.section('Checks, errors first');
   out.put([textCell('check', HEADER_STYLE), textCell('', HEADER_STYLE), ...headerCells(['result', 'findings', 'severity'], 1, [2]), textCell('what it checks', HEADER_INDENT_STYLE)], undefined, CHECK_MERGES);
   for (const c of checksBySeverity(data.checks)) {
-    const outcome = checkOutcome(c);
-    const title = c.skipped_reason ? `${c.description} — skipped: ${c.skipped_reason}` : c.description;
+    const outcome = outcomeWord(c);
+    const title = outcome === 'NOT RUN' ? `${c.description} — not run: ${c.skipped_reason ?? ''}` : c.description;
     out.put([textCell(c.check_id, wrapped(PLAIN_STYLE)), null, textCell(outcome, OUTCOME_STYLE[outcome]), countCell(c.findings), textCell(c.severity, INDENT_STYLE), textCell(title, wrapped(INDENT_STYLE))], rowHeight([c.check_id, title], [across(1, 2), across(6, 9)]), CHECK_MERGES);
   }
 

@@ -7,6 +7,7 @@
 import type { CheckResult, ControlTotals } from '../model/results.js';
 import { instantFromDate } from '../model/instant.js';
 import { tieOut } from '../reconcile/tie-out.js';
+import { withOutcomes } from '../reconcile/check-outcome.js';
 import { EXCEL_MAX_ROWS } from './cells.js';
 import type { CloseStatus } from './close-status.js';
 import type { CsvOptions } from './csv-table-writer.js';
@@ -57,10 +58,10 @@ export function publishedManifest(facts: ManifestFacts, target: PublishTarget): 
         ? null
         : { max_rows_per_sheet: options.maxRowsPerSheet ?? EXCEL_MAX_ROWS, control_chars_replaced: xlsx.replacedControlChars, texts_truncated: xlsx.truncatedTexts, amounts_as_text: xlsx.amountsAsText, display_amounts_rounded: xlsx.displayAmountsRounded },
     counts: facts.counts,
-    tie_out: { ties: verdict.ties, errors: verdict.errors, warnings: verdict.warnings, info: verdict.info, headline: verdict.headline },
+    tie_out: { ties: verdict.ties, errors: verdict.errors, warnings: verdict.warnings, info: verdict.info, headline: verdict.headline, not_run: verdict.notRun },
     close: facts.close,
     control_totals: controlTotalsJson(facts.controlTotals),
-    checks: [...facts.checks],
+    checks: withOutcomes(facts.checks),
     files: facts.files,
   };
 }

@@ -14,12 +14,12 @@ function outcome(exitCode: 0 | 65, checks: CheckResult[], findings: Partial<Find
   };
   return { exitCode, runId: 'r', dir: '/out/x', report, pull: null, notClosed, plan: null } as unknown as PipelineOutcome;
 }
-const check = (check_id: string, severity: CheckResult['severity'], findings: number): CheckResult => ({ check_id, description: '', severity, findings, passed: findings === 0 });
+const check = (check_id: string, severity: CheckResult['severity'], findings: number, skipped_reason: string | null = null): CheckResult => ({ check_id, description: '', severity, findings, passed: findings === 0 && skipped_reason === null, skipped_reason });
 
 describe('formatSummary', () => {
   it('does not call a run with only info notes "failed", and says where the notes are', () => {
     const text = formatSummary(outcome(0, [check('a', 'error', 0), check('payment.fee_terms_vs_settled', 'info', 8)], [{ severity: 'info' }]));
-    expect(text).toContain('checks    2 run, 1 clean');
+    expect(text).toContain('checks    2: 1 passed, 1 with findings, 0 not run');
     expect(text).toContain('  info      payment.fee_terms_vs_settled (8)');
     expect(text).toContain('tie-out   Ties out — 0 errors, 0 warnings, 8 info');
     expect(text).not.toMatch(/failed/);
@@ -28,7 +28,7 @@ describe('formatSummary', () => {
 
   it('lists failed checks and warnings apart', () => {
     const text = formatSummary(outcome(65, [check('e', 'error', 2), check('w', 'warning', 1), check('ok', 'error', 0)], [{}, {}, {}]));
-    expect(text).toContain('checks    3 run, 1 clean');
+    expect(text).toContain('checks    3: 1 passed, 2 with findings, 0 not run');
     expect(text).toContain('  error     e (2)');
     expect(text).toContain('  warning   w (1)');
     expect(text).toContain('tie-out   Does not tie — 2 errors, 1 warning, 0 info');
@@ -38,6 +38,17 @@ describe('formatSummary', () => {
   it('counts warnings and notes when the run still exits 0', () => {
     const text = formatSummary(outcome(0, [check('w', 'warning', 2), check('i', 'info', 1)], [{ severity: 'warning' }, { severity: 'warning' }, { severity: 'info' }]));
     expect(text).toContain('no reconciliation errors — 2 warning(s) and 1 info in exceptions.csv (exit 0)');
+  });
+
+  it('never counts a check that did not run as passed: the count, one line per reason, the headline and the result say so', () => {
+    const checks = [check('a', 'error', 0), check('summary.total', 'error', 0, 'no payment summaries were pulled for this window'), check('summary.bucket', 'error', 0, 'no payment summaries were pulled for this window'), check('balance.api_total', 'error', 0, 'no wallet balance'), check('check.not_run', 'info', 3)];
+    const text = formatSummary(outcome(0, checks, [{ severity: 'info' }, { severity: 'info' }, { severity: 'info' }]));
+    expect(text).toContain('checks    5: 1 passed, 1 with findings, 3 not run');
+    expect(text).toContain('  not run   summary.total, summary.bucket: no payment summaries were pulled for this window');
+    expect(text).toContain('  not run   balance.api_total: no wallet balance');
+    expect(text).toContain('tie-out   Ties out — 0 errors, 0 warnings, 3 info; 3 checks not run: summary.total, summary.bucket and 1 more');
+    expect(text).toContain('result    complete; no reconciliation errors — 3 info in exceptions.csv; 3 check(s) not run (listed above) (exit 0)');
+    expect(text).not.toContain('every reconciliation check passed');
   });
 
   it('says every check passed only when there are no findings at all', () => {

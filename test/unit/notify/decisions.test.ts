@@ -60,6 +60,13 @@ describe('verdict: ties out and close status from the run\'s own findings', () =
     expect(runVerdict({ job: 'nightly', findings: [finding('error'), finding('error')], closedBefore: false, notClosed: null })).toMatchObject({ tiesOut: false, tieOutLine: 'does NOT tie: 2 reconciliation error(s), see exceptions.csv' });
   });
 
+  it('never says every check passed when one did not run (its row in exceptions.csv)', () => {
+    const notRun = { ...finding('info'), check_id: 'check.not_run' };
+    const required = { ...finding('warning'), check_id: 'close.required_check_not_run' };
+    expect(runVerdict({ job: 'month-end', findings: [notRun, required], closedBefore: false, notClosed: null })).toMatchObject({ tiesOut: true, tieOutLine: 'ties out: no reconciliation error; 2 check(s) not run, see exceptions.csv' });
+    expect(runVerdict({ job: 'nightly', findings: [finding('error'), notRun], closedBefore: false, notClosed: null }).tieOutLine).toBe('does NOT tie: 1 reconciliation error(s), see exceptions.csv; 1 check(s) not run, see exceptions.csv');
+  });
+
   it('month-end: closed, not closed with the reason, already closed (amendment), unknown without a report', () => {
     expect(runVerdict({ job: 'month-end', findings: [], closedBefore: false, notClosed: null }).closeStatus).toBe('closed');
     expect(runVerdict({ job: 'month-end', findings: [], closedBefore: false, notClosed: '2026-10 has 3 open item(s)' })).toMatchObject({ closeStatus: 'not-closed', closeLine: 'NOT closed: 2026-10 has 3 open item(s)' });
