@@ -85,12 +85,14 @@ describe('Reconciler protocol', () => {
     expect(() => r.finish()).toThrow(/never reconciled: a, b/);
   });
 
-  it('an empty run passes every check', async () => {
+  it('an empty run passes every check that ran, and never one that could not run (no summaries, no bills)', async () => {
     const result = await run({ wallets: [] });
     expect(result.findings).toEqual([]);
     expect(hasErrors(result.findings)).toBe(false);
-    expect(result.checks.every((c) => c.passed)).toBe(true);
-    expect(result.checks.find((c) => c.check_id === 'summary.total')?.skipped_reason).toMatch(/no payment summaries/);
+    const notRun = result.checks.filter((c) => c.skipped_reason);
+    expect(notRun.map((c) => c.check_id).every((id) => id.startsWith('summary.') || id.startsWith('bill.'))).toBe(true);
+    expect(result.checks.find((c) => c.check_id === 'summary.total')).toMatchObject({ passed: false, skipped_reason: expect.stringMatching(/no payment summaries/) });
+    for (const c of result.checks) expect(c.passed, c.check_id).toBe(!c.skipped_reason);
   });
 });
 
@@ -184,6 +186,9 @@ describe('balances', () => {
     expect(listed.findings[0]?.message).toContain('lists no usd balance');
     const none = await run({ wallets: [wallet('w')], ledger: { w: ledger } });
     expect(none.findings).toEqual([]);
+    // no balance compared at all: balance.api_total did not run, and is not shown as passed
+    expect(none.checks.find((c) => c.check_id === 'balance.api_total')).toMatchObject({ passed: false, evaluated: 0, skipped_reason: expect.stringMatching(/no wallet balance of the service could be compared/) });
+    expect(listed.checks.find((c) => c.check_id === 'balance.api_total')).toMatchObject({ skipped_reason: null });
   });
 });
 
