@@ -7,8 +7,8 @@
  *
  * The one severity vocabulary: error, warning, info.
  */
-import type { CheckResult, Severity } from '../model/results.js';
-import { checksNotRun } from './check-outcome.js';
+import type { CheckOutcome, CheckResult, Severity } from '../model/results.js';
+import { checksNotRun, outcomeOf } from './check-outcome.js';
 
 export interface TieOut {
   ties: boolean;
@@ -45,10 +45,13 @@ function named(ids: readonly string[]): string {
 
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 
-/** Checks by severity (errors first), those with findings first within a severity, else catalogue order. */
+/** within a severity: those with findings, then those that did not run, then those that passed */
+const OUTCOME_RANK: Readonly<Record<CheckOutcome, number>> = { failed: 0, not_run: 1, passed: 2 };
+
+/** Checks by severity (errors first); within a severity those with findings, then those not run, then the rest, each in catalogue order. */
 export function checksBySeverity(checks: readonly CheckResult[]): CheckResult[] {
   return checks
-    .map((c, i) => ({ c, i }))
-    .sort((a, b) => SEVERITY_RANK[a.c.severity] - SEVERITY_RANK[b.c.severity] || Number(b.c.findings > 0) - Number(a.c.findings > 0) || a.i - b.i)
+    .map((c, i) => ({ c, i, rank: OUTCOME_RANK[outcomeOf(c)] }))
+    .sort((a, b) => SEVERITY_RANK[a.c.severity] - SEVERITY_RANK[b.c.severity] || a.rank - b.rank || a.i - b.i)
     .map((x) => x.c);
 }

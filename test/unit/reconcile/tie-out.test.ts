@@ -46,4 +46,9 @@ describe('outcomeOf, outcomeWord and checksBySeverity', () => {
     const ordered = checksBySeverity([check('i1', 'info', 0), check('w1', 'warning', 0), check('e1', 'error', 0), check('w2', 'warning', 3), check('e2', 'error', 1), check('e3', 'error', 0)]);
     expect(ordered.map((c) => c.check_id)).toEqual(['e2', 'e1', 'e3', 'w2', 'w1', 'i1']);
   });
+
+  it('puts the checks that did not run after those with findings, before those that passed', () => {
+    const ordered = checksBySeverity([check('e1', 'error', 0), check('e2', 'error', 0, 'no bills'), check('e3', 'error', 2), check('w1', 'warning', 0, 'no summaries')]);
+    expect(ordered.map((c) => c.check_id)).toEqual(['e3', 'e2', 'e1', 'w1']);
+  });
 });
