@@ -8,6 +8,7 @@
 import type { JournalConfig } from '../config/journal-schema.js';
 import type { AssetRow, LedgerRow, PaymentRow, WalletRow } from '../model/rows.js';
 import { finding } from '../reconcile/findings.js';
+import { groupByCause, type CausedFinding } from '../reconcile/group-findings.js';
 import type { BalanceRow, FeeRow, Finding } from '../model/results.js';
 import type { ReportTables } from '../model/report-output.js';
 import type { ReportSource } from '../model/ports.js';
@@ -75,6 +76,7 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
   const commodities = [{ symbol: 'SATS', decimals: 3 }, { symbol: 'USD', decimals: 2 }, ...input.assets.map((a) => ({ symbol: display.commodity(a.currency), decimals: a.decimal_display }))];
   const writers = await JournalWriters.open(input.folder, { config, display, period: input.period, openDate: localDate(clock, window.from), commodities });
   const findings: Finding[] = [];
+  const unpriced: CausedFinding[] = [];
   const evaluated: Record<string, number> = {};
   const count = (check: string, n = 1): void => {
     evaluated[check] = (evaluated[check] ?? 0) + n;
@@ -124,7 +126,11 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
       for (const row of movements) {
         const payment = row.payment_id === null ? null : payments.get(row.payment_id) ?? null;
         const outcome = buildMovementEntry(ctx, walletAccount, row, payment);
-        findings.push(...outcome.findings);
+        // a line without a price is one of many of its cause: grouped at the end (group-findings.ts)
+        for (const f of outcome.findings) {
+          if (f.check_id === 'journal.needs_price') unpriced.push({ finding: f, cause: 'no_price', text: `have no ${config.booksCurrency} price (payment quote, price file, price cache)`, at: row.effective_time });
+          else findings.push(f);
+        }
         count('journal.unposted');
         if (outcome.entry === null) continue;
         if (!isValued(outcome.entry)) needsPrice += 1;
@@ -159,6 +165,7 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
     const tieFindings = [...walletTieout.check(input.balances, (id) => mappedAccount(config, id) !== null), ...feeTieout.check(input.fees, (id) => mappedAccount(config, id) !== null)];
     findings.push(...tieFindings.map((t) => t.finding).filter((f): f is Finding => f !== null));
     for (const t of tieFindings) count(t.check);
+    findings.push(...groupByCause(unpriced, { members: 'ledger entries', detail: 'journal.csv (needs_price true) and the Journal sheet' }));
     const totals = await writers.close();
     if (input.priceFindings !== undefined) {
       // the auto-fetch ran before the pull (src/jobs/auto-fetch-prices.ts); its findings belong with the valuation they explain

@@ -11,6 +11,8 @@ import { finding } from '../reconcile/findings.js';
 import type { Lot, ReliefLine } from './model.js';
 import { figureKey, type WalletFigures } from './period-run.js';
 import type { LotNote } from './subledger.js';
+import { basisCause, noteInstants } from './note-causes.js';
+import { groupByCause, type CausedFinding } from '../reconcile/group-findings.js';
 
 export interface CheckOutcome {
   findings: Finding[];
@@ -66,10 +68,16 @@ export function lotsChecks(input: {
     if (fv.lots === null || fv.journal === null) continue;
     if (fv.lots !== fv.journal) findings.push(finding('lots.fair_value_tieout', { subject_kind: 'wallet', subject_id: currency, wallet_id: null, currency, expected: fv.journal, actual: fv.lots, difference: fv.lots - fv.journal, message: `closing fair value of the lots (${fv.lots}) ≠ the journal's (${fv.journal}), minor units` }));
   }
+  const unknown: CausedFinding[] = [];
+  const at = noteInstants(input.closing, input.reliefs);
   for (const n of input.notes) {
     const id = n.code === 'basis_unknown' ? 'lots.basis_unknown' : 'lots.identification_late';
-    findings.push(finding(id, { subject_kind: n.code === 'basis_unknown' ? 'wallet' : 'ledger_entry', subject_id: n.code === 'basis_unknown' ? `${n.walletId}:${n.ref}` : n.ref, wallet_id: n.walletId, currency: n.currency, actual: n.units, message: n.message }));
+    const f = finding(id, { subject_kind: n.code === 'basis_unknown' ? 'wallet' : 'ledger_entry', subject_id: n.code === 'basis_unknown' ? `${n.walletId}:${n.ref}` : n.ref, wallet_id: n.walletId, currency: n.currency, actual: n.units, message: n.message });
+    if (n.code === 'basis_unknown') unknown.push({ finding: f, ...basisCause(n.message), at: at(n) });
+    else findings.push(f);
   }
+  // one row per cause and currency, not one per lot (group-findings.ts): the lots stay listed one by one
+  findings.push(...groupByCause(unknown, { members: 'lot movements', detail: 'lots.csv and lot-reliefs.csv (cost empty) and the Lots sheet' }));
   evaluated['lots.basis_unknown'] = input.closing.length + input.reliefs.length;
   evaluated['lots.identification_late'] = input.reliefs.length;
   return { findings, evaluated };

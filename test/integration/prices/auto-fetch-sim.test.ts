@@ -55,6 +55,31 @@ describe('auto-fetch before month-end', () => {
     }
   });
 
+  it('a gap in the only source (it answered): no exit 75 — the movements in the gap are ONE journal.needs_price of btc, with their count and first and last instants', { timeout: 240_000 }, async () => {
+    const fake = await serveFakePriceSources({ nowSec: () => Math.floor(Date.now() / 1000) });
+    const from = Date.parse('2026-10-10T00:00:00Z') / 1000;
+    fake.withhold('coinbase', Array.from({ length: 72 }, (_, i) => from + i * 3600));
+    const prices = { autoFetch: true, cacheDir: 'prices', policy: { 'BTC-USD': { sources: ['coinbase:1h'], maxStalenessSeconds: 3600 } }, sources: { coinbase: { baseUrl: fake.baseUrl('coinbase') } } };
+    const run = await runAgainstSimulator({ sim, spec: spec(), tz: TZ, flags: { db: false, journal, prices } });
+    try {
+      expect(run.outcome.exitCode).toBe(65);
+      const exceptions = await run.csv('exceptions.csv');
+      expect(exceptions.filter((f) => f['check_id'] === 'journal.price_gap').map((g) => g['message'])).toEqual(['coinbase:1h has no close for 2026-10-10T00:00:00Z..2026-10-13T00:00:00Z (72 × 1h)']);
+      const unpriced = (await run.csv('journal.csv')).filter((l) => l['needs_price'] === 'true' && l['source_currency'] === 'btc');
+      const entries = new Set(unpriced.map((l) => l['entry_no']));
+      expect(entries.size).toBeGreaterThan(1);
+      const rows = exceptions.filter((f) => f['check_id'] === 'journal.needs_price' && f['currency'] === 'btc' && f['subject_kind'] !== 'wallet');
+      expect(rows.map((r) => [r['subject_kind'], r['subject_id']])).toEqual([['run', 'journal.needs_price:btc:no_price']]);
+      const m = /^(\d+) ledger entries of btc in .* from (\S+) to (\S+) have no USD price /.exec(rows[0]!['message']!);
+      expect(m, rows[0]!['message']).not.toBeNull();
+      expect(Number(m![1])).toBe(entries.size);
+      // the first and last instants lie in the withheld hours (a close older than an hour is stale)
+      expect(m![2]! >= '2026-10-10T01:00:00' && m![3]! < '2026-10-13T01:00:00').toBe(true);
+    } finally {
+      await run.cleanup();
+    }
+  });
+
   it('hours the first source lacks are valued by the next source of the policy, and the gap is a warning', { timeout: 240_000 }, async () => {
     const fake = await serveFakePriceSources({ nowSec: () => Math.floor(Date.now() / 1000) });
     const from = Date.parse('2026-10-10T00:00:00Z') / 1000;
