@@ -25,7 +25,7 @@ import { lotsSetup, type LotsSetup } from '../lots/lots-setup.js';
 import { orphanReach } from './lots-payment-reach.js';
 import { priceChecks } from './price-checks.js';
 import { billPeriodReach } from './bill-period-reach.js';
-import { markPricesClosed } from './mark-prices-closed.js';
+import { closeAndConfirm } from './close-period.js';
 import { configError } from '../util/errors.js';
 import { instantFromDate } from '../model/instant.js';
 import { parseShard, type Shard } from '../util/shard.js';
@@ -143,33 +143,11 @@ interface RunDeps {
 }
 
 async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<PipelineOutcome> {
-  const { config } = env.loaded;
   const { snapshot, organizationId, shard, runId, log, writer } = deps;
   const window = spec.period.window;
-  if (!spec.pull && (await snapshot.source.wallets(organizationId, config.wallets.length > 0 ? config.wallets : undefined)).length === 0) {
-    // An empty report with exit 0 would hide a wrong schema, database or organization.
-    throw configError('empty_snapshot', `the snapshot (${snapshot.target}${snapshot.kind === 'postgres' ? `, schema ${config.dbSchema}` : ''}) holds no wallets of organization ${organizationId}${config.wallets.length > 0 ? ' among the --wallet ids' : ''}: pull first (export, nightly or month-end), or check --database-url, --schema and --organization`);
-  }
-  const key = runKey({ command: spec.command, organizationId, window, environments: [...(config.environments.map((e) => e.id))], wallets: config.wallets, shard: config.shard });
-  const resumed = await writer.beginRun({
-    run_id: runId,
-    run_key: key,
-    command: spec.command,
-    organization_id: organizationId,
-    window,
-    parameters: { job: spec.job, period: spec.period.label, tz: window.tz, shard: config.shard ?? null, formats: config.formats, concurrency: config.concurrency },
-    started_at: instantFromDate(env.clock()),
-  });
-  for (const what of writer.setAside ?? []) log.warn({ state: snapshot.target }, `spool state not trusted, set aside: ${what}`);
-  if (resumed.length > 0) log.info({ streams: resumed.length }, 'resuming an interrupted run from its checkpoints');
-  // a shard writes no report, but its evidence: the report after the shards copies it in (docs/audit.md)
-  const evidencePath = spec.pull && deps.apis !== null && (deps.onRoot !== null || shard !== undefined) ? evidenceJournalPath(deps.outRoot, key) : null;
-  if (evidencePath !== null) {
-    const evidenceRun = { run_id: runId, run_key: key, command: spec.command, window: { from: window.from, to: window.to, tz: window.tz }, resumed: resumed.length > 0, organization_id: organizationId, shard: shard === undefined ? null : `${shard.index}/${shard.count}` };
-    // a shard's root may not be writable where it runs (a pod without the report's volume): it pulls all the same
-    const onUnwritable = shard === undefined ? {} : { onUnwritable: (error: Error) => log.warn({ err: env.scrubber.scrub(String(error)) }, `the shard's evidence cannot be written under ${deps.outRoot}: the report after the shards will not hold its requests`) };
-    deps.evidence.log = EvidenceLog.open(evidencePath, evidenceRun, { scrub: (line) => env.scrubber.scrub(line), clock: env.clock, ...onUnwritable });
-  }
+  if (!spec.pull) await assertSnapshotHolds(env, deps);
+  const { key, resumed } = await beginRunRecord(env, spec, deps);
+  const evidencePath = openEvidence(env, spec, deps, key, resumed.length > 0);
 
   let status: RunStatus = 'failed';
   const counts: Record<string, number> = {};
@@ -212,12 +190,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
         await reportBehind?.catch(() => undefined);
         throw error;
       }
-      const stats = deps.apis.stats();
-      Object.assign(counts, { api_requests: stats.requests, api_retries: stats.retries, api_bytes: stats.bytes, duplicates_seen: pulled.duplicates, payments_not_found: pulled.missingPaymentIds.length });
-      for (const s of pulled.streams) {
-        const kind = s.stream.split(':')[0] ?? s.stream;
-        counts[`pulled_${kind.replace(/[^a-z]/g, '_')}`] = (counts[`pulled_${kind.replace(/[^a-z]/g, '_')}`] ?? 0) + s.rows;
-      }
+      Object.assign(counts, pullCounts(deps.apis, pulled));
       // the evidence is complete: the report copies it in when it publishes
       for (const s of pulled.streams) deps.evidence.log?.stream(s);
       deps.evidence.log?.end();
@@ -239,33 +212,7 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     for (const journal of journals) await rm(journal, { force: true });
     await writer.writeFindings(runId, reported.result.findings);
 
-    let notClosed: string | null = null;
-    if (spec.closePeriod) {
-      // the same decision the Overview and manifest already state (src/sinks/close-status.ts)
-      if (reported.close.state === 'not_closed') {
-        notClosed = `${spec.period.label} has ${reported.close.open_items} open item(s) (payments not yet completed, failed or expired; see open-items.csv); the period was not closed — rerun when they settle, or pass --allow-open`;
-      } else if (!recorded) {
-        // a close the snapshot learns from the folder keeps the folder's run and window
-        const closedBy = learned?.closedBy ?? null;
-        await snapshot.closePeriod({
-          organizationId,
-          period: spec.period.label,
-          window: closedBy?.window ?? window,
-          runId: learned === null ? runId : (closedBy?.runId ?? null),
-          ...(learned === null ? {} : { note: `closed on disk: ${closedBy?.folder ?? `${spec.period.label}'s amendments`}, learned by run ${runId}` }),
-        });
-        // the cache never again appends a close this period could have used
-        markPricesClosed(env, window.to);
-      }
-    }
-    if (reported.journal?.discipline && snapshot.journalExports !== null && spec.closable && (closedBefore || (spec.closePeriod && notClosed === null))) {
-      // the folder is published and the period closed: what its journal posted is now exported
-      counts['journal_recorded'] = await snapshot.journalExports.confirm(runId);
-    }
-    if (reported.lots !== null && snapshot.lotsRecord !== null && spec.closable && spec.closePeriod && !recorded && notClosed === null) {
-      // the folder is published and the period closed: its lots are now the record later runs start from
-      counts['lots_recorded'] = await snapshot.lotsRecord.confirm(runId);
-    }
+    const notClosed = await closeAndConfirm(env, spec, { snapshot, organizationId, runId, reported, recorded, learned, counts });
     const exceptions = reported.exceptions || notClosed !== null;
     status = exceptions ? 'exceptions' : 'succeeded';
     return { exitCode: exceptions ? 65 : 0, runId, dir: reported.publish.dir, report: reported, pull: pulled, notClosed, plan: null };
@@ -273,6 +220,63 @@ async function run(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<Pipe
     deps.evidence.log?.close();
     await writer.finishRun(runId, status, counts).catch((error: unknown) => log.warn({ err: String(error) }, 'could not record the run outcome'));
   }
+}
+
+/** A rebuild of an empty snapshot would be an empty report with exit 0, hiding a wrong schema, database or organization. */
+async function assertSnapshotHolds(env: JobEnv, deps: RunDeps): Promise<void> {
+  const { config } = env.loaded;
+  const { snapshot, organizationId } = deps;
+  if ((await snapshot.source.wallets(organizationId, config.wallets.length > 0 ? config.wallets : undefined)).length > 0) return;
+  throw configError('empty_snapshot', `the snapshot (${snapshot.target}${snapshot.kind === 'postgres' ? `, schema ${config.dbSchema}` : ''}) holds no wallets of organization ${organizationId}${config.wallets.length > 0 ? ' among the --wallet ids' : ''}: pull first (export, nightly or month-end), or check --database-url, --schema and --organization`);
+}
+
+/** The run's record in the snapshot: its key (what a resumed run finds it by) and the streams an interrupted run left checkpointed. */
+async function beginRunRecord(env: JobEnv, spec: PipelineSpec, deps: RunDeps): Promise<{ key: string; resumed: Checkpoint[] }> {
+  const { config } = env.loaded;
+  const { snapshot, organizationId, runId, log, writer } = deps;
+  const window = spec.period.window;
+  const key = runKey({ command: spec.command, organizationId, window, environments: [...(config.environments.map((e) => e.id))], wallets: config.wallets, shard: config.shard });
+  const resumed = await writer.beginRun({
+    run_id: runId,
+    run_key: key,
+    command: spec.command,
+    organization_id: organizationId,
+    window,
+    parameters: { job: spec.job, period: spec.period.label, tz: window.tz, shard: config.shard ?? null, formats: config.formats, concurrency: config.concurrency },
+    started_at: instantFromDate(env.clock()),
+  });
+  for (const what of writer.setAside ?? []) log.warn({ state: snapshot.target }, `spool state not trusted, set aside: ${what}`);
+  if (resumed.length > 0) log.info({ streams: resumed.length }, 'resuming an interrupted run from its checkpoints');
+  return { key, resumed };
+}
+
+/**
+ * The pull's evidence journal, opened once the run key is known (docs/audit.md): a run that writes
+ * a report, and a shard — whose report after the shards copies it in. Null: nothing is recorded.
+ */
+function openEvidence(env: JobEnv, spec: PipelineSpec, deps: RunDeps, key: string, resumed: boolean): string | null {
+  const { organizationId, runId, log, shard } = deps;
+  const window = spec.period.window;
+  // a shard writes no report, but its evidence: the report after the shards copies it in (docs/audit.md)
+  const evidencePath = spec.pull && deps.apis !== null && (deps.onRoot !== null || shard !== undefined) ? evidenceJournalPath(deps.outRoot, key) : null;
+  if (evidencePath !== null) {
+    const evidenceRun = { run_id: runId, run_key: key, command: spec.command, window: { from: window.from, to: window.to, tz: window.tz }, resumed, organization_id: organizationId, shard: shard === undefined ? null : `${shard.index}/${shard.count}` };
+    // a shard's root may not be writable where it runs (a pod without the report's volume): it pulls all the same
+    const onUnwritable = shard === undefined ? {} : { onUnwritable: (error: Error) => log.warn({ err: env.scrubber.scrub(String(error)) }, `the shard's evidence cannot be written under ${deps.outRoot}: the report after the shards will not hold its requests`) };
+    deps.evidence.log = EvidenceLog.open(evidencePath, evidenceRun, { scrub: (line) => env.scrubber.scrub(line), clock: env.clock, ...onUnwritable });
+  }
+  return evidencePath;
+}
+
+/** What the pull did, for the run record and the manifest's counts. */
+function pullCounts(apis: ApiSet, pulled: PullResult): Record<string, number> {
+  const stats = apis.stats();
+  const counts: Record<string, number> = { api_requests: stats.requests, api_retries: stats.retries, api_bytes: stats.bytes, duplicates_seen: pulled.duplicates, payments_not_found: pulled.missingPaymentIds.length };
+  for (const s of pulled.streams) {
+    const kind = (s.stream.split(':')[0] ?? s.stream).replace(/[^a-z]/g, '_');
+    counts[`pulled_${kind}`] = (counts[`pulled_${kind}`] ?? 0) + s.rows;
+  }
+  return counts;
 }
 
 interface ReportStageRun {
