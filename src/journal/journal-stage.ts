@@ -83,8 +83,6 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
   };
   const walletTieout = new WalletTieout();
   const feeTieout = new FeeTieout(config);
-  let needsPrice = 0;
-
   const balanced = (entry: JournalEntry): boolean => {
     const problem = imbalance(entry);
     count('journal.unbalanced');
@@ -92,6 +90,7 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
     findings.push(finding('journal.unbalanced', { subject_kind: 'ledger_entry', subject_id: entry.ledgerRef ?? entry.entryNo, wallet_id: entry.walletId, message: `entry ${entry.entryNo} does not balance: ${problem}; it is written nowhere` }));
     return false;
   };
+  const stage: StageTally = { ctx, window, custody, walletTieout, feeTieout, findings, unpriced, count, balanced, needsPrice: 0 };
   const discipline = input.discipline ? await PeriodDiscipline.open(input.discipline, clock) : null;
   const emitter = new EntryEmitter(config, writers, discipline);
   const remeasuring = input.periodEnd && config.fairValue !== undefined && config.fairValue.enabled ? config.fairValue : null;
@@ -99,13 +98,7 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
   try {
     for (const wallet of input.wallets) {
       const walletAccount = mappedAccount(config, wallet.wallet_id);
-      const movements: LedgerRow[] = [];
-      for await (const batch of input.source.ledger(input.organizationId, wallet.wallet_id, { withoutRaw: true })) {
-        for (const row of batch) {
-          if (windowContains(window, row.effective_time) && row.effect !== 'memo') movements.push(row);
-          custody?.see(row);
-        }
-      }
+      const movements = await windowMovements(input, wallet.wallet_id, custody);
       const balances = input.balances.filter((b) => b.wallet_id === wallet.wallet_id);
       count('journal.wallet_unmapped');
       if (walletAccount === null) {
@@ -114,36 +107,11 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
         }
         continue;
       }
-      const wanted = new Set(movements.map((m) => m.payment_id).filter((id): id is string => id !== null));
-      const payments = new Map<string, PaymentRow>();
-      for await (const batch of input.source.payments({ organization_id: input.organizationId, wallet_id: wallet.wallet_id, window: { from: EPOCH, to: window.to, tz: window.tz }, withoutRaw: true })) {
-        for (const p of batch) {
-          if (wanted.has(p.payment_id)) payments.set(p.payment_id, p);
-          else if (p.created_at >= window.from) feeTieout.postedLater(p);
-        }
-      }
-      const entries: JournalEntry[] = [];
-      for (const row of movements) {
-        const payment = row.payment_id === null ? null : payments.get(row.payment_id) ?? null;
-        const outcome = buildMovementEntry(ctx, walletAccount, row, payment);
-        // a line without a price is one of many of its cause: grouped at the end (group-findings.ts)
-        for (const f of outcome.findings) {
-          if (f.check_id === 'journal.needs_price') unpriced.push({ finding: f, cause: 'no_price', text: `have no ${config.booksCurrency} price (payment quote, price file, price cache)`, at: row.effective_time });
-          else findings.push(f);
-        }
-        count('journal.unposted');
-        if (outcome.entry === null) continue;
-        if (!isValued(outcome.entry)) needsPrice += 1;
-        count('journal.needs_price');
-        if (row.effect === 'debit' && row.payment_id !== null) count('journal.breakdown_unknown');
-        walletTieout.add(outcome.entry);
-        feeTieout.add(outcome.entry, payment, window);
-        custody?.posted(outcome.entry);
-        if (balanced(outcome.entry)) entries.push(outcome.entry);
-      }
+      const payments = await movementPayments(input, wallet.wallet_id, movements, feeTieout);
+      const entries = movementEntries(stage, walletAccount, movements, payments);
       if (remeasuring !== null) {
-        for (const balance of balances) {
-          if (balance.currency === config.booksCurrency.toLowerCase()) continue;
+        // each crypto balance to fair value at the period's end, beside the wallet's own entries
+        for (const balance of balances.filter((b) => b.currency !== config.booksCurrency.toLowerCase())) {
           const outcome = remeasurementEntry(ctx, remeasuring, balance, walletTieout.valuedNet(wallet.wallet_id, balance.currency), window, input.period);
           findings.push(...outcome.findings);
           if (outcome.entry !== null && balanced(outcome.entry)) entries.push(outcome.entry);
@@ -162,20 +130,90 @@ export async function runJournalStage(input: JournalStageInput): Promise<Journal
         if (outcome.entry !== null && balanced(outcome.entry)) await emitter.emit([outcome.entry]);
       }
     }
-    const tieFindings = [...walletTieout.check(input.balances, (id) => mappedAccount(config, id) !== null), ...feeTieout.check(input.fees, (id) => mappedAccount(config, id) !== null)];
-    findings.push(...tieFindings.map((t) => t.finding).filter((f): f is Finding => f !== null));
-    for (const t of tieFindings) count(t.check);
+    const mapped = (id: string): boolean => mappedAccount(config, id) !== null;
+    for (const t of [...walletTieout.check(input.balances, mapped), ...feeTieout.check(input.fees, mapped)]) {
+      count(t.check);
+      if (t.finding !== null) findings.push(t.finding);
+    }
     findings.push(...groupByCause(unpriced, { members: 'ledger entries', detail: 'journal.csv (needs_price true) and the Journal sheet' }));
     const totals = await writers.close();
-    if (input.priceFindings !== undefined) {
-      // the auto-fetch ran before the pull (src/jobs/auto-fetch-prices.ts); its findings belong with the valuation they explain
-      count('journal.price_fetch_failed');
-      count('journal.price_gap');
-      findings.push(...input.priceFindings);
-    }
-    return { findings, evaluated, entries: totals.entries, lines: totals.lines, needsPrice, discipline: discipline?.counts ?? null, custody: held.map((h) => ({ holder: h.wallet_id, currency: h.currency, units: h.closing_base })) };
+    if (input.priceFindings !== undefined) addFetchFindings(stage, input.priceFindings);
+    return { findings, evaluated, entries: totals.entries, lines: totals.lines, needsPrice: stage.needsPrice, discipline: discipline?.counts ?? null, custody: held.map((h) => ({ holder: h.wallet_id, currency: h.currency, units: h.closing_base })) };
   } catch (error) {
     await writers.abort();
     throw error;
   }
+}
+
+/** The wallet's ledger movements in the window (memo lines aside); the custody tally sees every line as it passes. */
+async function windowMovements(input: JournalStageInput, walletId: string, custody: CustodyTally | null): Promise<LedgerRow[]> {
+  const movements: LedgerRow[] = [];
+  for await (const batch of input.source.ledger(input.organizationId, walletId, { withoutRaw: true })) {
+    for (const row of batch) {
+      if (windowContains(input.window, row.effective_time) && row.effect !== 'memo') movements.push(row);
+      custody?.see(row);
+    }
+  }
+  return movements;
+}
+
+/** The payments the movements name (created any time before the window's end); the window's others are fees posted later. */
+async function movementPayments(input: JournalStageInput, walletId: string, movements: readonly LedgerRow[], feeTieout: FeeTieout): Promise<Map<string, PaymentRow>> {
+  const { window } = input;
+  const wanted = new Set(movements.map((m) => m.payment_id).filter((id): id is string => id !== null));
+  const payments = new Map<string, PaymentRow>();
+  for await (const batch of input.source.payments({ organization_id: input.organizationId, wallet_id: walletId, window: { from: EPOCH, to: window.to, tz: window.tz }, withoutRaw: true })) {
+    for (const p of batch) {
+      if (wanted.has(p.payment_id)) payments.set(p.payment_id, p);
+      else if (p.created_at >= window.from) feeTieout.postedLater(p);
+    }
+  }
+  return payments;
+}
+
+/** What the stage gathers while it journals the wallets, one by one. */
+interface StageTally {
+  ctx: ReturnType<typeof journalBuildContext>;
+  window: Window;
+  custody: CustodyTally | null;
+  walletTieout: WalletTieout;
+  feeTieout: FeeTieout;
+  findings: Finding[];
+  /** lines without a price: grouped by cause at the end (group-findings.ts) */
+  unpriced: CausedFinding[];
+  count(check: string, n?: number): void;
+  /** the entry balances (else a finding, and it is written nowhere) */
+  balanced(entry: JournalEntry): boolean;
+  needsPrice: number;
+}
+
+/** A wallet's movements of the window as journal entries, each counted by the checks it was looked at for. */
+function movementEntries(stage: StageTally, walletAccount: string, movements: readonly LedgerRow[], payments: ReadonlyMap<string, PaymentRow>): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  for (const row of movements) {
+    const payment = row.payment_id === null ? null : payments.get(row.payment_id) ?? null;
+    const outcome = buildMovementEntry(stage.ctx, walletAccount, row, payment);
+    // a line without a price is one of many of its cause: grouped at the end (group-findings.ts)
+    for (const f of outcome.findings) {
+      if (f.check_id === 'journal.needs_price') stage.unpriced.push({ finding: f, cause: 'no_price', text: `have no ${stage.ctx.config.booksCurrency} price (payment quote, price file, price cache)`, at: row.effective_time });
+      else stage.findings.push(f);
+    }
+    stage.count('journal.unposted');
+    if (outcome.entry === null) continue;
+    if (!isValued(outcome.entry)) stage.needsPrice += 1;
+    stage.count('journal.needs_price');
+    if (row.effect === 'debit' && row.payment_id !== null) stage.count('journal.breakdown_unknown');
+    stage.walletTieout.add(outcome.entry);
+    stage.feeTieout.add(outcome.entry, payment, stage.window);
+    stage.custody?.posted(outcome.entry);
+    if (stage.balanced(outcome.entry)) entries.push(outcome.entry);
+  }
+  return entries;
+}
+
+/** The auto-fetch ran before the pull (src/jobs/auto-fetch-prices.ts): its findings belong with the valuation they explain. */
+function addFetchFindings(stage: StageTally, priceFindings: readonly Finding[]): void {
+  stage.count('journal.price_fetch_failed');
+  stage.count('journal.price_gap');
+  stage.findings.push(...priceFindings);
 }
