@@ -7,15 +7,15 @@
  * over the source per sheet — Payments (with reconciliation), Ledger, then the small tables from the
  * reconciler's result, then Open items — and memory stays bounded by one wallet's state.
  */
-import type { AssetRow, PaymentRow, WalletRow } from '../model/rows.js';
-import { eachOpenedAhead, readAheadFor } from '../util/read-ahead.js';
+import type { AssetRow, LedgerRow, PaymentRow, WalletRow } from '../model/rows.js';
+import { WalletReads, type PullPacing, type ReconcileStreams } from './wallet-reads.js';
 import { Reconciler, hasErrors } from '../reconcile/reconciler.js';
 import type { ReconcileResult } from '../model/results.js';
 import { closeStatus, type CloseStatus } from '../sinks/close-status.js';
 import { openReportFolder } from '../sinks/report-folder.js';
 import type { ManifestSigner } from '../audit/manifest-signature.js';
 import { copyEvidence } from './evidence-copy.js';
-import type { PublishResult, ReportFormat } from '../sinks/report-folder-api.js';
+import type { PublishResult, ReportFolder, ReportFormat } from '../sinks/report-folder-api.js';
 import { outputScope } from '../sinks/output-scope.js';
 import {
   BALANCES_TABLE,
@@ -40,20 +40,12 @@ import { withChecksNotRun } from '../reconcile/required-checks.js';
 import { mergeLotsResult } from '../lots/merge-result.js';
 import { custodyPort, custodyRules } from '../lots/custody.js';
 import { windowContains, type Window } from '../model/window.js';
-import { billPaymentRanges, type InstantRange } from '../model/bill-period.js';
 
 /**
  * The report behind the pull (docs/extraction.md#the-report-behind-the-pull): what the report waits
  * for while the pull still runs. Absent, the snapshot is complete and nothing is waited for.
  */
-export interface PullPacing {
-  /** the sizing stage (summaries, bills) is in the snapshot */
-  sized(): Promise<void>;
-  /** every stream of this wallet is in the snapshot: its rows will not change in this run */
-  walletReady(walletId: string): Promise<void>;
-  /** the pull has ended */
-  pulled(): Promise<void>;
-}
+export type { PullPacing } from './wallet-reads.js';
 
 export interface ReportStageInput {
   source: ReportSource;
@@ -111,27 +103,21 @@ export interface ReportStageResult {
   close: CloseStatus;
 }
 
+/**
+ * The report as its plain algorithm: the scope read; then, wallet by wallet, its ledger and its
+ * payments reconciled and written; the Ledger sheet; the reconciliation's tables; the books
+ * (journal, lots); the exceptions and the open items; the folder published. When each wallet's
+ * rows are read is wallet-reads.ts's to know.
+ */
 export async function runReportStage(input: ReportStageInput): Promise<ReportStageResult> {
   const { source, organizationId: org, window } = input;
-  const pacing = input.pacing;
-  // the next wallet's reads start while this one is written, where that overlaps a round trip (util/read-ahead.ts)
-  const early = readAheadFor(source);
-  await pacing?.sized();
-  const envFilter = new Set(input.environmentIds.map((e) => e.toLowerCase()));
-  const wallets = (await source.wallets(org, input.walletIds.length > 0 ? input.walletIds : undefined)).filter(
-    (w) => envFilter.size === 0 || envFilter.has(w.environment_id.toLowerCase()),
-  );
-  const assets = await source.assets();
-  const summaries = (await source.summaries(org, window)).filter(
-    (s) => (envFilter.size === 0 || envFilter.has(s.environment_id.toLowerCase())) && (s.scope !== 'wallet' || wallets.some((w) => w.wallet_id === s.scope_id)),
-  );
-  // Ages of open items are measured at the end of the window, so a rebuild gives the same files.
-  const bills = await source.bills(org, window);
-  const billSummaries = await source.billSummaries(org, window);
-  const reconciler = new Reconciler({ window, now: window.to, wallets, assets, summaries, bills, billSummaries });
+  const reads = new WalletReads(source, org, window, input.pacing);
+  await input.pacing?.sized();
+  const scope = await readScope(input);
+  const reconciler = new Reconciler({ window, now: window.to, ...scope });
   // the company's own custody wallets of the lots section: named beside their lots, posted to by the journal
   const custody = input.journal && input.lots ? custodyRules(input.lots.config) : null;
-
+  const { wallets, assets } = scope;
   const folder = await openReportFolder({
     outRoot: input.outRoot,
     job: input.job,
@@ -149,60 +135,12 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     wallets: custody === null ? wallets : [...wallets, ...custody.holders],
   });
   try {
-    const payments = await folder.table(PAYMENTS_TABLE);
-    // ledger.csv is written in this pass, from the rows the reconciliation reads anyway; the Ledger
-    // sheet follows Payments in the workbook (one streaming zip), so it is written after the pull
-    const ledgerCsv = folder.csvAhead(LEDGER_TABLE);
-    let paymentRows = 0;
-    let ledgerRows = 0;
-    // Each pass reads wallet by wallet, the next wallet's first batches already on their way from a
-    // database (`early`); behind the pull, a wallet's reads start only once all of its streams are in.
-    const walletStreams = (wallet: WalletRow) => {
-      const ready = pacing?.walletReady(wallet.wallet_id);
-      // the parts of the periods of bills tied here that lie outside the window (model/bill-period.ts)
-      const billRanges = billPaymentRanges(window, bills, wallet);
-      return {
-        ledger: early(afterGate(ready, () => source.ledger(org, wallet.wallet_id, { withoutRaw: true }))),
-        payments: early(afterGate(ready, () => source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, withoutRaw: true }))),
-        billPayments: billRanges.length === 0 ? [] : early(afterGate(ready, () => paymentsIn(source, org, wallet.wallet_id, billRanges, window.tz))),
-      };
-    };
-    for (const [wallet, streams] of eachOpenedAhead(wallets, walletStreams)) {
-      reconciler.startWallet(wallet);
-      for await (const batch of streams.ledger) {
-        reconciler.addLedger(batch);
-        for (const row of batch) {
-          if (!windowContains(window, row.effective_time)) continue;
-          await ledgerCsv.write(row);
-          ledgerRows++;
-        }
-        input.onProgress?.('ledger', ledgerRows);
-      }
-      for await (const batch of streams.payments) {
-        reconciler.addPayments(batch);
-        for (const row of batch) await payments.write(row);
-        paymentRows += batch.length;
-        input.onProgress?.('payments', paymentRows);
-      }
-      for await (const batch of streams.billPayments) reconciler.addBillPayments(batch);
-      // a ledger entry may name another wallet's payment, which the pull may not have read yet
-      await reconciler.endWallet();
-    }
-    await payments.close();
-    await ledgerCsv.close();
+    await reconcilePass(input, folder, reads.reconcile(wallets, scope.bills), reconciler);
     // everything below reads every wallet, or what needs all of them (summaries, cross-wallet checks)
-    await pacing?.pulled();
+    await input.pacing?.pulled();
     await reconciler.resolveUnknown((ids) => source.knownPaymentIds(org, ids));
     let result = reconciler.finish();
-
-    const ledgerSheet = await folder.table(LEDGER_TABLE);
-    for (const [, entries] of eachOpenedAhead(folder.writesWorkbook ? wallets : [], (wallet) => early(source.ledger(org, wallet.wallet_id, { withoutRaw: true })))) {
-      for await (const batch of entries) {
-        for (const row of batch) if (windowContains(window, row.effective_time)) await ledgerSheet.write(row);
-      }
-    }
-    await ledgerSheet.close();
-
+    await ledgerSheetPass(folder, reads.ledger(folder.writesWorkbook ? wallets : []), window);
     await writeAll(await folder.table(FEES_TABLE), result.fees);
     await writeAll(await folder.table(BALANCES_TABLE), result.balances);
     await writeAll(await folder.table(SUMMARY_CHECK_TABLE), result.summaryChecks);
@@ -219,18 +157,8 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     // a closed month's rebuild says what its close said: the close warning depends on the record, not the command
     result = withChecksNotRun(result, { closes: input.closing !== undefined || input.closed, period: input.period });
     await writeAll(await folder.table(EXCEPTIONS_TABLE), result.findings);
-
-    const open = await folder.table(OPEN_ITEMS_TABLE);
-    const openPayments = (wallet: WalletRow) => early(source.payments({ organization_id: org, wallet_id: wallet.wallet_id, window, openOnly: true, withoutRaw: true }));
-    for (const [, batches] of eachOpenedAhead(wallets, openPayments)) {
-      for await (const batch of batches) {
-        // openOnly is the source's filter; the check stays so the sheet's meaning does not depend on it
-        for (const row of batch) if (isOpen(row)) await open.write(row);
-      }
-    }
-    const openRows = (await open.close()).rows;
+    const openRows = await openItemsPass(folder, reads.openPayments(wallets));
     const close = closeStatus({ closing: input.closing !== undefined, allowOpen: input.closing?.allowOpen ?? false, closedBefore: input.closed, openItems: openRows, period: input.period });
-
     if (input.evidence !== undefined && input.evidence.length > 0) await copyEvidence(folder, input.evidence, result.summaryChecks, input.runId);
     const publish = await folder.publish({
       // Only what defines the report: a rebuild from the snapshot must render the same Overview.
@@ -241,7 +169,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       },
       controlTotals: result.controlTotals,
       checks: result.checks,
-      counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length, ...(journal ? { journal_entries: journal.entries, journal_needs_price: journal.needsPrice } : {}), ...(lots ? { lots_held: lots.lotsHeld, lot_reliefs: lots.reliefLines } : {}), ...(journal?.discipline ? { journal_unchanged: journal.discipline.unchanged, journal_corrected: journal.discipline.corrected, journal_late: journal.discipline.late, journal_deferred: journal.discipline.deferred } : {}) },
+      counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length, ...bookCounts(journal, lots) },
       close,
       ...(lots ? { crypto: lots.crypto } : {}),
     });
@@ -253,15 +181,88 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
   }
 }
 
-/** `open()` once `gate` has opened (at once without one): a read ahead never runs before its wallet is in. */
-async function* afterGate<T>(gate: Promise<void> | undefined, open: () => AsyncIterable<T>): AsyncGenerator<T> {
-  if (gate !== undefined) await gate;
-  yield* open();
+/** The wallets, assets, summaries and bills the report covers, read once. */
+async function readScope(input: ReportStageInput) {
+  const { source, organizationId: org, window } = input;
+  const envFilter = new Set(input.environmentIds.map((e) => e.toLowerCase()));
+  const wallets = (await source.wallets(org, input.walletIds.length > 0 ? input.walletIds : undefined)).filter(
+    (w) => envFilter.size === 0 || envFilter.has(w.environment_id.toLowerCase()),
+  );
+  const assets = await source.assets();
+  const summaries = (await source.summaries(org, window)).filter(
+    (s) => (envFilter.size === 0 || envFilter.has(s.environment_id.toLowerCase())) && (s.scope !== 'wallet' || wallets.some((w) => w.wallet_id === s.scope_id)),
+  );
+  // Ages of open items are measured at the end of the window, so a rebuild gives the same files.
+  const bills = await source.bills(org, window);
+  const billSummaries = await source.billSummaries(org, window);
+  return { wallets, assets, summaries, bills, billSummaries };
 }
 
-/** The wallet's payments created in each of `ranges`, in range order (the ranges do not overlap). */
-async function* paymentsIn(source: ReportSource, org: string, walletId: string, ranges: readonly InstantRange[], tz: string): AsyncGenerator<PaymentRow[]> {
-  for (const range of ranges) yield* source.payments({ organization_id: org, wallet_id: walletId, window: { ...range, tz }, withoutRaw: true });
+/**
+ * Wallet by wallet: its ledger and payments into the reconciliation, payments.csv and ledger.csv
+ * written from the rows it reads anyway (the Ledger sheet follows Payments in the workbook, one
+ * streaming zip, so it is written after the pull).
+ */
+async function reconcilePass(input: ReportStageInput, folder: ReportFolder, walletStreams: Iterable<[WalletRow, ReconcileStreams]>, reconciler: Reconciler): Promise<void> {
+  const payments = await folder.table(PAYMENTS_TABLE);
+  const ledgerCsv = folder.csvAhead(LEDGER_TABLE);
+  let paymentRows = 0;
+  let ledgerRows = 0;
+  for (const [wallet, streams] of walletStreams) {
+    reconciler.startWallet(wallet);
+    for await (const batch of streams.ledger) {
+      reconciler.addLedger(batch);
+      for (const row of batch) {
+        if (!windowContains(input.window, row.effective_time)) continue;
+        await ledgerCsv.write(row);
+        ledgerRows++;
+      }
+      input.onProgress?.('ledger', ledgerRows);
+    }
+    for await (const batch of streams.payments) {
+      reconciler.addPayments(batch);
+      for (const row of batch) await payments.write(row);
+      paymentRows += batch.length;
+      input.onProgress?.('payments', paymentRows);
+    }
+    for await (const batch of streams.billPayments) reconciler.addBillPayments(batch);
+    // a ledger entry may name another wallet's payment, which the pull may not have read yet
+    await reconciler.endWallet();
+  }
+  await payments.close();
+  await ledgerCsv.close();
+}
+
+/** The Ledger sheet: the window's ledger lines, wallet by wallet (no wallets when no workbook is written). */
+async function ledgerSheetPass(folder: ReportFolder, walletLedgers: Iterable<[WalletRow, AsyncIterable<LedgerRow[]>]>, window: Window): Promise<void> {
+  const ledgerSheet = await folder.table(LEDGER_TABLE);
+  for (const [, entries] of walletLedgers) {
+    for await (const batch of entries) {
+      for (const row of batch) if (windowContains(window, row.effective_time)) await ledgerSheet.write(row);
+    }
+  }
+  await ledgerSheet.close();
+}
+
+/** open-items.csv: the window's payments not yet settled; its row count decides whether the month may close. */
+async function openItemsPass(folder: ReportFolder, walletOpen: Iterable<[WalletRow, AsyncIterable<PaymentRow[]>]>): Promise<number> {
+  const open = await folder.table(OPEN_ITEMS_TABLE);
+  for (const [, batches] of walletOpen) {
+    for await (const batch of batches) {
+      // openOnly is the source's filter; the check stays so the sheet's meaning does not depend on it
+      for (const row of batch) if (isOpen(row)) await open.write(row);
+    }
+  }
+  return (await open.close()).rows;
+}
+
+/** The manifest's counts of the books: entries, lots and what the period discipline did. */
+function bookCounts(journal: JournalStageResult | null, lots: LotsStageResult | null): Record<string, number> {
+  return {
+    ...(journal ? { journal_entries: journal.entries, journal_needs_price: journal.needsPrice } : {}),
+    ...(lots ? { lots_held: lots.lotsHeld, lot_reliefs: lots.reliefLines } : {}),
+    ...(journal?.discipline ? { journal_unchanged: journal.discipline.unchanged, journal_corrected: journal.discipline.corrected, journal_late: journal.discipline.late, journal_deferred: journal.discipline.deferred } : {}),
+  };
 }
 
 function isOpen(row: PaymentRow): boolean {
