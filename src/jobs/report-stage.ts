@@ -133,6 +133,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
     scope: { ...outputScope(org, input.environmentIds, input.walletIds), environments_covered: [...new Set(wallets.map((w) => w.environment_id.toLowerCase()))].sort() },
     assets,
     wallets: custody === null ? wallets : [...wallets, ...custody.holders],
+    ...(input.lots?.config.entity === undefined ? {} : { entity: input.lots.config.entity }),
   });
   try {
     await reconcilePass(input, folder, reads.reconcile(wallets, scope.bills), reconciler);
@@ -172,6 +173,7 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length, ...bookCounts(journal, lots) },
       close,
       ...(lots ? { crypto: lots.crypto } : {}),
+      ...(journal?.fees ? { journalFees: journal.fees } : {}),
     });
     input.log.info({ dir: publish.dir, unchanged: publish.unchanged, findings: result.findings.length }, 'report published');
     return { publish, assets, wallets, result, journal, lots, exceptions: hasErrors(result.findings), close };

@@ -10,11 +10,15 @@ import { HLEDGER_FILE, hledgerEntry, hledgerHeader } from './formats/hledger.js'
 import { JOURNAL_TABLE, type JournalTableRow } from './formats/journal-table.js';
 import { QBO_TABLE, qboRows, type QboRow } from './formats/qbo-table.js';
 import { XERO_TABLE, xeroRows, type XeroRow } from './formats/xero-table.js';
+import { FeeExpense } from './fee-expense.js';
 import { isValued, type JournalEntry } from './model.js';
+import type { JournalFees } from '../model/journal-fees.js';
 
 export class JournalWriters {
   private entries = 0;
   private lines = 0;
+  /** the fee accounts' lines as journal.csv holds them (the Overview's fees in the books' currency) */
+  private readonly fees: FeeExpense;
 
   private constructor(
     private readonly ctx: FormatContext,
@@ -23,7 +27,10 @@ export class JournalWriters {
     private readonly hledger: ExtraFileHandle | null,
     private readonly qbo: TableHandle<QboRow> | null,
     private readonly xero: TableHandle<XeroRow> | null,
-  ) {}
+  ) {
+    const { booksCurrency, minorUnits, fees } = ctx.config;
+    this.fees = new FeeExpense(booksCurrency, minorUnits, ledgerName(ctx, fees.network), ledgerName(ctx, fees.processing));
+  }
 
   static async open(folder: ReportTables, ctx: FormatContext): Promise<JournalWriters> {
     const on = new Set(ctx.config.formats);
@@ -42,6 +49,7 @@ export class JournalWriters {
     if (this.csv === null) return;
     const { booksCurrency, minorUnits } = this.ctx.config;
     for (const [i, line] of entry.lines.entries()) {
+      this.fees.add(line);
       await this.csv.write({ entry, line, lineNo: i + 1, summaryNo, account: ledgerName(this.ctx, line.account), booksCurrency, minorUnits });
     }
   }
@@ -58,13 +66,13 @@ export class JournalWriters {
     if (this.xero !== null) for (const row of xeroRows(entry, minorUnits, (key) => xeroCode(this.ctx, key), xeroTaxRate)) await this.xero.write(row);
   }
 
-  async close(): Promise<{ entries: number; lines: number }> {
+  async close(): Promise<{ entries: number; lines: number; fees: JournalFees | null }> {
     await this.csv?.close();
     await this.beancount?.close(this.entries);
     await this.hledger?.close(this.entries);
     await this.qbo?.close();
     await this.xero?.close();
-    return { entries: this.entries, lines: this.lines };
+    return { entries: this.entries, lines: this.lines, fees: this.csv === null ? null : this.fees.result() };
   }
 
   /** The folder's abort removes every file; nothing to undo here. */

@@ -33,7 +33,7 @@ export function closeStatus(input: CloseInput): CloseStatus {
   const closed = input.closedBefore || (input.closing && (n === 0 || input.allowOpen));
   if (closed && n === 0) return { state: 'closed', open_items: 0, words: `Closed: ${input.period} is recorded as closed, with no open items.` };
   if (closed) {
-    return { state: 'closed_with_open_items', open_items: n, words: `Closed with --allow-open: ${items(n)} carried into the next period (open-items.csv).` };
+    return { state: 'closed_with_open_items', open_items: n, words: `Closed with ${items(n)} carried into the next period: payments not yet completed, failed or expired (open-items.csv).` };
   }
   if (input.closing) {
     return {

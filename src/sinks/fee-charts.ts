@@ -1,14 +1,15 @@
 /**
- * The month-end fee picture as native charts on the Overview: per currency, network and processing
- * fees by day, the same fees by wallet and rail, and the processing fees the service billed beside
- * the ones recomputed from the payments (bills.csv). The charts read the cells of a small sheet,
- * "Fee charts", so what they draw can be checked (and re-charted) in the workbook itself.
+ * The month-end fee picture as native charts on the sheet "Fee charts": per currency, network and
+ * processing fees by day, the same fees by wallet and rail, and the processing fees the service
+ * billed beside the ones recomputed from the payments (bills.csv). The charts read the cells of the
+ * same sheet, written above them, so what they draw can be checked (and re-charted) in the workbook
+ * itself; they left the Overview so that it prints on two pages.
  *
  * Memory and size are bounded by days × currencies and wallets × rails, never by payments: the
  * day sums are accumulated as payments stream past, and a chart by wallet shows the
  * `TOP_WALLETS` largest bars with the rest summed as one "other" bar — past a handful of bars a
  * chart stops being read, and its data block and cached values must not grow with the wallets.
- * The Overview's own table lists every wallet and rail.
+ * The Fees sheet lists every wallet and rail.
  */
 import type { Worksheet } from 'exceljs';
 import type { PaymentRow } from '../model/rows.js';
@@ -122,10 +123,14 @@ export function topAndRest<T>(items: readonly T[], size: (t: T) => bigint, key: 
   return { top: items.filter((t) => top.has(t)), rest: items.filter((t) => !top.has(t)) };
 }
 
+/** rows a chart spans; three charts side by side per currency, each as wide as CHART_SLOT_UNITS */
+const CHART_ROWS = 16;
+
 /**
- * Writes the "Fee charts" sheet (the charts' cells) and returns the charts per currency. Its rows:
- * per currency three small blocks — fees by day, fees by wallet and rail, processing fees billed
- * vs computed by wallet — each a title, a header and one row per bar.
+ * Writes the "Fee charts" sheet and returns the charts per currency. Its rows: per currency three
+ * small blocks — fees by day, fees by wallet and rail, processing fees billed vs computed by
+ * wallet — each a title, a header and one row per bar; then per currency a band of rows its charts
+ * are drawn over, side by side, each band on a page of its own when printed.
  */
 export async function writeFeeChartsSheet(workbook: StreamingWorkbook, picture: FeePicture, data: FeeChartData, ctx: SpecContext & { tz: string }): Promise<FeeChartPanel[]> {
   const sheet = workbook.addSheet(FEE_CHARTS_SHEET, {
@@ -134,8 +139,8 @@ export async function writeFeeChartsSheet(workbook: StreamingWorkbook, picture: 
     pageSetup: printSetup(WIDTHS, { orientation: 'landscape', printArea: `A:${columnLetter(WIDTHS.length)}` }),
   });
   sheet.columns = WIDTHS.map((width) => ({ width }));
-  putRow(sheet, [textCell('Fee charts: the cells the Overview charts read', TITLE_STYLE)], 22);
-  putWrapped(sheet, `Completed payments created in the window, fees in display units; days in ${ctx.tz}. A chart by wallet shows the ${TOP_WALLETS} largest bars and the rest as one "other" bar (the Overview and fees.csv list every wallet).`, WIDTHS, SUBTITLE_STYLE);
+  putRow(sheet, [textCell('Fee charts: the figures, then their charts', TITLE_STYLE)], 22);
+  putWrapped(sheet, `Completed payments created in the window, fees in display units; days in ${ctx.tz}. A chart by wallet shows the ${TOP_WALLETS} largest bars and the rest as one "other" bar (the Fees sheet and fees.csv list every wallet).`, WIDTHS, SUBTITLE_STYLE);
 
   const groups = new Map(picture.groups().map((g) => [g.currency, g.bars]));
   const currencies = [...new Set([...groups.keys(), ...data.currencies()])].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
@@ -175,12 +180,31 @@ export async function writeFeeChartsSheet(workbook: StreamingWorkbook, picture: 
     if (charts.length > 0) panels.push({ currency, charts });
   }
   if (panels.length === 0) putRow(sheet, [textCell('No completed payments with fees and no billed processing fees in this window.')]);
+  const bands: number[] = [];
+  for (const panel of panels) {
+    // a currency's charts on a page of their own: a chart cut by a page break would print in two halves
+    const last = putRow(sheet, []);
+    (sheet as unknown as { rowBreaks: { id: number; max: number; man: number }[] }).rowBreaks.push({ id: last, max: 16383, man: 1 });
+    putRow(sheet, [textCell(`${displayCurrency(panel.currency, ctx.assetNames)}: by day · by wallet and rail · billed vs computed`, BOLD_STYLE)]);
+    bands.push(putRow(sheet, []));
+    for (let k = 1; k < CHART_ROWS; k++) putRow(sheet, []);
+  }
+  workbook.addCharts(
+    sheet,
+    chartParts(panels, (panel, chart) => {
+      const fromRow = (bands[panel] as number) - 1;
+      const [fromCol, toCol] = CHART_SLOTS[chart] as [number, number];
+      return { fromCol, fromRow, toCol, toRow: fromRow + CHART_ROWS - 1 };
+    }),
+  );
   await workbook.commitSheet(sheet);
   return panels;
 }
 
-/** label, two amounts, the wallet id (which runs into the last column) */
+/** label, two amounts, the wallet id (which runs into the last column): 134 units, one landscape page across (print-fit.ts) */
 const WIDTHS = [34, 20, 20, 20, 40];
+/** the columns each of a currency's three charts spans, [from, to) 0-based: A–B, C–D and E (54, 40 and 40 units) */
+const CHART_SLOTS = [[0, 2], [2, 4], [4, 5]] as const;
 
 const rank = (c: string): string => (c === 'btc' ? '0' : c === 'usd' ? '1' : `2${c}`);
 
@@ -242,7 +266,7 @@ function chart(title: string, direction: 'col' | 'bar', grouping: 'stacked' | 'c
   };
 }
 
-/** The chart parts of the panels, each at its anchor (Overview). */
+/** The chart parts of the panels, each at its anchor. */
 export function chartParts(panels: readonly FeeChartPanel[], anchorOf: (panel: number, chart: number) => ChartAnchor): { anchor: ChartAnchor; xml: string }[] {
   return panels.flatMap((p, i) => p.charts.map((c, k) => ({ anchor: anchorOf(i, k), xml: barChartXml(c) })));
 }

@@ -19,11 +19,41 @@ export interface FeeBar {
   processing_fee_base: bigint;
 }
 
-/** Accumulates fees.csv rows into wallet × rail × currency bars (bounded by wallets × rails). */
+/**
+ * Fees per currency by who paid them (docs/journal.md): a send's network and processing fees are
+ * the company's, its expense; a receive's processing fee is paid by the payer on top of what they
+ * send and never reaches the wallet.
+ */
+export interface FeeSplit {
+  currency: string;
+  sends: number;
+  receives: number;
+  companyNetwork: bigint;
+  companyProcessing: bigint;
+  payersNetwork: bigint;
+  payersProcessing: bigint;
+}
+
+/** Accumulates fees.csv rows into wallet × rail × currency bars (bounded by wallets × rails) and into who paid per currency. */
 export class FeePicture {
   private readonly bars = new Map<string, FeeBar>();
+  private readonly split = new Map<string, FeeSplit>();
 
   add(row: FeeRow): void {
+    let s = this.split.get(row.currency);
+    if (s === undefined) {
+      s = { currency: row.currency, sends: 0, receives: 0, companyNetwork: 0n, companyProcessing: 0n, payersNetwork: 0n, payersProcessing: 0n };
+      this.split.set(row.currency, s);
+    }
+    if (row.direction === 'send') {
+      s.sends += row.payments;
+      s.companyNetwork += row.network_fee_base;
+      s.companyProcessing += row.processing_fee_base;
+    } else {
+      s.receives += row.payments;
+      s.payersNetwork += row.network_fee_base;
+      s.payersProcessing += row.processing_fee_base;
+    }
     const key = `${row.currency}\u0000${row.wallet_id}\u0000${row.kind}`;
     let bar = this.bars.get(key);
     if (bar === undefined) {
@@ -47,6 +77,12 @@ export class FeePicture {
     return [...byCurrency.entries()]
       .sort(([a], [b]) => cmp(a, b))
       .map(([currency, bars]) => ({ currency, bars: bars.sort((x, y) => cmp(x.wallet_id, y.wallet_id) || cmp(x.rail, y.rail)) }));
+  }
+
+  /** Who paid, per currency: btc, usd, then assets by id. */
+  splits(): FeeSplit[] {
+    const rank = (c: string): string => (c === 'btc' ? '0' : c === 'usd' ? '1' : `2${c}`);
+    return [...this.split.values()].sort((a, b) => (rank(a.currency) < rank(b.currency) ? -1 : rank(a.currency) > rank(b.currency) ? 1 : 0));
   }
 }
 

@@ -59,7 +59,8 @@ export class OverviewRows {
   }
 
   section(title: string): void {
-    this.put([]);
+    // a thin gap above each section: the filled title row sets it apart, and the cover keeps to two pages
+    this.put([], 6);
     this.put([textCell(title, SECTION_STYLE), ...this.widths.slice(1).map(() => textCell('', SECTION_STYLE))], 20);
   }
 

@@ -1,23 +1,26 @@
 /**
- * The Overview sheet: the first tab, written last (xlsx-workbook.ts (3)). A working paper's cover:
- * what was run over which window, whether every check passed, the roll-forward per currency and
- * (with lots) the crypto assets, the checks, the control totals, fees by wallet and rail with
- * in-cell data bars and native charts (fee-charts.ts), and the rows of every table. It holds
- * nothing run-specific (no run id, no clock time) so that the same input gives the same bytes;
- * those live in manifest.json. It prints legibly: overview-layout.ts.
+ * The Overview sheet: the first tab, written last (xlsx-workbook.ts (3)). A working paper's cover in
+ * two pages: what was run over which window, whether the books tie, the roll-forward per currency
+ * and (with lots) the crypto assets, the fees the company paid apart from its payers' and in the
+ * books' currency as the journal posts them (overview-fees.ts), the checks that found something
+ * (overview-checks.ts; every check: the Checks sheet), the control totals, and the rows of every
+ * table. The fees by wallet and rail are the Fees sheet's, their charts the Fee charts sheet's. It
+ * holds nothing run-specific (no run id, no clock time) so that the same input gives the same
+ * bytes; those live in manifest.json. It prints legibly: overview-layout.ts.
  */
-import type { DataBarRuleType, Style } from 'exceljs';
-import { checksBySeverity, tieOut } from '../reconcile/tie-out.js';
-import { outcomeWord } from '../reconcile/check-outcome.js';
+import type { Style } from 'exceljs';
+import { tieOut } from '../reconcile/tie-out.js';
 import { apiCheckWords, type BalanceSummary } from './balance-summary.js';
 import type { CloseStatus } from './close-status.js';
 import type { CheckResult, ControlTotals } from '../model/results.js';
 import { formatBase, groupThousands } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
 import type { SpecContext } from '../model/column-spec.js';
-import { totalFees, type FeePicture } from './fees-picture.js';
-import { chartParts, FEE_CHARTS_SHEET, type FeeChartPanel } from './fee-charts.js';
+import type { FeePicture } from './fees-picture.js';
+import type { JournalFees } from '../model/journal-fees.js';
+import { writeChecksBlock } from './overview-checks.js';
 import { writeCryptoBlock, type CryptoOverview } from './overview-crypto.js';
+import { writeFeeBlock } from './overview-fees.js';
 import { headerCells, OverviewRows, overviewPageSetup, overviewWidths, rowHeight } from './overview-layout.js';
 import { ALERT_STYLE, amountCell, BOLD_STYLE, countCell, FAIL_STYLE, GOOD_STYLE, HEADER_INDENT_STYLE, HEADER_STYLE, INDENT_STYLE, PASS_STYLE, PLAIN_STYLE, SUBTITLE_STYLE, textCell, TITLE_STYLE, wrapped, type Cell } from './xlsx-cells.js';
 import type { StreamingWorkbook } from './xlsx-workbook.js';
@@ -34,8 +37,8 @@ export interface OverviewData {
   /** each table: its sheet, its CSV file (null when CSV was not written) and its data rows */
   tables: readonly { sheet: string; file: string | null; rows: number }[];
   fees: FeePicture;
-  /** the fee charts per currency (fee-charts.ts), drawn under the fees table; empty = none */
-  chartPanels?: readonly FeeChartPanel[];
+  /** the journal's fee expense per currency (absent: no journal in this run) */
+  journalFees?: JournalFees;
   /** balances.csv summed per currency */
   balances: BalanceSummary;
   close: CloseStatus;
@@ -44,30 +47,13 @@ export interface OverviewData {
   crypto?: CryptoOverview;
 }
 
-const SHARE_STYLE = { numFmt: '0.0%' };
 const VERDICT_GOOD: Partial<Style> = { font: { name: 'Calibri', family: 2, bold: true, size: 14, color: { argb: 'FF006100' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFC6EFCE' } } };
 const VERDICT_BAD: Partial<Style> = { font: { name: 'Calibri', family: 2, bold: true, size: 14, color: { argb: 'FF9C0006' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } } };
 /** the books tie, but a check did not run: amber, as a warning */
 const VERDICT_NOT_RUN: Partial<Style> = { ...VERDICT_GOOD, font: { ...VERDICT_GOOD.font, color: { argb: 'FF9C5700' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFEB9C' } } };
-const WARN_STYLE: Partial<Style> = { ...PASS_STYLE, font: { ...PASS_STYLE.font, color: { argb: 'FF9C5700' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFEB9C' } } };
-const NOTE_STYLE: Partial<Style> = { ...PASS_STYLE, font: { ...PASS_STYLE.font, color: { argb: 'FF1E3A8A' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFDBEAFE' } } };
-const SKIP_STYLE: Partial<Style> = { ...PASS_STYLE, font: { ...PASS_STYLE.font, color: { argb: 'FF6B7280' } }, fill: { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFF3F4F6' } } };
-const OUTCOME_STYLE = { PASS: PASS_STYLE, FAIL: FAIL_STYLE, WARN: WARN_STYLE, NOTE: NOTE_STYLE, 'NOT RUN': SKIP_STYLE } as const;
-/** rows a chart spans; three charts side by side per currency, in columns A–C, D–F and G–I */
-const CHART_ROWS = 16;
-const CHART_SLOTS = [0, 3, 6] as const;
-const CHART_SLOT_COLUMNS = 3;
-/** a check's id spans A–B and its title F–I, both wrapped: a long one neither hides the next cell nor widens the page */
-const CHECK_MERGES = [[1, 2], [6, 9]] as const;
-/** a fee line's wallet id spans H–I */
-const WALLET_ID_MERGE = [[8, 9]] as const;
 
-/** part / whole as a fraction rounded to 4 decimals in bigint (a display ratio, not money). */
-function shareCell(part: bigint, whole: bigint): Cell {
-  if (whole <= 0n) return { value: null, style: SHARE_STYLE };
-  const tenThousandths = (part * 20_000n + whole) / (2n * whole);
-  return { value: Number(tenThousandths) / 10_000, style: SHARE_STYLE };
-}
+/** a run fact's value spans B–D, a table's sheet E–F, its CSV file H–I */
+const RUN_TABLE_MERGES = [[2, 4], [5, 6], [8, 9]] as const;
 
 /** The longest amount the Overview shows, in characters with separators (it sizes the amount columns). */
 function longestAmount(data: OverviewData, ctx: SpecContext): number {
@@ -87,7 +73,7 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
   const widths = overviewWidths(longestAmount(data, ctx));
   const sheet = workbook.addFirstSheet(OVERVIEW_SHEET, {
     views: [{ showGridLines: false }],
-    // landscape, one page across and as many down as it needs, at 8 pt or more (overview-layout.ts)
+    // landscape, one page across, two down for the demo's month, at 8 pt or more (overview-layout.ts)
     pageSetup: overviewPageSetup(widths),
     properties: { tabColor: { argb: 'FF1E3A8A' } },
   });
@@ -101,19 +87,21 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
   out.put(fill(verdict.headline, !verdict.ties ? VERDICT_BAD : verdict.notRun.length > 0 ? VERDICT_NOT_RUN : VERDICT_GOOD), 22);
   const closeStyle = data.close.state === 'not_closed' ? ALERT_STYLE : data.close.state === 'not_a_closing_run' ? BOLD_STYLE : GOOD_STYLE;
   out.note(data.close.words, closeStyle);
-  out.note(verdict.ties ? 'Errors stop a tie-out (exit 65); warnings ask for a look; info findings are notes, never failures. Details: the Exceptions sheet.' : `${verdict.errors.toLocaleString('en-US')} error finding(s) on the Exceptions sheet must be resolved before the books tie (exit 65).`, SUBTITLE_STYLE);
+  // warnings ask for a look and information notes are never failures: the Checks block says which
+  if (!verdict.ties) out.note(`${verdict.errors.toLocaleString('en-US')} error finding(s) on the Exceptions sheet must be resolved before the books tie.`, ALERT_STYLE);
   // a check that did not run is neither passed nor failed: the reader is told where the reasons are
-  if (verdict.notRun.length > 0) out.note(`Not run: ${verdict.notRun.join(', ')} — each with its reason under Checks below and in exceptions.csv (check.not_run, close.required_check_not_run).`, ALERT_STYLE);
+  if (verdict.notRun.length > 0) out.note(`${verdict.notRun.length.toLocaleString('en-US')} check${verdict.notRun.length === 1 ? '' : 's'} could not run: each by what it checks, with its reason, under Checks below, and a row each on the Exceptions sheet.`, ALERT_STYLE);
   out.note(data.subtitle, SUBTITLE_STYLE);
 
   out.section('Roll-forward by currency (display units)');
-  const rollLabels = ['currency', 'wallets', 'opening', 'in', 'out (incl. fees)', 'of which fees', 'closing', 'rolls forward', 'checked against the API balance'];
+  const rollLabels = ['currency', 'wallets', 'opening', 'in', 'out (incl. fees)', 'of which fees the company paid', 'closing', 'rolls forward', 'checked against the API balance'];
   out.put(headerCells(rollLabels, 1, [8]), rowHeight(rollLabels, widths));
   const rolls = data.balances.rows();
+  const splits = data.fees.splits();
   if (rolls.length === 0) out.put([textCell('No wallet balances in scope.')]);
   for (const r of rolls) {
-    const t = data.controlTotals[r.currency];
-    const fees = t === undefined ? 0n : t.network_fee_base + t.processing_fee_base;
+    const split = splits.find((f) => f.currency === r.currency);
+    const fees = split === undefined ? 0n : split.companyNetwork + split.companyProcessing;
     const ok = r.opening + r.credits - r.debits === r.closing;
     const words = apiCheckWords(r);
     out.put(
@@ -131,17 +119,14 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
       rowHeight([null, null, null, null, null, null, null, null, words], widths),
     );
   }
-  out.note('opening + in − out = closing per wallet (Balances sheet). Fees: network + processing fees of completed payments, part of "out" for sends. A past period is checked by a bridge: closing + movements since = the API balance now.', SUBTITLE_STYLE);
+  out.note('opening + in − out = closing per wallet (Balances sheet). Fees the company paid: the network and processing fees of its completed sends, part of "out". A past period is checked by a bridge: closing + movements since = the API balance now.', SUBTITLE_STYLE);
 
   if (data.crypto !== undefined) writeCryptoBlock(out, data.crypto);
 
-  out.section('Checks, errors first');
-  out.put([textCell('check', HEADER_STYLE), textCell('', HEADER_STYLE), ...headerCells(['result', 'findings', 'severity'], 1, [2]), textCell('what it checks', HEADER_INDENT_STYLE)], undefined, CHECK_MERGES);
-  for (const c of checksBySeverity(data.checks)) {
-    const outcome = outcomeWord(c);
-    const title = outcome === 'NOT RUN' ? `${c.description} — not run: ${c.skipped_reason ?? ''}` : c.description;
-    out.put([textCell(c.check_id, wrapped(PLAIN_STYLE)), null, textCell(outcome, OUTCOME_STYLE[outcome]), countCell(c.findings), textCell(c.severity, INDENT_STYLE), textCell(title, wrapped(INDENT_STYLE))], rowHeight([c.check_id, title], [across(1, 2), across(6, 9)]), CHECK_MERGES);
-  }
+  const feeTieout = data.checks.find((c) => c.check_id === 'journal.fee_tieout');
+  writeFeeBlock(out, { splits, ...(data.journalFees === undefined ? {} : { journal: data.journalFees }), ...(feeTieout === undefined ? {} : { feeTieout }) }, ctx);
+
+  writeChecksBlock(out, data.checks);
 
   out.section('Control totals (display units; exact figures and id hashes in manifest.json)');
   const totalLabels = ['currency', 'payments', 'completed', 'principal', 'network fee', 'processing fee', 'total', 'ledger entries'];
@@ -162,82 +147,25 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
     ]);
   }
 
-  out.section('Fees by wallet and rail (completed payments)');
-  const groups = data.fees.groups();
-  if (groups.length === 0) out.put([textCell('No completed payments with fees in this window.')]);
-  for (const { currency, bars } of groups) {
-    const code = displayCurrency(currency, ctx.assetNames);
-    const labels = ['wallet', 'rail', 'payments', `network fee (${code})`, `processing fee (${code})`, `total fees (${code})`, 'share', 'wallet id (start)', ''];
-    out.put(headerCells(labels, 2, [7]), rowHeight(labels, widths), WALLET_ID_MERGE);
-    const sum = bars.reduce((s, b) => s + totalFees(b), 0n);
-    let firstRow = 0;
-    let lastRow = 0;
-    let payments = 0;
-    for (const bar of bars) {
-      const n = out.put(
-        [
-          textCell(ctx.walletNames?.get(bar.wallet_id) ?? bar.wallet_id),
-          textCell(bar.rail),
-          countCell(bar.payments),
-          amountCell(bar.network_fee_base, currency, ctx),
-          amountCell(bar.processing_fee_base, currency, ctx),
-          amountCell(totalFees(bar), currency, ctx),
-          shareCell(totalFees(bar), sum),
-          // the id's first group tells the wallets apart on paper; the Fees sheet and fees.csv hold it whole
-          textCell(`${bar.wallet_id.slice(0, 8)}…`, INDENT_STYLE),
-        ],
-        undefined,
-        WALLET_ID_MERGE,
-      );
-      if (firstRow === 0) firstRow = n;
-      lastRow = n;
-      payments += bar.payments;
-    }
-    const total = amountCell(sum, currency, ctx);
-    out.put([textCell(`total ${code}`, BOLD_STYLE), null, countCell(payments), null, null, { value: total.value, style: { ...total.style, font: BOLD_STYLE.font } }, shareCell(sum, sum)]);
-    // The picture: a data bar per wallet × rail, scaled per currency (BTC and USD fees are not
-    // comparable lengths). Gradient bars need no x14 extension, whose GUIDs would break determinism.
-    sheet.addConditionalFormatting({
-      ref: `G${firstRow}:G${lastRow}`,
-      // exceljs renders `color` though its typings omit it
-      rules: [{ type: 'dataBar', priority: 1, gradient: true, cfvo: [{ type: 'num', value: 0 }, { type: 'max' }], color: { argb: 'FF2563EB' } } as DataBarRuleType],
-    });
+  // the run's facts (A–D) beside the tables (E–I): two short lists side by side keep the cover to two pages
+  out.section('Run, and the tables of this workbook');
+  out.put([textCell('run', HEADER_STYLE), textCell('', HEADER_STYLE), textCell('', HEADER_STYLE), textCell('', HEADER_STYLE), textCell('sheet', HEADER_STYLE), null, ...headerCells(['rows'], 0), textCell('CSV file', HEADER_INDENT_STYLE)], undefined, RUN_TABLE_MERGES);
+  for (let i = 0; i < Math.max(data.parameters.length, data.tables.length); i++) {
+    const [label, value] = data.parameters[i] ?? [null, null];
+    const t = data.tables[i];
+    const file = t === undefined ? null : (t.file ?? '—');
+    const height = rowHeight([label, value, null, null, t?.sheet ?? null, null, null, file], [across(1, 1), across(2, 4), 0, 0, across(5, 6), 0, 0, across(8, 9)]);
+    out.put(
+      [label === null ? null : textCell(label, wrapped(BOLD_STYLE)), value === null ? null : textCell(value, wrapped(PLAIN_STYLE)), null, null, t === undefined ? null : textCell(t.sheet, wrapped(PLAIN_STYLE)), null, t === undefined ? null : countCell(t.rows), file === null ? null : textCell(file, wrapped(INDENT_STYLE))],
+      height,
+      RUN_TABLE_MERGES,
+    );
   }
-
-  const panels = data.chartPanels ?? [];
-  const bands: number[] = [];
-  if (panels.length > 0) {
-    // a currency's charts stay on one page: a chart cut by a page break would print in two halves
-    out.keepTogether(CHART_ROWS + 4);
-    out.section(`Fee charts (the figures behind them: sheet ${FEE_CHARTS_SHEET})`);
-    for (const panel of panels) {
-      out.keepTogether(CHART_ROWS + 1);
-      out.put([textCell(`${displayCurrency(panel.currency, ctx.assetNames)}: by day · by wallet and rail · billed vs computed`, BOLD_STYLE)]);
-      const band = out.put([]);
-      for (let k = 1; k < CHART_ROWS; k++) out.put([]);
-      bands.push(band);
-    }
-  }
-
-  out.section('Run');
-  for (const [label, value] of data.parameters) out.put([textCell(label, BOLD_STYLE), textCell(value, wrapped(PLAIN_STYLE))], rowHeight([null, value], [0, across(2, 9)]), [[2, 9]]);
-
-  out.section('Tables');
-  out.put([...headerCells(['sheet', 'rows'], 1), textCell('CSV file', HEADER_INDENT_STYLE)], undefined, [[3, 5]]);
-  for (const t of data.tables) out.put([textCell(t.sheet), countCell(t.rows), textCell(t.file ?? '—', INDENT_STYLE)], undefined, [[3, 5]]);
 
   if (data.notes.length > 0) {
     out.section('Notes');
     for (const note of data.notes) out.note(note, PLAIN_STYLE);
   }
 
-  workbook.addCharts(
-    sheet,
-    chartParts(panels, (panel, chart) => {
-      const fromRow = (bands[panel] as number) - 1;
-      const fromCol = CHART_SLOTS[chart] as number;
-      return { fromCol, fromRow, toCol: fromCol + CHART_SLOT_COLUMNS, toRow: fromRow + CHART_ROWS - 1 };
-    }),
-  );
   await workbook.commitSheet(sheet);
 }

@@ -16,6 +16,7 @@ import type { Manifest } from './manifest.js';
 import type { ManifestScope } from './output-scope.js';
 import type { ManifestSigner } from '../audit/manifest-signature.js';
 import type { CryptoOverview } from './overview-crypto.js';
+import type { JournalFees } from '../model/journal-fees.js';
 
 export const WORKBOOK_FILE = 'report.xlsx';
 export const FEES_HTML_FILE = 'fees.html';
@@ -40,6 +41,8 @@ export interface ReportFolderOptions {
   closed?: boolean;
   /** the organization, environments and wallets these files cover (manifest `scope`); a version of the period with another is refused */
   scope: ManifestScope;
+  /** the reporting entity's name, on every printed page's header (default: the organization id) */
+  entity?: string;
   /** asset decimals and names for display amounts */
   assets?: readonly AssetRow[];
   /** wallet names for the `wallet_name` column beside every `wallet_id` */
@@ -74,6 +77,8 @@ export interface PublishInput {
   close?: CloseStatus;
   /** the crypto subledger's block on the Overview (overview-crypto.ts) */
   crypto?: CryptoOverview;
+  /** the journal's fee expense per currency (the Overview's fees in the books' currency); absent without a journal */
+  journalFees?: JournalFees;
 }
 
 /** A laid-out sheet: as data (sinks/laid-out-sheets.ts draws it), or written into the workbook by a function (ReportFolder.table). */

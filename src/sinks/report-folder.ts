@@ -127,6 +127,7 @@ class ReportFolderImpl implements ReportFolder {
           path: join(tempDir, WORKBOOK_FILE),
           documentDate: options.documentDate ?? new Date(options.window.to.slice(0, 23) + 'Z'),
           creator: `${toolInfo().name} ${toolInfo().version}`,
+          printTitle: `${options.entity ?? `organization ${options.scope.organization}`} · ${options.job} ${options.period}`,
           ...(options.maxBytesInFlight === undefined ? {} : { maxBytesInFlight: options.maxBytesInFlight }),
         })
       : null;
@@ -324,6 +325,7 @@ class ReportFolderImpl implements ReportFolder {
       close: p.close,
       notes: p.notes,
       ...(input.crypto === undefined ? {} : { crypto: input.crypto }),
+      ...(input.journalFees === undefined ? {} : { journalFees: input.journalFees }),
     });
     const book = await workbook.commit();
     // the workbook's tab order: the order the tables were written (the journal's sheet sits before Exceptions)

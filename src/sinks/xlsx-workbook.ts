@@ -102,6 +102,28 @@ export interface StreamingWorkbookOptions {
   documentDate: Date;
   creator: string;
   maxBytesInFlight?: number;
+  /**
+   * what every printed page of every sheet names at its top left — the entity and the period — with
+   * the sheet's name at the top right and "Page N of M" at the foot; a sheet
+   * with a header or footer of its own keeps it (printedPages)
+   */
+  printTitle?: string;
+}
+
+/**
+ * The header and footer of a printed sheet (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter):
+ * `title` left and the sheet's name (&A) right at the top, "Page &P of &N" at the foot right: the
+ * page among all the pages printed together (LibreOffice counts &N over the whole workbook, so a
+ * page number restarted per sheet would read "Page 1 of 1,712"). `&` is the codes' escape
+ * character, so a title's own is doubled.
+ */
+export function printedPages(options: Partial<AddWorksheetOptions>, title: string | undefined): Partial<AddWorksheetOptions> {
+  if (title === undefined) return options;
+  const given = options.headerFooter ?? {};
+  return {
+    ...options,
+    headerFooter: { ...given, oddHeader: given.oddHeader ?? `&L${title.replaceAll('&', '&&')}&R&A`, oddFooter: given.oddFooter ?? '&RPage &P of &N' },
+  };
 }
 
 export class StreamingWorkbook {
@@ -149,7 +171,7 @@ export class StreamingWorkbook {
   /** A sheet after the ones added so far (tab order = order of calls). */
   addSheet(name: string, options: Partial<AddWorksheetOptions>): Worksheet {
     this.assertOpen();
-    const sheet = this.writer.addWorksheet(name, options);
+    const sheet = this.writer.addWorksheet(name, printedPages(options, this.options.printTitle));
     sheetPipe(sheet);
     return sheet;
   }
@@ -159,7 +181,7 @@ export class StreamingWorkbook {
     this.assertOpen();
     if (this.firstSheetAdded) throw new Error('the first sheet is already added');
     this.firstSheetAdded = true;
-    const sheet = this.writer.addWorksheetWithId(FIRST_SHEET_ID, name, options);
+    const sheet = this.writer.addWorksheetWithId(FIRST_SHEET_ID, name, printedPages(options, this.options.printTitle));
     sheetPipe(sheet);
     return sheet;
   }

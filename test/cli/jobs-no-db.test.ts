@@ -120,7 +120,7 @@ describe('job commands with --no-db', () => {
     const result = await runCli(args, { cwd, env });
     const logs = expectCompleted(args, result);
     expect(result.stdout).not.toContain('NOT CLOSED');
-    expect(result.stdout).toMatch(/period\s+Closed with --allow-open: [\d,]+ open items? carried/);
+    expect(result.stdout).toMatch(/period\s+Closed with [\d,]+ open items? carried into the next period/);
     expect(JSON.parse(readFileSync(join(cwd, 'reports/.state/closed-periods.json'), 'utf8'))).toHaveProperty([`${sim.sim.organizationId}/2026-10`]);
     expect(logs.map((r) => r.phase).filter(Boolean)).toEqual(['start', 'discovery', 'pull', 'report']);
     monthDir = join(cwd, 'reports/month-end/2026-10');

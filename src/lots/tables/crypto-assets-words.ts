@@ -57,7 +57,7 @@ export function roundingWords(assets: readonly NoteAsset[], books: string, minor
 export function staleWords(assets: readonly NoteAsset[], maxAgeSeconds: number, lastDay: string): string[] {
   return assets.flatMap((a) => {
     if (!a.priceStale || a.price === null) return [];
-    return [`${a.ticker}: the closing price may be stale — the fair value at ${dayWords(lastDay)} uses ${groupThousands(a.price.text)} per ${a.ticker} from ${a.price.source}, a price of ${a.price.at.slice(0, 19).replace('T', ' ')} UTC, older than ${ageWords(maxAgeSeconds)} at the period's end (lots.disclosure.priceMaxAgeSeconds; warning lots.price_stale).`];
+    return [`${a.ticker}: the closing price may be stale — the fair value at ${dayWords(lastDay)} uses ${groupThousands(a.price.text)} per ${a.ticker} from ${a.price.source}, a price of ${a.price.at.slice(0, 19).replace('T', ' ')} UTC, older than ${ageWords(maxAgeSeconds)} at the period's end: a warning on the Exceptions sheet, until a price of the period's end is added.`];
   });
 }
 

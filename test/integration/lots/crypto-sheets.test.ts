@@ -207,6 +207,30 @@ describe.skipIf(skip !== null)(`the crypto sheets read, recalculated and printed
     expect(formulas).toBeGreaterThan(60);
   }, 600_000);
 
+  it("splits the Overview's fees into the company's and its payers', the company's in USD equal to the journal's fee expense accounts", () => {
+    const overview = sheetNamed(readXlsxWithOpenpyxl(join(run.dir, 'report.xlsx'), { cells: true, values: true, sheets: ['Overview'] }), 'Overview').rows ?? [];
+    const at = overview.findIndex((r) => text(r[0]).startsWith('Fees: paid by the company and by its payers'));
+    expect(at).toBeGreaterThan(0);
+    const line = (label: string): OpenpyxlCell[] => overview.slice(at).find((r) => text(r[0]) === label) ?? [];
+    // fees.csv (Python's csv): a send's fees are the company's, a receive's processing fee its payer's
+    const fees = pythonRows(join(run.dir, 'fees.csv')).filter((f) => f['currency'] === 'usd');
+    const sum = (direction: string, column: string): bigint => fees.filter((f) => f['direction'] === direction).reduce((t, f) => t + BigInt(f[column]!), 0n);
+    const usd = line('USD');
+    expect([usd[2], usd[3], usd[4], usd[5]].map((c) => asCents(c?.v))).toEqual([sum('send', 'network_fee_base'), sum('send', 'processing_fee_base'), sum('send', 'network_fee_base') + sum('send', 'processing_fee_base'), sum('receive', 'processing_fee_base')]);
+    // journal.csv (Python's csv): the fee accounts' lines, debits − credits, every currency
+    const journal = pythonRows(join(run.dir, 'journal.csv'));
+    const posted = (component: string): bigint => journal.filter((l) => l['component'] === component).reduce((t, l) => t + cents(l['debit']) - cents(l['credit']), 0n);
+    const books = line("company's fees in USD");
+    expect([books[2], books[3], books[4]].map((c) => asCents(c?.v))).toEqual([posted('network_fee'), posted('processing_fee'), posted('network_fee') + posted('processing_fee')]);
+    expect(posted('network_fee') + posted('processing_fee')).toBeGreaterThan(0n);
+    const words = overview.slice(at).map((r) => text(r[0])).join(' ');
+    expect(words).toContain(`Expenses:Fees:Network ${money(posted('network_fee'))} + Expenses:Fees:VoltageProcessing ${money(posted('processing_fee'))} = ${money(posted('network_fee') + posted('processing_fee'))} USD`);
+    expect(words).toContain("In each currency and wallet the journal's fee lines tie to the company's fees above.");
+    // accountants' words on the cover: no flag, no check id
+    const cover = overview.flat().map((c) => text(c)).join(' ');
+    expect(cover).not.toMatch(/--[a-z]|\b(lots|journal|payment|bill|data|summary|balance|tax)\.(?!csv\b)[a-z_]+\b/);
+  });
+
   it('prints every sheet at 8 pt or more on A4 and on Letter, with the title, the units in BTC and the totals on paper', () => {
     const book = join(root, 'report.xlsx');
     copyFileSync(join(run.dir, 'report.xlsx'), book);
@@ -225,6 +249,15 @@ describe.skipIf(skip !== null)(`the crypto sheets read, recalculated and printed
       expect(small.slice(0, 10), `${paper}: words under 8 pt`).toEqual([]);
     }
     const words = pdfText(pdf);
+    // every page names the entity, the period and its sheet at the top, and its number among all the pages at the foot
+    const printed = words.split('\f').filter((page) => page.trim() !== '');
+    expect(printed.length).toBe(pdfPages(pdf).length);
+    printed.forEach((page, i) => {
+      expect(page, `page ${i + 1}`).toMatch(/^\s*Demo Company, Inc\. · month-end 2026-10\s+\S/);
+      expect(page, `page ${i + 1}`).toContain(`Page ${i + 1} of ${printed.length}`);
+    });
+    // the cover prints on two pages, one across
+    expect(printed.filter((page) => /^\s*Demo Company, Inc\. · month-end 2026-10\s+Overview\n/.test(page))).toHaveLength(2);
     const totals = at('all');
     const btc = totals.find((a) => a['currency'] === 'btc')!;
     for (const expected of ['Crypto assets — Demo Company, Inc.', 'As of the end of 31 October 2026', 'BTC units', 'total (USD)', 'Closing fair value', btcUnits(btc), money(totals.reduce((s, a) => s + cents(a['closing_fair_value']), 0n)), money(totals.reduce((s, a) => s + cents(a['cost_basis']), 0n)), `(${money(-cents(btc['remeasurement_losses']))})`]) {

@@ -1,6 +1,6 @@
 /**
- * The Overview's fee charts as openpyxl (software that did not write them) reads them: native bar
- * charts whose series read cells of the "Fee charts" sheet, and those cells hold the figures the
+ * The fee charts as openpyxl (software that did not write them) reads them: native bar charts on
+ * the "Fee charts" sheet whose series read its own cells, and those cells hold the figures the
  * other files hold — fees by day and by wallet and rail sum to fees.csv per currency, billed vs
  * computed to bills.csv's processing-fee lines (both read by Python's csv module).
  */
@@ -51,14 +51,15 @@ describe.skipIf(missing !== null)(`fee charts read by openpyxl${missing === null
   };
   const total = (ref: string | null, currency: string): bigint => cells(ref).reduce<bigint>((s, v) => s + base(v, currency), 0n);
 
-  const charts = (): OpenpyxlChart[] => sheet('Overview').chart_details;
+  const charts = (): OpenpyxlChart[] => sheet(FEE_CHARTS_SHEET).chart_details;
   const chart = (title: string): OpenpyxlChart => {
     const found = charts().find((c) => c.title === title);
     if (found === undefined) throw new Error(`no chart "${title}" among ${charts().map((c) => c.title).join(', ')}`);
     return found;
   };
 
-  it('draws bar charts on the Overview whose every series reads the Fee charts sheet', () => {
+  it('draws bar charts on the Fee charts sheet whose every series reads its own cells, none on the Overview', () => {
+    expect(sheet('Overview').chart_details).toEqual([]);
     expect(charts().map((c) => c.title)).toEqual(['BTC fees by day', 'BTC fees by wallet and rail', 'BTC processing fees: billed vs computed', 'USD fees by day', 'USD fees by wallet and rail']);
     for (const c of charts()) {
       expect(c.type).toBe('barChart');
@@ -69,7 +70,7 @@ describe.skipIf(missing !== null)(`fee charts read by openpyxl${missing === null
         for (const v of cells(s.values)) expect(typeof v).toBe('number');
       }
     }
-    // the charts sit under the fee table, side by side, never on top of each other
+    // the charts sit under the figures, side by side, never on top of each other
     const anchors = charts().map((c) => `${c.anchor?.row}:${c.anchor?.col}`);
     expect(new Set(anchors).size).toBe(anchors.length);
   });

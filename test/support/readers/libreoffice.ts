@@ -120,25 +120,39 @@ export function eightPointHeight(referencePdf: string): number {
 }
 
 /**
- * A copy of the workbook whose Overview (sheet1.xml, the first tab) prints on one page, for a
- * picture of all of it: LibreOffice's PNG export draws a sheet's first printed page only, and the
- * Overview prints on as many pages as it needs. Rewritten with Python's zipfile (the page setup's
- * fitToHeight and the manual page breaks; nothing else changes).
+ * A copy of the workbook that prints one sheet alone, on one page, for a picture of all of it:
+ * LibreOffice's PNG export draws the first sheet's first page only. Rewritten with Python's zipfile:
+ * the workbook lists that sheet alone (and no print areas), its fitToHeight 1 and its manual page
+ * breaks gone; `withoutDrawing` also drops its drawing (its charts), for a picture of the same cells
+ * without them. Nothing else changes.
  */
-export function overviewOnOnePage(source: string, target: string): void {
+export function sheetOnOnePage(source: string, target: string, sheet: string, withoutDrawing = false): void {
   const script = [
     'import re, sys, zipfile',
     'src = zipfile.ZipFile(sys.argv[1])',
+    'name, bare = sys.argv[3], sys.argv[4] == "1"',
+    'book = src.read("xl/workbook.xml").decode("utf-8")',
+    'rels = src.read("xl/_rels/workbook.xml.rels").decode("utf-8")',
+    'sheets = re.findall(r\'<sheet [^>]*?name="([^"]*)"[^>]*?r:id="([^"]*)"[^>]*/>\', book)',
+    'rid = dict(sheets)[name]',
+    'part = "xl/" + re.search(r\'<Relationship [^>]*?Id="\' + rid + r\'"[^>]*?Target="/?(?:xl/)?([^"]*)"\', rels).group(1)',
+    // LibreOffice's PNG export draws the first sheet, hidden or not: the others leave the workbook's list, and the print areas that name them by index
+    'book = re.sub(r"<sheet [^>]*/>", lambda m: m.group(0) if \'name="\' + name + \'"\' in m.group(0) else "", book)',
+    'book = re.sub(r"<definedNames>.*?</definedNames>", "", book, flags=re.S)',
+    'book = re.sub(r\'(activeTab|firstSheet)="\\d+"\', r\'\\1="0"\', book)',
     'dst = zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED)',
     'for item in src.infolist():',
     '    data = src.read(item.filename)',
-    '    if item.filename == "xl/worksheets/sheet1.xml":',
+    '    if item.filename == "xl/workbook.xml":',
+    '        data = book.encode("utf-8")',
+    '    elif item.filename == part:',
     '        text = data.decode("utf-8")',
     '        text = re.sub(r\'fitToHeight="\\d+"\', \'fitToHeight="1"\', text)',
     '        text = re.sub(r"<rowBreaks.*?</rowBreaks>", "", text, flags=re.S)',
+    '        if bare: text = re.sub(r"<drawing [^>]*/>", "", text)',
     '        data = text.encode("utf-8")',
     '    dst.writestr(item, data)',
     'dst.close()',
   ].join('\n');
-  execFileSync(python(), ['-c', script, source, target]);
+  execFileSync(python(), ['-c', script, source, target, sheet, withoutDrawing ? '1' : '0']);
 }

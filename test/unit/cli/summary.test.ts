@@ -65,6 +65,6 @@ describe('formatSummary', () => {
 
   it('states a close with --allow-open and the items carried', () => {
     const close = closeStatus({ closing: true, allowOpen: true, closedBefore: false, openItems: 2, period: '2026-10' });
-    expect(formatSummary(outcome(0, [check('a', 'error', 0)], [], close))).toContain('period    Closed with --allow-open: 2 open items carried into the next period (open-items.csv).');
+    expect(formatSummary(outcome(0, [check('a', 'error', 0)], [], close))).toContain('period    Closed with 2 open items carried into the next period: payments not yet completed, failed or expired (open-items.csv).');
   });
 });

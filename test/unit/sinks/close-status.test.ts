@@ -9,7 +9,7 @@ describe('closeStatus', () => {
   });
 
   it('closed with --allow-open, counting the items carried', () => {
-    expect(closeStatus({ ...base, allowOpen: true, openItems: 1_204 })).toMatchObject({ state: 'closed_with_open_items', open_items: 1_204, words: 'Closed with --allow-open: 1,204 open items carried into the next period (open-items.csv).' });
+    expect(closeStatus({ ...base, allowOpen: true, openItems: 1_204 })).toMatchObject({ state: 'closed_with_open_items', open_items: 1_204, words: 'Closed with 1,204 open items carried into the next period: payments not yet completed, failed or expired (open-items.csv).' });
   });
 
   it('not closed: says why and names open-items.csv', () => {

@@ -112,8 +112,8 @@ describe('report folder: workbook', () => {
     // a table its caller did not write (the fixture has no bills nor fee rates) is added, empty, after the written ones
   it('puts Overview first and Definitions last, each table sheet frozen and filtered', async () => {
     const wb = await readWorkbook(join(dir, 'report.xlsx'));
-    // the fee charts' cells (the Overview's charts read them) sit after the tables
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'Payments', 'Ledger', 'Fees', 'Balances', 'Summary check', 'Bills', 'Fee rates', 'Exceptions', 'Open items', 'Fee charts', 'Definitions']);
+    // every check, then the fee charts with the cells they read, sit after the tables
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'Payments', 'Ledger', 'Fees', 'Balances', 'Summary check', 'Bills', 'Fee rates', 'Exceptions', 'Open items', 'Checks', 'Fee charts', 'Definitions']);
     expect(wb.creator).toBe(`payexport ${toolInfo().version}`);
     // every zip entry carries the document date (the window's end), written in UTC — never "now"
     const entries = zipEntries(await readFile(join(dir, 'report.xlsx')));
@@ -155,7 +155,7 @@ describe('report folder: workbook', () => {
     expect(csv.description).toBe('nul\u0000inside and \u0007bell');
   });
 
-  it('shows checks, control totals and fees by wallet and rail (with data bars) on the Overview', async () => {
+  it('shows the checks that found something, control totals and the fees by who paid them on the Overview; every check on the Checks sheet', async () => {
     const wb = await readWorkbook(join(dir, 'report.xlsx'));
     const overview = wb.getWorksheet('Overview') as ExcelJS.Worksheet;
     const texts: string[] = [];
@@ -163,24 +163,25 @@ describe('report folder: workbook', () => {
     // the first line answers "does it tie?", the next whether the period is closed
     expect(String(overview.getCell('A2').value)).toMatch(/^Does not tie — \d+ errors?, \d+ warnings?, \d+ info$/);
     expect(String(overview.getCell('A3').value)).toMatch(/^Not closed by this run/);
-    expect(texts).toContain('FAIL');
-    expect(texts).toContain('PASS');
-    expect(texts).toContain('Fees by wallet and rail (completed payments)');
+    expect(texts).toContain('error');
+    expect(texts).not.toContain('PASS');
+    expect(texts).toContain('Fees: paid by the company and by its payers (completed payments; by wallet and rail: sheets Fees and Fee charts)');
     expect(texts).toContain('Roll-forward by currency (display units)');
-    expect(texts).toContain('Treasury BTC');
+    // no check id on the cover: the checks are named by what they check
+    expect(texts.filter((t) => /^[a-z_]+\.(?!csv$)[a-z_]+$/.test(t))).toEqual([]);
     // amounts are numbers (21,000,000.0015 BTC: more than 15 digits, so Excel shows it rounded)
     expect(texts).toContain('21000000.0015');
     expect(texts).not.toContain('run-1');
     expect(texts.join(' ')).not.toMatch(/vltg_|pw@/);
-    const xml = await overviewXml(join(dir, 'report.xlsx'));
-    expect(xml.match(/<dataBar>/g)).toHaveLength(2);
+    const checks = wb.getWorksheet('Checks') as ExcelJS.Worksheet;
+    const listed: string[] = [];
+    checks.eachRow((row, n) => {
+      if (n > 3) listed.push(String(row.getCell(5).value));
+    });
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { checks: { check_id: string }[] };
+    expect([...listed].sort()).toEqual(manifest.checks.map((c) => c.check_id).sort());
   });
 });
-
-/** The Overview sheet's XML: sheet1.xml (id 1 is reserved for the first tab). */
-async function overviewXml(path: string): Promise<string> {
-  return zipEntries(await readFile(path)).find((e) => e.name === 'xl/worksheets/sheet1.xml')?.content().toString('utf8') ?? '';
-}
 
 describe('report folder: formula injection (SEC-05)', () => {
   it('neutralizes every payload in CSV and XLSX alike, and writes no formula cell', async () => {
