@@ -93,6 +93,12 @@ export interface TableSpec<Row> {
    * columns are the ones a person reads (the sheet and the CSV keep every column); default: all.
    */
   readonly printThrough?: string;
+  /**
+   * A sheet of its own that prints the table one page wide: a few of its columns, each at a width,
+   * the rows sharing a `keepTogether` value never split across pages (sinks/print-view.ts). Drawn
+   * from the CSV's cells after the table's sheet; absent when no CSV is written.
+   */
+  readonly printView?: PrintView;
   /** subtotal rows in the sheet after each group of rows, and totals at its end (never in the CSV) */
   readonly subtotals?: SubtotalSpec<Row>;
   /**
@@ -100,6 +106,14 @@ export interface TableSpec<Row> {
    * record: the CSV is the table, the sheet is not listed among the workbook's table sheets.
    */
   readonly laidOut?: true;
+}
+
+export interface PrintView {
+  readonly sheet: string;
+  /** the CSV columns printed, in order; `amount`: a decimal figure, summed in a total line */
+  readonly columns: readonly { readonly name: string; readonly label: string; readonly width: number; readonly amount?: true; readonly date?: true }[];
+  /** the column whose value groups rows that stay on one page; shown on a group's first row only, as every column before it */
+  readonly keepTogether: string;
 }
 
 /**

@@ -83,6 +83,8 @@ export interface TableParts<Row> {
   observe: ((row: Row) => void) | null;
   /** lays out the sheet of a laid-out table once its rows are written */
   layout: (() => Promise<void>) | null;
+  /** a sheet drawn after the table's own (its print view, print-view.ts) */
+  after?: (() => Promise<void>) | null;
   /** records the written table; called once, at close */
   done: (outcome: { rows: number; csv: FileResult | null; sheets: SheetResult[] }) => void;
 }
@@ -119,6 +121,7 @@ export function tableHandle<Row>(parts: TableParts<Row>): { handle: TableHandle<
         const csvResult = ahead?.closed ? ahead.closed.csv : csv === null ? null : await csv.close();
         const xlsxResult = sheets === null ? null : await sheets.close();
         if (parts.layout !== null) await parts.layout();
+        if (parts.after) await parts.after();
         // the sheet repeats the rows of the CSV written ahead: the same count, or it is a bug
         if (ahead?.closed && sheets !== null && rows !== ahead.closed.rows) throw new Error(`table ${id}: ${rows} row(s) in the sheet, ${ahead.closed.rows} in the CSV written ahead`);
         const total = ahead?.closed && sheets === null ? ahead.closed.rows : rows;

@@ -37,6 +37,7 @@ import type { AnyTableSpec, TableSpec } from '../model/column-spec.js';
 import { CsvTableWriter, DEFAULT_CSV_OPTIONS, type CsvOptions, type FileResult } from './csv-table-writer.js';
 import { FeeChartData } from './fee-charts.js';
 import { FeePicture, renderFeesHtml } from './fees-picture.js';
+import { PrintViewSpool } from './print-view.js';
 import { publishedManifest } from './published-manifest.js';
 import { writeOverviewPages } from './folder-overview-pages.js';
 import { assertSafeName, insideRoot, tempName } from './folder-paths.js';
@@ -213,13 +214,20 @@ class ReportFolderImpl implements ReportFolder {
               ? (row: Row) => this.chartData.addBill(row as unknown as BillCheckRow)
               : null;
     const workbook = this.workbook;
+    // a table's print view (print-view.ts): its rows spooled beside the CSV, drawn after its sheet
+    const view = sheets !== null && csv !== null && workbook !== null && spec.printView !== undefined ? new PrintViewSpool(compiled, spec.printView, join(this.tempDir, `.${spec.id}.print-view`)) : null;
+    const observeAll = view === null ? observe : (row: Row) => {
+      observe?.(row);
+      view.add(row);
+    };
     const { handle, abort } = tableHandle<Row>({
       id: spec.id,
       csvPath,
       csv,
       sheets,
       ahead,
-      observe,
+      observe: observeAll,
+      after: view === null || workbook === null ? null : () => view.draw(workbook),
       layout: layout !== undefined && workbook !== null ? () => (typeof layout === 'function' ? layout(workbook) : drawLaidOut(workbook, layout)) : null,
       done: (outcome) => {
         this.outcomes.push({ spec: spec as AnyTableSpec, ...outcome });

@@ -27,6 +27,19 @@ export const JOURNAL_TABLE: TableSpec<JournalTableRow> = {
   file: 'journal.csv',
   sheet: 'Journal',
   rowIs: 'one line of a journal entry (entries: one per wallet balance movement, plus period-end remeasurements)',
+  // what a reviewer prints: one landscape page wide, an entry's lines never split across pages (139 width units at 74 %)
+  printView: {
+    sheet: 'Journal (print)',
+    columns: [
+      { name: 'entry_date', label: 'date', width: 11, date: true },
+      { name: 'entry_no', label: 'entry', width: 16 },
+      { name: 'account', label: 'account', width: 34 },
+      { name: 'debit', label: 'debit', width: 13, amount: true },
+      { name: 'credit', label: 'credit', width: 13, amount: true },
+      { name: 'memo', label: 'memo', width: 52 },
+    ],
+    keepTogether: 'entry_no',
+  },
   columns: [
     id('entry_no', 'the entry number: gapless per month of the entry date, in the order of this file (JE-2026-10-00001; JE-2026-10-L00001 for a late movement of a closed month; docs/journal.md)', (r) => entryNumberOf(r.entry)),
     id('entry_id', "the entry's internal id (prefix + hash of the payment and ledger entry, the same in every run); ≤ 21 characters", (r) => r.entry.entryNo),

@@ -258,6 +258,20 @@ describe.skipIf(skip !== null)(`the crypto sheets read, recalculated and printed
     });
     // the cover prints on two pages, one across
     expect(printed.filter((page) => /^\s*Demo Company, Inc\. · month-end 2026-10\s+Overview\n/.test(page))).toHaveLength(2);
+    // the journal's print view: one page across (date, entry, account, debit, credit, memo), each page beginning with an entry — none split
+    const journalPages = printed.filter((page) => /^\s*Demo Company, Inc\. · month-end 2026-10\s+Journal \(print\)\n/.test(page));
+    expect(journalPages.length).toBeGreaterThan(10);
+    const numbers: string[] = [];
+    journalPages.forEach((page, i) => {
+      const lines = page.split('\n');
+      const header = lines.findIndex((l) => /^\s*date\s+entry\s+account\s+debit\s+credit\s+memo\s*$/.test(l));
+      expect(header, `print view page ${i + 1}`).toBeGreaterThan(0);
+      const first = lines.slice(header + 1).find((l) => l.trim() !== '');
+      expect(first, `print view page ${i + 1}`).toMatch(/^\s*\d{4}-\d\d-\d\d\s+J[A-Z]-\d{4}-\d\d-L?\d{5}\s/);
+      numbers.push(...(page.match(/\bJ[A-Z]-\d{4}-\d\d-L?\d{5}\b/g) ?? []));
+    });
+    const entries = [...new Set(pythonRows(join(run.dir, 'journal.csv')).map((l) => l['entry_no']!))];
+    expect(numbers).toEqual(entries);
     const totals = at('all');
     const btc = totals.find((a) => a['currency'] === 'btc')!;
     for (const expected of ['Crypto assets — Demo Company, Inc.', 'As of the end of 31 October 2026', 'BTC units', 'total (USD)', 'Closing fair value', btcUnits(btc), money(totals.reduce((s, a) => s + cents(a['closing_fair_value']), 0n)), money(totals.reduce((s, a) => s + cents(a['cost_basis']), 0n)), `(${money(-cents(btc['remeasurement_losses']))})`]) {
