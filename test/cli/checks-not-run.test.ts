@@ -9,7 +9,7 @@ import { readCsvWithPython, readersMissing, readXlsxWithOpenpyxl } from '../supp
 /**
  * A check that did not run is never shown as passed (issue 51): the simulator's bills start in
  * 2026, so a month-end of January 2025 ties no bill, and a nightly of 20 November 2026 lies inside
- * no issued bill's period. The terminal, the Overview (openpyxl), exceptions.csv (Python's csv)
+ * no issued bill's period. The terminal, the Overview and Checks sheets (openpyxl), exceptions.csv (Python's csv)
  * and manifest.json each say "not run" with the reason; a month-end adds the close's warning for
  * the required ones and still closes the month.
  */
@@ -48,11 +48,14 @@ function exceptions(dir: string): Array<Record<string, string>> {
   return rows.map((row) => Object.fromEntries(header.map((h, i) => [h, row[i] ?? ''])));
 }
 
-/** the Overview's rows as text, by openpyxl */
-function overview(dir: string): string[][] {
-  const sheet = readXlsxWithOpenpyxl(join(dir, 'report.xlsx'), { cells: true, sheets: ['Overview'] }).find((s) => s.name === 'Overview');
+/** a sheet's rows as text, by openpyxl: the Overview, or Checks (what it checks, result, findings, severity, id) */
+function sheetRows(dir: string, name: string): string[][] {
+  const sheet = readXlsxWithOpenpyxl(join(dir, 'report.xlsx'), { cells: true, sheets: [name] }).find((s) => s.name === name);
   return (sheet?.rows ?? []).map((row) => row.map((cell) => (cell.v === null ? '' : String(cell.v))));
 }
+const overview = (dir: string): string[][] => sheetRows(dir, 'Overview');
+/** the Checks sheet's rows keyed by check id (its last column) */
+const checksSheet = (dir: string): Map<string, string[]> => new Map(sheetRows(dir, 'Checks').map((row) => [row[4] ?? '', row]));
 
 describe.skipIf(missing !== null)(`checks that did not run${missing === null ? '' : ` (skipped: ${missing})`}`, () => {
   it('month-end of a month no bill covers: not run on the terminal, the Overview and exceptions.csv; the required ones warn, the month closes', { timeout: 180_000 }, async () => {
@@ -77,9 +80,13 @@ describe.skipIf(missing !== null)(`checks that did not run${missing === null ? '
 
     const sheet = overview(dir);
     expect(sheet[1]?.[0]).toBe('Ties out — 0 errors, 6 warnings, 2 info; 8 checks not run: bill.line_amounts, bill.line_counts and 6 more');
-    const result_of = (id: string): string | undefined => sheet.find((row) => row[0] === id)?.[2];
+    expect(sheet.some((row) => row[0] === '8 checks could not run: each by what it checks, with its reason, under Checks below, and a row each on the Exceptions sheet.')).toBe(true);
+    // the Overview names them by what they check, each "not run"; the Checks sheet by id too
+    expect(sheet.filter((row) => row[7] === 'not run')).toHaveLength(TIE.length);
+    const checks = checksSheet(dir);
+    const result_of = (id: string): string | undefined => checks.get(id)?.[1];
     for (const id of TIE) expect(result_of(id), id).toBe('NOT RUN');
-    expect(sheet.find((row) => row[0] === 'bill.line_counts')?.[5]).toMatch(new RegExp(`— not run: ${NO_BILL}$`));
+    expect(checks.get('bill.line_counts')?.[0]).toMatch(new RegExp(`— not run: ${NO_BILL}$`));
     expect(result_of('close.required_check_not_run')).toBe('WARN');
     expect(result_of('check.not_run')).toBe('NOTE');
     expect(result_of('payment.ledger_match')).toBe('PASS');
@@ -101,8 +108,8 @@ describe.skipIf(missing !== null)(`checks that did not run${missing === null ? '
     const dir = join(cwd, 'reports/nightly/2026-11-20');
     const rows = exceptions(dir).filter((r) => r['subject_kind'] === 'check');
     expect(rows.map((r) => [r['check_id'], r['severity'], r['subject_id'], r['message']])).toEqual([...TIE].sort().map((id) => ['check.not_run', 'info', id, `not run: ${NO_BILL}`]));
-    const sheet = overview(dir);
-    expect(sheet.some((row) => row[0] === 'close.required_check_not_run')).toBe(false);
-    for (const id of TIE) expect(sheet.find((row) => row[0] === id)?.[2], id).toBe('NOT RUN');
+    const checks = checksSheet(dir);
+    expect(checks.has('close.required_check_not_run')).toBe(false);
+    for (const id of TIE) expect(checks.get(id)?.[1], id).toBe('NOT RUN');
   });
 });
