@@ -173,7 +173,6 @@ export async function runReportStage(input: ReportStageInput): Promise<ReportSta
       counts: { ...input.counts, wallets: wallets.length, findings: result.findings.length, ...bookCounts(journal, lots) },
       close,
       ...(lots ? { crypto: lots.crypto } : {}),
-      ...(journal?.fees ? { journalFees: journal.fees } : {}),
     });
     input.log.info({ dir: publish.dir, unchanged: publish.unchanged, findings: result.findings.length }, 'report published');
     return { publish, assets, wallets, result, journal, lots, exceptions: hasErrors(result.findings), close };

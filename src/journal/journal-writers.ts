@@ -12,7 +12,6 @@ import { QBO_TABLE, qboRows, type QboRow } from './formats/qbo-table.js';
 import { XERO_TABLE, xeroRows, type XeroRow } from './formats/xero-table.js';
 import { FeeExpense } from './fee-expense.js';
 import { isValued, type JournalEntry } from './model.js';
-import type { JournalFees } from '../model/journal-fees.js';
 
 export class JournalWriters {
   private entries = 0;
@@ -21,6 +20,7 @@ export class JournalWriters {
   private readonly fees: FeeExpense;
 
   private constructor(
+    private readonly folder: ReportTables,
     private readonly ctx: FormatContext,
     private readonly csv: TableHandle<JournalTableRow> | null,
     private readonly beancount: ExtraFileHandle | null,
@@ -41,7 +41,7 @@ export class JournalWriters {
     const xero = on.has('xero') ? folder.extraCsv(XERO_TABLE) : null;
     await beancount?.write(beancountHeader(ctx));
     await hledger?.write(hledgerHeader(ctx));
-    return new JournalWriters(ctx, csv, beancount, hledger, qbo, xero);
+    return new JournalWriters(folder, ctx, csv, beancount, hledger, qbo, xero);
   }
 
   /** Every entry's lines, valued or not, to journal.csv. */
@@ -66,13 +66,15 @@ export class JournalWriters {
     if (this.xero !== null) for (const row of xeroRows(entry, minorUnits, (key) => xeroCode(this.ctx, key), xeroTaxRate)) await this.xero.write(row);
   }
 
-  async close(): Promise<{ entries: number; lines: number; fees: JournalFees | null }> {
+  async close(): Promise<{ entries: number; lines: number }> {
     await this.csv?.close();
     await this.beancount?.close(this.entries);
     await this.hledger?.close(this.entries);
     await this.qbo?.close();
     await this.xero?.close();
-    return { entries: this.entries, lines: this.lines, fees: this.csv === null ? null : this.fees.result() };
+    // the Overview's fees in the books' currency are what journal.csv posts to the fee accounts
+    if (this.csv !== null) this.folder.journalFees?.(this.fees.result());
+    return { entries: this.entries, lines: this.lines };
   }
 
   /** The folder's abort removes every file; nothing to undo here. */

@@ -8,6 +8,7 @@
  */
 import type { TableSpec } from './column-spec.js';
 import type { CryptoNote } from './crypto-note.js';
+import type { JournalFees } from './journal-fees.js';
 
 /** A sheet read top to bottom, as data: what it shows, not how (sinks/ draws it). */
 export type LaidOutSheet = { kind: 'crypto-note'; note: CryptoNote };
@@ -35,4 +36,6 @@ export interface ReportTables<Sheet = unknown> {
   extraFile(name: string): ExtraFileHandle;
   /** A CSV-only table (an import file for another system: no sheet, no Definitions entry). */
   extraCsv<Row>(spec: TableSpec<Row>): TableHandle<Row>;
+  /** The journal's fee expense as journal.csv holds it, for the Overview's fees in the books' currency (overview-fees.ts). */
+  journalFees?(fees: JournalFees): void;
 }

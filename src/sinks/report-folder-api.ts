@@ -16,7 +16,6 @@ import type { Manifest } from './manifest.js';
 import type { ManifestScope } from './output-scope.js';
 import type { ManifestSigner } from '../audit/manifest-signature.js';
 import type { CryptoOverview } from './overview-crypto.js';
-import type { JournalFees } from '../model/journal-fees.js';
 
 export const WORKBOOK_FILE = 'report.xlsx';
 export const FEES_HTML_FILE = 'fees.html';
@@ -77,8 +76,6 @@ export interface PublishInput {
   close?: CloseStatus;
   /** the crypto subledger's block on the Overview (overview-crypto.ts) */
   crypto?: CryptoOverview;
-  /** the journal's fee expense per currency (the Overview's fees in the books' currency); absent without a journal */
-  journalFees?: JournalFees;
 }
 
 /** A laid-out sheet: as data (sinks/laid-out-sheets.ts draws it), or written into the workbook by a function (ReportFolder.table). */

@@ -38,6 +38,7 @@ import { CsvTableWriter, DEFAULT_CSV_OPTIONS, type CsvOptions, type FileResult }
 import { FeeChartData } from './fee-charts.js';
 import { FeePicture, renderFeesHtml } from './fees-picture.js';
 import { PrintViewSpool } from './print-view.js';
+import type { JournalFees } from '../model/journal-fees.js';
 import { publishedManifest } from './published-manifest.js';
 import { writeOverviewPages } from './folder-overview-pages.js';
 import { assertSafeName, insideRoot, tempName } from './folder-paths.js';
@@ -94,6 +95,8 @@ class ReportFolderImpl implements ReportFolder {
   private readonly fees = new FeePicture();
   private readonly chartData: FeeChartData;
   private readonly balances = new BalanceSummary();
+  /** what the journal posted to its fee accounts (ReportTables.journalFees), for the Overview */
+  private journalFeeExpense: JournalFees | null = null;
   private readonly startedAt: Date;
   private readonly wallClock: () => Date;
   private current: { abort(): Promise<void> } | null = null;
@@ -169,6 +172,10 @@ class ReportFolderImpl implements ReportFolder {
         extra.result = { path: name, ...(await writer.close(rows)) };
       },
     };
+  }
+
+  journalFees(fees: JournalFees): void {
+    this.journalFeeExpense = fees;
   }
 
   extraCsv<Row>(spec: TableSpec<Row>): TableHandle<Row> {
@@ -333,7 +340,7 @@ class ReportFolderImpl implements ReportFolder {
       close: p.close,
       notes: p.notes,
       ...(input.crypto === undefined ? {} : { crypto: input.crypto }),
-      ...(input.journalFees === undefined ? {} : { journalFees: input.journalFees }),
+      ...(this.journalFeeExpense === null ? {} : { journalFees: this.journalFeeExpense }),
     });
     const book = await workbook.commit();
     // the workbook's tab order: the order the tables were written (the journal's sheet sits before Exceptions)
