@@ -16,7 +16,7 @@ import type { CheckResult, ControlTotals } from '../model/results.js';
 import { formatBase, groupThousands } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
 import type { SpecContext } from '../model/column-spec.js';
-import type { FeePicture } from './fees-picture.js';
+import type { FeePicture, FeeSplit } from './fees-picture.js';
 import type { JournalFees } from '../model/journal-fees.js';
 import { writeChecksBlock } from './overview-checks.js';
 import { writeCryptoBlock, type CryptoOverview } from './overview-crypto.js';
@@ -93,33 +93,7 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
   if (verdict.notRun.length > 0) out.note(`${verdict.notRun.length.toLocaleString('en-US')} check${verdict.notRun.length === 1 ? '' : 's'} could not run: each by what it checks, with its reason, under Checks below, and a row each on the Exceptions sheet.`, ALERT_STYLE);
   out.note(data.subtitle, SUBTITLE_STYLE);
 
-  out.section('Roll-forward by currency (display units)');
-  const rollLabels = ['currency', 'wallets', 'opening', 'in', 'out (incl. fees)', 'of which fees the company paid', 'closing', 'rolls forward', 'checked against the API balance'];
-  out.put(headerCells(rollLabels, 1, [8]), rowHeight(rollLabels, widths));
-  const rolls = data.balances.rows();
-  const splits = data.fees.splits();
-  if (rolls.length === 0) out.put([textCell('No wallet balances in scope.')]);
-  for (const r of rolls) {
-    const split = splits.find((f) => f.currency === r.currency);
-    const fees = split === undefined ? 0n : split.companyNetwork + split.companyProcessing;
-    const ok = r.opening + r.credits - r.debits === r.closing;
-    const words = apiCheckWords(r);
-    out.put(
-      [
-        textCell(displayCurrency(r.currency, ctx.assetNames), BOLD_STYLE),
-        countCell(r.wallets),
-        amountCell(r.opening, r.currency, ctx),
-        amountCell(r.credits, r.currency, ctx),
-        amountCell(r.debits, r.currency, ctx),
-        amountCell(fees, r.currency, ctx),
-        amountCell(r.closing, r.currency, ctx),
-        textCell(ok ? 'yes' : 'NO', ok ? PASS_STYLE : FAIL_STYLE),
-        textCell(words, wrapped(r.differing > 0 ? ALERT_STYLE : INDENT_STYLE)),
-      ],
-      rowHeight([null, null, null, null, null, null, null, null, words], widths),
-    );
-  }
-  out.note('opening + in − out = closing per wallet (Balances sheet). Fees the company paid: the network and processing fees of its completed sends, part of "out". A past period is checked by a bridge: closing + movements since = the API balance now.', SUBTITLE_STYLE);
+  const splits = writeRollForward(out, data, ctx);
 
   if (data.crypto !== undefined) writeCryptoBlock(out, data.crypto);
 
@@ -168,4 +142,37 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
   }
 
   await workbook.commitSheet(sheet);
+}
+
+/** The roll-forward per currency, the fees in "out" being those the company paid; returns the fee split the fee block reads. */
+function writeRollForward(out: OverviewRows, data: OverviewData, ctx: SpecContext): FeeSplit[] {
+  const widths = out.widths;
+  out.section('Roll-forward by currency (display units)');
+  const rollLabels = ['currency', 'wallets', 'opening', 'in', 'out (incl. fees)', 'of which fees the company paid', 'closing', 'rolls forward', 'checked against the API balance'];
+  out.put(headerCells(rollLabels, 1, [8]), rowHeight(rollLabels, widths));
+  const rolls = data.balances.rows();
+  const splits = data.fees.splits();
+  if (rolls.length === 0) out.put([textCell('No wallet balances in scope.')]);
+  for (const r of rolls) {
+    const split = splits.find((f) => f.currency === r.currency);
+    const fees = split === undefined ? 0n : split.companyNetwork + split.companyProcessing;
+    const ok = r.opening + r.credits - r.debits === r.closing;
+    const words = apiCheckWords(r);
+    out.put(
+      [
+        textCell(displayCurrency(r.currency, ctx.assetNames), BOLD_STYLE),
+        countCell(r.wallets),
+        amountCell(r.opening, r.currency, ctx),
+        amountCell(r.credits, r.currency, ctx),
+        amountCell(r.debits, r.currency, ctx),
+        amountCell(fees, r.currency, ctx),
+        amountCell(r.closing, r.currency, ctx),
+        textCell(ok ? 'yes' : 'NO', ok ? PASS_STYLE : FAIL_STYLE),
+        textCell(words, wrapped(r.differing > 0 ? ALERT_STYLE : INDENT_STYLE)),
+      ],
+      rowHeight([null, null, null, null, null, null, null, null, words], widths),
+    );
+  }
+  out.note('opening + in − out = closing per wallet (Balances sheet). Fees the company paid: the network and processing fees of its completed sends, part of "out". A past period is checked by a bridge: closing + movements since = the API balance now.', SUBTITLE_STYLE);
+  return splits;
 }
