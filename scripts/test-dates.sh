@@ -35,8 +35,10 @@ status=0
 npm run -s build || exit $?
 for at in "${dates[@]}"; do
   log=$(mktemp)
-  # '@': the clock starts at that instant and ticks (a frozen clock would stall every timer)
-  fake="@$(date -u -d "$at" '+%Y-%m-%d %H:%M:%S')"
+  # an offset from the real clock: every process of the run (vitest, the simulator it hosts, each CLI
+  # child) reads the same moved clock, ticking. '@' would start each process's clock at that instant
+  # when it starts: a child started a minute into the run would read a minute behind its test.
+  fake="+$(( $(date -u -d "$at" +%s) - $(date -u +%s) ))s"
   seen=$(faketime -f "$fake" node -e 'process.stdout.write(new Date().toISOString().slice(0, 13))')
   [ "$seen" = "${at:0:13}" ] || { echo "test-dates: faketime did not move Node's clock to $at (it read $seen)" >&2; exit 70; }
   faketime -f "$fake" npx vitest run "${suites[@]}" >"$log" 2>&1
