@@ -51,15 +51,16 @@ export function cumulativeTieout(periods: readonly PeriodGains[], window: Window
       if (recorded !== null && (previousTo === null || (p.from !== null && p.from !== previousTo))) running = recorded - realized;
       running += realized;
       if (recorded !== null) {
-        evaluated++;
         if (recorded !== running) differs(p.period, running, recorded);
         running = recorded;
       }
       previousTo = p.to;
     }
+    // the subjects are the wallets and currencies, whichever recorded periods they were checked over:
+    // the count does not change when an earlier month closes (the rerun property)
+    evaluated++;
     const f = window.figures.get(key);
     if (f === undefined) continue;
-    evaluated++;
     if (window.recorded && previousTo !== window.from) running = f.cumulativeRealizedGain - f.realizedGain;
     if (running + f.realizedGain !== f.cumulativeRealizedGain) differs(window.period, running + f.realizedGain, f.cumulativeRealizedGain);
   }

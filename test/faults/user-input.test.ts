@@ -106,8 +106,8 @@ const CONFIG: InputCase[] = [
 
 /** SEC-02: secrets never come from argv (`ps` and shell history show it); refused without echoing the value. */
 const SECRET_FLAGS: InputCase[] = [
-  { label: 'an API key given as a flag', args: ['export', ...OCTOBER, '--no-db', '--api-key', PLANTED_KEYS[0]], code: 64, message: /Unknown arguments: api-key/ },
-  { label: 'an API key given as --api-key=…', args: ['export', ...OCTOBER, '--no-db', `--api-key=${PLANTED_KEYS[1]}`], code: 64, message: /Unknown arguments: api-key/ },
+  { label: 'an API key given as a flag', args: ['export', ...OCTOBER, '--no-db', '--api-key', PLANTED_KEYS[0]], code: 64, message: /Unknown arguments?: api-key/ },
+  { label: 'an API key given as --api-key=…', args: ['export', ...OCTOBER, '--no-db', `--api-key=${PLANTED_KEYS[1]}`], code: 64, message: /Unknown arguments?: api-key/ },
   { label: 'a database password in --database-url', args: ['export', ...OCTOBER, '--database-url', `postgres://payexport:${PLANTED_KEYS[0]}@127.0.0.1:1/books`], code: 78, message: /holds a password: put it in DATABASE_URL or databaseUrlFile/ },
 ];
 

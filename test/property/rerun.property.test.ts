@@ -10,7 +10,7 @@
  * source cannot be reached, so every month-end's fetch fails as on a machine without network.
  *
  * Engines: a Postgres server, the `--no-db` spool (no `report`, no snapshot to replace: every run
- * is a fresh one) and, with the long runs, the embedded engine. `npm test` runs the two pinned
+ * is a fresh one) and, with the long runs, the embedded engine. `npm test` runs the three pinned
  * sequences and one drawn per engine; PAYEXPORT_FAULTS_LONG=1 draws more.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -71,10 +71,16 @@ const ENGINES: Engine[] = [
   { name: 'the embedded engine', skip: LONG ? null : 'long on the embedded engine; run by `npm run test:faults` (PAYEXPORT_FAULTS_LONG=1)', flags: (dir, name) => ({ dataDir: join(dir, name) }), env: {}, spool: false },
 ];
 
-/** The two sequences the property must always hold for: closes in order around a fresh snapshot, and out of order. */
+/**
+ * The sequences the property must always hold for: closes in order around a fresh snapshot, out of
+ * order, and a nightly repeated after an earlier month closed (CI's draw of 6 December: the nightly
+ * after the close listed tax.allocation_changed and counted lots.cumulative_tieout over the
+ * recorded periods, so its check list differed from the first nightly's).
+ */
 const PINNED: Step[][] = [
   ['month-end 2026-09', 'month-end 2026-10', 'report month-end 2026-10', 'fresh snapshot', 'month-end 2026-10', 'export', 'report export'],
   ['month-end 2026-10', 'nightly', 'month-end 2026-09', 'month-end 2026-10', 'report month-end 2026-10'],
+  ['nightly', 'export', 'month-end 2026-10', 'nightly'],
 ];
 
 interface Written {

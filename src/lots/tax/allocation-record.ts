@@ -57,8 +57,14 @@ export function carriedAllocation(seed: LotPeriodRecord | null, file: Allocation
   return { statement, check, recorded: statement.rows, record: { file: kept.file, lots: kept.lots.map((l) => ({ ...l })), check } };
 }
 
+/**
+ * No close to compare with: the file's allocation is the one this run uses and a close would record,
+ * so the check runs and finds nothing — listed alike before and after an earlier month closes, so a
+ * folder's check list does not depend on which months the snapshot closed (the rerun property).
+ */
 function unrecorded(current: { file: string; rows: OpeningLot[] } | null): AllocationUse {
-  return { statement: current, check: null, recorded: null, record: { file: current?.file ?? null, lots: current?.rows.map((l) => ({ ...l })) ?? [], check: null } };
+  const check = current === null ? null : { warning: null };
+  return { statement: current, check, recorded: null, record: { file: current?.file ?? null, lots: current?.rows.map((l) => ({ ...l })) ?? [], check } };
 }
 
 /** How many rows are in one list and not the other (as multisets: the order is the statement's, not the allocation's). */

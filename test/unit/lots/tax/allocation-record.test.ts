@@ -17,12 +17,12 @@ const file = (r: readonly OpeningLot[], path = '/books/opening-lots.csv'): { fil
 const closed = (allocation: RecordedAllocation | undefined): LotPeriodRecord => ({ period: '2026-10', windowFrom: 'f', windowTo: 't', figures: [], lots: [], reliefs: [], ...(allocation === undefined ? {} : { allocation }) });
 
 describe('the allocation a run uses', () => {
-  it("is the file's, unchecked, with nothing recorded (and that is what a close records)", () => {
+  it("is the file's with nothing recorded, checked against itself (nothing differs: the check is listed before a close as after it), and that is what a close records", () => {
     const use = carriedAllocation(null, file([...rows, later]), day);
     expect(use.statement).toEqual({ file: 'opening-lots.csv', rows: [rows[1], rows[0]] });
-    expect(use.check).toBeNull();
+    expect(use.check).toEqual({ warning: null });
     expect(use.recorded).toBeNull();
-    expect(use.record).toEqual({ file: 'opening-lots.csv', lots: [rows[1], rows[0]], check: null });
+    expect(use.record).toEqual({ file: 'opening-lots.csv', lots: [rows[1], rows[0]], check: { warning: null } });
     expect(carriedAllocation(null, null, day)).toMatchObject({ statement: null, check: null, record: { file: null, lots: [] } });
   });
 
@@ -46,14 +46,14 @@ describe('the allocation a run uses', () => {
   });
 
   it("falls back to the file after a close recorded before migration 015, or one that had no file", () => {
-    expect(carriedAllocation(closed(undefined), file(rows), day)).toMatchObject({ check: null, recorded: null, statement: { file: 'opening-lots.csv' } });
-    expect(carriedAllocation(closed({ file: null, lots: [], check: null }), file(rows), day)).toMatchObject({ check: null, recorded: null });
+    expect(carriedAllocation(closed(undefined), file(rows), day)).toMatchObject({ check: { warning: null }, recorded: null, statement: { file: 'opening-lots.csv' } });
+    expect(carriedAllocation(closed({ file: null, lots: [], check: null }), file(rows), day)).toMatchObject({ check: { warning: null }, recorded: null });
   });
 
   it("on a recorded period's re-run is the close's, with the close's check, whatever the file says", () => {
     const own: RecordedAllocation = { file: 'opening-lots.csv', lots: rows.map((r) => ({ ...r })), check: { warning: 'as the close said' } };
     expect(recordedAllocation(closed(own), file([]), day)).toMatchObject({ statement: { file: 'opening-lots.csv', rows: own.lots }, check: { warning: 'as the close said' } });
     expect(recordedAllocation(closed({ file: null, lots: [], check: null }), file(rows), day)).toMatchObject({ statement: null, check: null });
-    expect(recordedAllocation(closed(undefined), file(rows), day)).toMatchObject({ statement: { rows: [rows[1], rows[0]] }, check: null });
+    expect(recordedAllocation(closed(undefined), file(rows), day)).toMatchObject({ statement: { rows: [rows[1], rows[0]] }, check: { warning: null } });
   });
 });
