@@ -9,7 +9,7 @@
  */
 import { formatBase } from '../money/format.js';
 import { displayCurrency, displayScale } from '../money/units.js';
-import type { AmountColumn, ColumnSpec, CountColumn, DateColumn, DecimalColumn, InstantColumn } from '../model/column-spec.js';
+import type { AmountColumn, ColumnSpec, DateColumn, DecimalColumn, InstantColumn } from '../model/column-spec.js';
 import { decimalFitsExcel, fitsExcelNumber, isPlainDecimal, neutralizeFormula, plainCellText, xlsxText } from './cells.js';
 import { BASE_STYLE, DATE_STYLE, DAY_RE, DAY_STYLE, decimalStyle, INTEGER_STYLE, PLAIN_INTEGER_STYLE, TEXT_AMOUNT_STYLE, TEXT_STYLE } from './cell-styles.js';
 import type { RenderContext, XlsxCellOut, XlsxRenderStats } from './render-types.js';
@@ -79,12 +79,12 @@ export function compileColumn<Row>(col: ColumnSpec<Row>, ctx: RenderContext, sta
     case 'date':
       return dateCells(col, ctx, put);
     case 'base':
-      return baseCells(col, ctx, put);
+      return integerCells(col, ctx, put, BASE_STYLE);
     case 'display':
       return displayCells(col, ctx, stats);
     case 'count':
     case 'bps':
-      return countCells(col, ctx, put, col.type === 'bps' ? PLAIN_INTEGER_STYLE : INTEGER_STYLE);
+      return integerCells(col, ctx, put, col.type === 'bps' ? PLAIN_INTEGER_STYLE : INTEGER_STYLE);
     case 'decimal':
       return decimalCells(col, ctx, put);
     case 'bool':
@@ -162,27 +162,6 @@ function dateCells<Row>(col: DateColumn<Row>, ctx: RenderContext, put: CellPut):
   };
 }
 
-function baseCells<Row>(col: AmountColumn<Row>, ctx: RenderContext, put: CellPut): ColumnCells<Row> {
-  return {
-    csv: (row) => {
-      const v = col.get(row, ctx);
-      return v === null ? '' : v.toString();
-    },
-    xlsx: (row, out, i) => {
-      const v = col.get(row, ctx);
-      if (v === null) {
-        out.values[i] = null;
-        out.styles[i] = BASE_STYLE;
-      } else if (fitsExcelNumber(v)) {
-        out.values[i] = Number(v);
-        out.styles[i] = BASE_STYLE;
-      } else {
-        put.amountText(out, i, v.toString());
-      }
-    },
-  };
-}
-
 function displayCells<Row>(col: AmountColumn<Row>, ctx: RenderContext, stats: XlsxRenderStats): ColumnCells<Row> {
   const scaleOf = (row: Row): number | null => {
     const currency = col.currency(row, ctx);
@@ -211,7 +190,8 @@ function displayCells<Row>(col: AmountColumn<Row>, ctx: RenderContext, stats: Xl
   };
 }
 
-function countCells<Row>(col: CountColumn<Row>, ctx: RenderContext, put: CellPut, style: typeof INTEGER_STYLE): ColumnCells<Row> {
+/** Base units and counts: a number in its style, or exact text beyond Excel's 15 digits. */
+function integerCells<Row>(col: { get: (row: Row, ctx: RenderContext) => number | bigint | null }, ctx: RenderContext, put: CellPut, style: typeof INTEGER_STYLE): ColumnCells<Row> {
   return {
     csv: (row) => {
       const v = col.get(row, ctx);
