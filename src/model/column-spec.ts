@@ -89,10 +89,12 @@ export interface TableSpec<Row> {
   readonly rowIs: string;
   readonly columns: readonly ColumnSpec<Row>[];
   /**
-   * The last column a printout includes, for a table too wide to print legibly whose leading
-   * columns are the ones a person reads (the sheet and the CSV keep every column); default: all.
+   * The columns a person reads on paper, for a table too wide to print one page across at 8 pt: the
+   * sheet shows them first, in this order, then every other column in the spec's order, and prints
+   * these alone, one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter). The CSV
+   * keeps the spec's order. Default: every column, printed as many pages across as they need.
    */
-  readonly printThrough?: string;
+  readonly printColumns?: readonly string[];
   /**
    * A sheet of its own that prints the table one page wide: a few of its columns, each at a width,
    * the rows sharing a `keepTogether` value never split across pages (sinks/print-view.ts). Drawn

@@ -20,6 +20,8 @@ export interface TieOut {
   notRun: string[];
   /** "Ties out — 0 errors, 2 warnings, 5 info", then "; 2 checks not run: a, b" when some did not run */
   headline: string;
+  /** the headline for a reader who does not know check ids (the Overview): "…; 2 checks could not run" */
+  wordsHeadline: string;
 }
 
 /** how many not-run checks the headline names before "and N more" (the Overview and the terminal list them all) */
@@ -35,7 +37,9 @@ export function tieOut(checks: readonly CheckResult[]): TieOut {
   const ties = errors === 0;
   const notRun = checksNotRun(checks).map((c) => c.check_id);
   const counts = `${ties ? 'Ties out' : 'Does not tie'} — ${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(info, 'info')}`;
-  return { ties, errors, warnings, info, notRun, headline: notRun.length === 0 ? counts : `${counts}; ${plural(notRun.length, 'check')} not run: ${named(notRun)}` };
+  const headline = notRun.length === 0 ? counts : `${counts}; ${plural(notRun.length, 'check')} not run: ${named(notRun)}`;
+  const wordsHeadline = notRun.length === 0 ? counts : `${counts}; ${plural(notRun.length, 'check')} could not run`;
+  return { ties, errors, warnings, info, notRun, headline, wordsHeadline };
 }
 
 function named(ids: readonly string[]): string {

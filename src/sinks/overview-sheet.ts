@@ -84,7 +84,8 @@ export async function writeOverviewSheet(workbook: StreamingWorkbook, data: Over
   const across = (from: number, to: number): number => widths.slice(from - 1, to).reduce((a, b) => a + b, 0);
 
   out.put([textCell(data.title, TITLE_STYLE)], 24);
-  out.put(fill(verdict.headline, !verdict.ties ? VERDICT_BAD : verdict.notRun.length > 0 ? VERDICT_NOT_RUN : VERDICT_GOOD), 22);
+  // the cover names no check id: what each check tests, in words, is under Checks below
+  out.put(fill(verdict.wordsHeadline, !verdict.ties ? VERDICT_BAD : verdict.notRun.length > 0 ? VERDICT_NOT_RUN : VERDICT_GOOD), 22);
   const closeStyle = data.close.state === 'not_closed' ? ALERT_STYLE : data.close.state === 'not_a_closing_run' ? BOLD_STYLE : GOOD_STYLE;
   out.note(data.close.words, closeStyle);
   // warnings ask for a look and information notes are never failures: the Checks block says which

@@ -26,9 +26,13 @@ export interface CompiledTable<Row> {
   readonly xlsxStats: XlsxRenderStats;
 }
 
-export function compileTable<Row>(spec: TableSpec<Row>, ctx: RenderContext): CompiledTable<Row> {
+/**
+ * The table's columns compiled once. `sheet` order puts the spec's `printColumns` first (what a
+ * person prints), then the rest in the spec's order; the CSV is always in the spec's order.
+ */
+export function compileTable<Row>(spec: TableSpec<Row>, ctx: RenderContext, order: 'csv' | 'sheet' = 'csv'): CompiledTable<Row> {
   const xlsxStats: XlsxRenderStats = { replacedControlChars: 0, truncatedTexts: 0, amountsAsText: 0, displayAmountsRounded: 0 };
-  const columns = tableColumns(spec);
+  const columns = order === 'sheet' ? sheetOrder(tableColumns(spec), spec.printColumns ?? []) : tableColumns(spec);
   const compiled = columns.map((col) => compileColumn(col, ctx, xlsxStats));
   const csvCells = compiled.map((c) => c.csv);
   const xlsxCells = compiled.map((c) => c.xlsx);
@@ -51,4 +55,14 @@ export function compileTable<Row>(spec: TableSpec<Row>, ctx: RenderContext): Com
       return buffer;
     },
   };
+}
+
+/** the printed columns first, in their order, then the others in the spec's (a name the table lacks is a bug in its spec) */
+export function sheetOrder<Column extends { readonly name: string }>(columns: readonly Column[], printed: readonly string[]): Column[] {
+  const first = printed.map((name) => {
+    const column = columns.find((c) => c.name === name);
+    if (column === undefined) throw new Error(`printColumns names ${name}, which the table does not have`);
+    return column;
+  });
+  return [...first, ...columns.filter((c) => !printed.includes(c.name))];
 }

@@ -201,12 +201,15 @@ class ReportFolderImpl implements ReportFolder {
     if (this.outcomes.some((o) => o.spec.id === spec.id)) throw new Error(`table ${spec.id} was already written`);
     assertSafeName('table file', spec.file);
     const compiled = compileTable(spec, this.ctx);
+    // the sheet shows the printed columns first (render-cells.ts sheetOrder); the CSV keeps the spec's order
+    const sheetTable = spec.printColumns === undefined ? compiled : compileTable(spec, this.ctx, 'sheet');
     this.xlsxStats.push(compiled.xlsxStats);
+    if (sheetTable !== compiled) this.xlsxStats.push(sheetTable.xlsxStats);
     const csvPath = join(this.tempDir, spec.file);
     const ahead = this.ahead.get(spec.id);
     if (ahead !== undefined && ahead.closed === null) throw new Error(`table ${spec.id}'s CSV written ahead is still open`);
     const csv = this.formats.has('csv') && ahead === undefined ? CsvTableWriter.open(compiled, csvPath, this.csvOptions) : null;
-    const sheets = this.workbook === null || layout !== undefined ? null : new XlsxTableSheets(this.workbook, compiled, this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
+    const sheets = this.workbook === null || layout !== undefined ? null : new XlsxTableSheets(this.workbook, sheetTable, this.options.maxRowsPerSheet ?? EXCEL_MAX_ROWS);
     // fees.csv rows also feed the picture (Overview data bars, fees.html); payments (fees by day) and
     // bills (billed vs computed) feed the Overview's charts
     const charts = this.workbook !== null && this.options.charts !== false;

@@ -64,12 +64,16 @@ export function tableSheetOptions(printedWidths: readonly number[]): Parameters<
 }
 
 /**
- * How many leading columns a sheet prints: through the spec's `printThrough` column (a table whose
- * first columns are the ones a person reads, like Payments), else all of them.
+ * How many leading columns a sheet prints: its spec's `printColumns` (the sheet shows them first,
+ * render-cells.ts sheetOrder), else all of them.
  */
-export function printedColumns(names: readonly string[], printThrough: string | undefined): number {
-  const at = printThrough === undefined ? -1 : names.indexOf(printThrough);
-  return at < 0 ? names.length : at + 1;
+export function printedColumns(names: readonly string[], printColumns: readonly string[] | undefined): number {
+  return printColumns === undefined ? names.length : printColumns.length;
+}
+
+/** each column's width in the sheet: its spec's, else its type's, never narrower than its header */
+export function columnWidths(columns: readonly { readonly name: string; readonly type: ColumnType; readonly width?: number }[]): number[] {
+  return columns.map((c) => Math.max(c.width ?? DEFAULT_WIDTH[c.type], c.name.length + 3));
 }
 
 export class XlsxTableSheets<Row> {
@@ -98,8 +102,8 @@ export class XlsxTableSheets<Row> {
   private openSheet(): Worksheet {
     const n = this.results.length + 1;
     const name = n === 1 ? this.table.spec.sheet : `${this.table.spec.sheet} (${n})`;
-    const widths = this.table.columns.map((c) => Math.max(c.width ?? DEFAULT_WIDTH[c.type], c.name.length + 3));
-    const printed = printedColumns(this.table.headers, this.table.spec.printThrough);
+    const widths = columnWidths(this.table.columns);
+    const printed = printedColumns(this.table.headers, this.table.spec.printColumns);
     const sheet = this.workbook.addSheet(name, tableSheetOptions(widths.slice(0, printed)));
     sheet.columns = this.table.columns.map((c, i) => ({ key: c.name, width: widths[i] as number }));
     const header = sheet.addRow([...this.table.headers]);

@@ -27,6 +27,8 @@ export const JOURNAL_TABLE: TableSpec<JournalTableRow> = {
   file: 'journal.csv',
   sheet: 'Journal',
   rowIs: 'one line of a journal entry (entries: one per wallet balance movement, plus period-end remeasurements)',
+  // the data sheet printed one page across: the date, the number, the account and the amounts (src/sinks/print-fit.ts)
+  printColumns: ['entry_date', 'entry_no', 'account', 'debit', 'credit', 'memo'],
   // what a reviewer prints: one landscape page wide, an entry's lines never split across pages (139 width units at 74 %)
   printView: {
     sheet: 'Journal (print)',
@@ -41,7 +43,7 @@ export const JOURNAL_TABLE: TableSpec<JournalTableRow> = {
     keepTogether: 'entry_no',
   },
   columns: [
-    id('entry_no', 'the entry number: gapless per month of the entry date, in the order of this file (JE-2026-10-00001; JE-2026-10-L00001 for a late movement of a closed month; docs/journal.md)', (r) => entryNumberOf(r.entry)),
+    { ...id('entry_no', 'the entry number: gapless per month of the entry date, in the order of this file (JE-2026-10-00001; JE-2026-10-L00001 for a late movement of a closed month; docs/journal.md)', (r) => entryNumberOf(r.entry)), width: 18 },
     id('entry_id', "the entry's internal id (prefix + hash of the payment and ledger entry, the same in every run); ≤ 21 characters", (r) => r.entry.entryNo),
     id('summary_entry_no', 'per-day-wallet mode: the daily summary entry this line is part of (JD-2026-10-00001; empty in per-payment mode)', (r) => r.summaryNo),
     code('entry_kind', 'movement or remeasurement', (r) => r.entry.kind),

@@ -26,6 +26,8 @@ export const FORM_1099DA_RECONCILIATION_TABLE: TableSpec<ReconciliationTableRow>
   file: 'form-1099-da-reconciliation.csv',
   sheet: 'Form 1099-DA',
   rowIs: 'Form 1099-DA of a broker and the disposal it reports, or a disposal no form reports (docs/tax.md)',
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): the broker's form beside the books and what differs
+  printColumns: ['status', 'broker', 'box_1e_date_sold', 'box_1f_proceeds', 'books_proceeds', 'differences'],
   columns: [
     code('status', 'matched, differs (matched with differences), unmatched (no disposal: an error), duplicate, or not_reported (a disposal no form reports: box I or L)', (r) => r.rec.status),
     list('differences', 'what differs: proceeds, basis, date, term', (r) => r.rec.differences),

@@ -19,6 +19,8 @@ export const FORM_8949_TOTALS_TABLE: TableSpec<BoxTotalRow> = {
   file: 'form-8949-totals.csv',
   sheet: 'Form 8949 totals',
   rowIs: "Form 8949 box of the window: its line 2 totals and the Schedule D line they go to (docs/tax.md)",
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): the box, its line 2 totals and whether it is complete
+  printColumns: ['box', 'box_text', 'lines', 'proceeds', 'cost_basis', 'adjustments', 'gain', 'complete'],
   columns: [
     count('tax_year', "the disposals' tax year", (r) => r.total.taxYear),
     code('part', 'I (short term) or II (long term)', (r) => r.total.part),

@@ -19,6 +19,8 @@ export const LOT_RELIEFS_TABLE: TableSpec<ReliefRow> = {
   file: 'lot-reliefs.csv',
   sheet: 'Lot reliefs',
   rowIs: 'relief line: one leg of one disposal against one lot (docs/lots.md)',
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): which wallet, when sold and bought, how much, the gain and its term
+  printColumns: ['wallet_name', 'disposed_at', 'acquired_at', 'units_base', 'proceeds', 'cost_basis', 'gain', 'term'],
   columns: [
     id('wallet_id', 'wallet UUID (lots are per wallet)', (r) => r.line.walletId),
     code('currency', 'the currency disposed of: btc or asset:<hex>', (r) => r.line.currency),
@@ -28,9 +30,9 @@ export const LOT_RELIEFS_TABLE: TableSpec<ReliefRow> = {
     id('lot_id', 'the lot relieved (lots.csv); an unknown lot when the wallet held too little', (r) => r.line.lotId),
     ...instant<ReliefRow>('acquired_at', "the lot's acquisition time (kept across treasury transfers)", (r) => r.line.acquiredAt),
     baseAmount<ReliefRow>('units', 'units relieved from the lot', (r) => r.line.units, (r) => r.line.currency),
-    decimal('proceeds', "fair value received, in the books' currency (the journal's value of the leg); empty = needs a price", (r) => money(r.line.proceeds, r.minorUnits)),
-    decimal('cost_basis', "cost relieved from the lot, in the books' currency; empty = unknown basis", (r) => money(r.line.cost, r.minorUnits)),
-    decimal('gain', 'proceeds − cost_basis (negative = loss); empty when either is unknown', (r) => money(r.line.gain, r.minorUnits)),
+    { ...decimal('proceeds', "fair value received, in the books' currency (the journal's value of the leg); empty = needs a price", (r) => money(r.line.proceeds, r.minorUnits)), width: 14 },
+    { ...decimal('cost_basis', "cost relieved from the lot, in the books' currency; empty = unknown basis", (r) => money(r.line.cost, r.minorUnits)), width: 14 },
+    { ...decimal('gain', 'proceeds − cost_basis (negative = loss); empty when either is unknown', (r) => money(r.line.gain, r.minorUnits)), width: 14 },
     code('term', 'short or long (held more than one year)', (r) => r.line.term),
     // appended last so the earlier columns keep their places (docs/lots.md "Closed periods")
     code('late_from', 'the closed period (YYYY-MM) a late movement was effective in, disposed of here on the first open instant; empty for an ordinary disposal', (r) => r.line.lateFrom ?? null),

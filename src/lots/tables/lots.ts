@@ -31,6 +31,8 @@ export const LOTS_TABLE: TableSpec<HeldLotRow> = {
   file: 'lots.csv',
   sheet: 'Lots',
   rowIs: "lot held at the window's end, per wallet (docs/lots.md)",
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): which wallet, when acquired, the units, their basis and value
+  printColumns: ['wallet_name', 'acquired_at', 'units', 'cost_basis', 'fair_value', 'unrealized_gain', 'term', 'location'],
   columns: [
     id('wallet_id', "wallet UUID (lots are per wallet); custody:<id> for the company's own custody wallet (lots.custody)", (r) => r.lot.walletId),
     code('currency', 'btc or asset:<hex>', (r) => r.lot.currency),
@@ -39,8 +41,8 @@ export const LOTS_TABLE: TableSpec<HeldLotRow> = {
     code('origin', 'receive, swap, transfer_in, deposit, opening or unknown', (r) => r.lot.origin),
     baseAmount<HeldLotRow>('units', 'units still held', (r) => r.lot.units, (r) => r.lot.currency),
     { name: 'units', type: 'display', description: 'units still held in whole units of the currency: BTC with 11 decimals, an asset with its decimal_display (the asset list) — a number that sums; units_base is exact', get: (r) => r.lot.units, currency: (r) => r.lot.currency },
-    decimal('cost_basis', "cost of the units still held, in the books' currency; empty = unknown basis", (r) => money(r.lot.cost, r.minorUnits)),
-    decimal('fair_value', "the units at the period-end price (the wallet's fair value shared over its lots by units); empty = no price", (r) => money(r.fairValue, r.minorUnits)),
+    { ...decimal('cost_basis', "cost of the units still held, in the books' currency; empty = unknown basis", (r) => money(r.lot.cost, r.minorUnits)), width: 14 },
+    { ...decimal('fair_value', "the units at the period-end price (the wallet's fair value shared over its lots by units); empty = no price", (r) => money(r.fairValue, r.minorUnits)), width: 14 },
     decimal('unrealized_gain', 'fair_value − cost_basis; empty when either is unknown', (r) => (r.fairValue === null || r.lot.cost === null ? null : formatBase(r.fairValue - r.lot.cost, r.minorUnits))),
     count('held_days', "days held: from the acquisition date to the window's end (calendar dates in the reporting zone, as the term)", (r) => r.heldDays),
     code('term', "short or long: the holding period if the lot were disposed of at the window's end (long: held more than one year)", (r) => r.term),

@@ -15,6 +15,8 @@ export const BALANCES_TABLE: TableSpec<BalanceRow> = {
   file: 'balances.csv',
   sheet: 'Balances',
   rowIs: 'wallet × currency balance roll-forward, checked against the API balance',
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): the roll-forward per wallet and whether it agrees with the service
+  printColumns: ['wallet_name', 'display_currency', 'opening', 'credits', 'debits', 'closing', 'balance_check'],
   columns: [
     field.id('wallet_id', 'wallet UUID'),
     field.id('environment_id', 'environment UUID'),

@@ -14,6 +14,8 @@ export const BILLS_TABLE: TableSpec<BillCheckRow> = {
   file: 'bills.csv',
   sheet: 'Bills',
   rowIs: 'bill × wallet × billed figure: the service’s figure vs ours',
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): which bill and wallet, the service's figure, ours and whether they agree
+  printColumns: ['period_start', 'wallet_name', 'figure', 'billed_base', 'computed_base', 'difference_base', 'status'],
   columns: [
     field.id('bill_id', 'bill UUID'),
     field.id('line_of_credit_id', 'line of credit UUID'),

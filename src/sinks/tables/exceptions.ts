@@ -13,6 +13,8 @@ export const EXCEPTIONS_TABLE: TableSpec<Finding> = {
   file: 'exceptions.csv',
   sheet: 'Exceptions',
   rowIs: 'finding of a reconciliation check, or per check that did not run (check.not_run, close.required_check_not_run: subject_id names the check, message the reason)',
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): what was found, how bad, where and what it says
+  printColumns: ['check_id', 'severity', 'subject_id', 'message'],
   columns: [
     field.code('check_id', 'the check that found it (see the Overview)'),
     field.code('severity', 'error, warning or info'),

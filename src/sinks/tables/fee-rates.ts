@@ -8,6 +8,8 @@ export const FEE_RATES_TABLE: TableSpec<FeeRateRow> = {
   file: 'fee-rates.csv',
   sheet: 'Fee rates',
   rowIs: 'wallet × direction × period at one processing-fee rate',
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): which wallet and way, the rate and when it held
+  printColumns: ['wallet_name', 'direction', 'rate_bps', 'from', 'to', 'payments', 'evidence'],
   columns: [
     field.id('wallet_id', 'wallet UUID'),
     field.id('environment_id', 'environment UUID'),

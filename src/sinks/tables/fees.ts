@@ -14,6 +14,8 @@ export const FEES_TABLE: TableSpec<FeeRow> = {
   file: 'fees.csv',
   sheet: 'Fees',
   rowIs: 'environment × wallet × currency × kind × category × direction, completed payments',
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): which wallet and way, how many, the fees
+  printColumns: ['wallet_name', 'display_currency', 'direction', 'payments', 'network_fee', 'processing_fee', 'total'],
   columns: [
     field.id('environment_id', 'environment UUID'),
     field.id('wallet_id', 'wallet UUID'),

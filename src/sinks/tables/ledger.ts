@@ -10,6 +10,8 @@ export const LEDGER_TABLE: TableSpec<LedgerRow> = {
   file: 'ledger.csv',
   sheet: 'Ledger',
   rowIs: 'wallet ledger event effective in the window',
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): when, which wallet, what and how much
+  printColumns: ['effective_time', 'wallet_name', 'entry_type', 'effect', 'display_currency', 'amount', 'balance_effect'],
   columns: [
     field.id('entry_id', 'the event id: credit_id, hold_id, deposit_id or withdraw_id'),
     field.code('entry_type', 'credited, captured, held, released, deposited or withdrawn'),

@@ -23,6 +23,8 @@ export const OPEN_ITEMS_TABLE: TableSpec<PaymentRow> = {
   file: 'open-items.csv',
   sheet: 'Open items',
   rowIs: 'payment not in a terminal status at the end of the window',
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): which payment is open, how old and how much
+  printColumns: ['created_at', 'wallet_name', 'direction', 'kind', 'status', 'age_days', 'display_currency', 'total'],
   columns: [
     ...paymentIdentityColumns(),
     count('age_days', 'whole days between created_at and the end of the window', ageDays),

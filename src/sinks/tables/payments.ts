@@ -54,8 +54,8 @@ export const PAYMENTS_TABLE: TableSpec<PaymentRow> = {
   file: 'payments.csv',
   sheet: 'Payments',
   rowIs: 'payment created in the window',
-  // printed: the person's columns (date … memo) and the rail; ids, UTC times and base units stay on screen and in the CSV
-  printThrough: 'route',
+  // printed one page across: when, which wallet, which way, how it ended and how much; the fees, the memo, ids, UTC times and base units stay on screen and in the CSV
+  printColumns: ['created_at', 'wallet_name', 'direction', 'status', 'display_currency', 'principal', 'total'],
   columns: [
     { ...createdAt, width: 20 },
     walletName<PaymentRow>((r) => r.wallet_id),

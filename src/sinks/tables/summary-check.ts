@@ -8,6 +8,8 @@ export const SUMMARY_CHECK_TABLE: TableSpec<SummaryCheckRow> = {
   file: 'summary-check.csv',
   sheet: 'Summary check',
   rowIs: 'summary bucket: API count vs computed count',
+  // printed one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter): which bucket, both counts and whether they agree
+  printColumns: ['scope_id', 'direction', 'status', 'kind', 'api_count', 'computed_count', 'difference', 'ok'],
   columns: [
     field.code('scope', 'environment, line_of_credit or wallet'),
     field.id('scope_id', 'UUID of the scope'),

@@ -84,9 +84,12 @@ describe.skipIf(missing !== null)(`report.xlsx read by openpyxl${missing === nul
     }
   });
 
-  it('reads Payments like a person: date, wallet name, direction, status, amounts, fees, memo, then ids', () => {
+  it('reads Payments like a person: date, wallet name, direction, status, amounts (the printed columns), then fees, memo, ids', () => {
     const header = (sheet(PAYMENTS_TABLE.sheet).rows?.[0] ?? []).map((c) => String(c.v));
-    expect(header.slice(0, 10)).toEqual(['created_at', 'wallet_name', 'direction', 'status', 'display_currency', 'principal', 'network_fee', 'processing_fee', 'total', 'description']);
+    expect(header.slice(0, 10)).toEqual(['created_at', 'wallet_name', 'direction', 'status', 'display_currency', 'principal', 'total', 'network_fee', 'processing_fee', 'description']);
+    // the print area ends at the last printed column: one page across
+    expect([sheet(PAYMENTS_TABLE.sheet).print_area].flat().join()).toMatch(/^\$?A:\$?G$/);
+    expect(sheet(PAYMENTS_TABLE.sheet).fit_to_width).toBe(1);
     expect(header.indexOf('payment_id')).toBeGreaterThan(header.indexOf('description'));
   });
 

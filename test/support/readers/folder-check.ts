@@ -144,11 +144,16 @@ function checkWorkbook(dir: string, file: ManifestFile, problems: Problems): voi
     const spec = specBySheet(listed.name);
     if (spec === undefined) continue;
     const [head = [], ...rows] = sheet.rows ?? [];
-    const header = tableColumns(spec).map((c) => c.name);
+    // the sheet's order: the columns a person prints first, then the others in the CSV's order
+    const printed = spec.printColumns ?? [];
+    const columns = [...printed.map((name) => tableColumns(spec).find((c) => c.name === name)), ...tableColumns(spec).filter((c) => !printed.includes(c.name))].filter((c) => c !== undefined);
+    const header = columns.map((c) => c.name);
     const headRead = head.map((c) => c.v);
     if (JSON.stringify(headRead) !== JSON.stringify(header)) problems.add(file.path, `${at}: header ${show(headRead)} is not the spec's`);
+    // one page across (docs/reports.md#printing-8-pt-or-more-on-a4-and-letter)
+    if (sheet.fit_to_width !== 1) problems.add(file.path, `${at}: prints ${show(sheet.fit_to_width)} pages across, not one`);
     rows.forEach((row, index) => {
-      tableColumns(spec).forEach((column, i) => {
+      columns.forEach((column, i) => {
         const cell = row[i];
         const problem = cell === undefined ? null : cellProblem(column.type, cell);
         if (problem !== null) problems.add(file.path, `${at}, row ${index + 2}, ${column.name}: ${problem}`);

@@ -7,7 +7,7 @@ const check = (check_id: string, severity: CheckResult['severity'], findings: nu
 
 describe('tieOut', () => {
   it('ties out with warnings and info findings: only errors stop it', () => {
-    expect(tieOut([check('a', 'error', 0), check('w', 'warning', 2), check('i', 'info', 8)])).toEqual({ ties: true, errors: 0, warnings: 2, info: 8, notRun: [], headline: 'Ties out — 0 errors, 2 warnings, 8 info' });
+    expect(tieOut([check('a', 'error', 0), check('w', 'warning', 2), check('i', 'info', 8)])).toEqual({ ties: true, errors: 0, warnings: 2, info: 8, notRun: [], headline: 'Ties out — 0 errors, 2 warnings, 8 info', wordsHeadline: 'Ties out — 0 errors, 2 warnings, 8 info' });
   });
 
   it('does not tie with one error finding, and counts findings rather than checks', () => {
@@ -20,6 +20,9 @@ describe('the headline with checks not run', () => {
     const verdict = tieOut([check('a', 'error', 0), check('summary.total', 'error', 0, 'no summaries'), check('bill.line_counts', 'error', 0, 'no bills'), check('check.not_run', 'info', 2)]);
     expect(verdict).toMatchObject({ ties: true, info: 2, notRun: ['summary.total', 'bill.line_counts'] });
     expect(verdict.headline).toBe('Ties out — 0 errors, 0 warnings, 2 info; 2 checks not run: summary.total, bill.line_counts');
+    // the Overview's words: the count, no id
+    expect(verdict.wordsHeadline).toBe('Ties out — 0 errors, 0 warnings, 2 info; 2 checks could not run');
+    expect(tieOut([check('a', 'error', 0)]).wordsHeadline).toBe('Ties out — 0 errors, 0 warnings, 0 info');
   });
 
   it('stays short: two names, then how many more (the Overview and the terminal list them all)', () => {
