@@ -28,8 +28,9 @@ import { folderDigest, type FolderDigest } from '../support/pipeline/folder-dige
 import { runAgainstSimulator } from '../support/pipeline/run-pipeline.js';
 import { openPostgres } from '../../src/store/db/pg-db.js';
 import { dropSchema, probePostgres, uniqueSchemaName } from '../support/store/engines.js';
+import { LONG_RUNS } from '../support/long-runs.js';
 
-const LONG = process.env['PAYEXPORT_FAULTS_LONG'] === '1';
+const LONG = LONG_RUNS;
 const pg = await probePostgres();
 const NOW = new Date('2026-12-06T12:00:00Z');
 

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimHandle } from '../../../src/sim/index.js';
+import { LONG_RUNS, VARIANT_SKIP } from '../../support/long-runs.js';
 import { startSim } from '../../support/extract/harness.js';
 import { cleanRun, killedThenResumed, PERIOD, type ScenarioOptions } from '../../support/extract/kill-resume.js';
 
@@ -40,13 +41,17 @@ async function savedSlicePages(out: string): Promise<number> {
 }
 
 describe('--no-db: a SIGKILLed export resumes from the spool', () => {
-  it.each([
+  // npm test kills at early and late here and at the other stages in the twin suite on the other store
+  // (docs/testing.md#one-of-each-in-npm-test-every-variant-in-the-long-runs); every stage on both with the long runs
+  const STAGES = [
     { label: 'mid-summaries', faults: 'drip=1:10ms:256,paths=*/payments/summary', killWhen: async (out: string) => (await savedSummaries(out)) >= 3 },
     { label: 'early', share: 0.3 },
     { label: 'late', share: 0.9 },
     // the environment read whole (docs/extraction.md#environment-level-payments), killed once a slice has saved a page
     { label: 'mid-environment-read', config: WHOLE, faults: 'drip=1:10ms:256,paths=*/payments', killWhen: async (out: string) => (await savedSlicePages(out)) >= 1 },
-  ])('killed $label, then run again → the same files', async ({ label, share, faults, killWhen, config }) => {
+    ];
+  const KEPT = ['early', 'late'];
+  const killedAndResumed = async ({ label, share, faults, killWhen, config }: (typeof STAGES)[number]): Promise<void> => {
     const killAt = share === undefined ? undefined : Math.floor(clean.outcome.requests * share);
     const { resumed, files, killedRequests } = await killedThenResumed(scenario, {
       label,
@@ -70,5 +75,7 @@ describe('--no-db: a SIGKILLed export resumes from the spool', () => {
       expect(lists.length).toBeGreaterThan(0);
       expect(lists.filter((e) => new URLSearchParams(e.query).has('wallet_id'))).toEqual([]);
     }
-  });
+  };
+  it.each(STAGES.filter((s) => KEPT.includes(s.label)))('killed $label, then run again → the same files', killedAndResumed);
+  it.skipIf(!LONG_RUNS).each(STAGES.filter((s) => !KEPT.includes(s.label)))(`killed $label, then run again → the same files${LONG_RUNS ? '' : ` (skipped: ${VARIANT_SKIP})`}`, killedAndResumed);
 });

@@ -14,6 +14,7 @@ import { monthPeriod } from '../../../src/model/period.js';
 import type { PipelineRun } from '../pipeline/run-pipeline.js';
 import { readCsvWithPython } from '../readers/readers.js';
 import type { PgProbe } from '../store/engines.js';
+import { LONG_RUNS } from '../long-runs.js';
 
 const CONFIG_DIR = new URL('../../../config/', import.meta.url);
 const demo = JSON.parse(readFileSync(new URL('demo.json', CONFIG_DIR), 'utf8')) as { journal: JournalConfig; lots: LotsConfig };
@@ -37,8 +38,6 @@ export function pythonRows(path: string): Rows {
   return csv.rows.map((r) => Object.fromEntries(csv.header.map((h, i) => [h, r[i] ?? ''])));
 }
 
-/** `npm run test:faults` sets it: the long variants run there, not in `npm test` (issue 42). */
-const LONG_RUNS = process.env['PAYEXPORT_FAULTS_LONG'] === '1';
 const EMBEDDED_LONG_SKIP = 'long on the embedded engine (minutes of single-threaded WASM); run by `npm run test:faults` (PAYEXPORT_FAULTS_LONG=1)';
 
 /**
