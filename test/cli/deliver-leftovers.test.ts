@@ -87,11 +87,13 @@ function lastRecords(date: string): Map<string, { outcome: string; files_sent: n
 function expectExactly(dates: readonly string[]): void {
   const published = [...dates].sort();
   const jobDir = join(sftp.root, 'nightly');
-  expect(sftpLs(sftp, jobDir).map((e) => e.name).sort(), 'sftp ls -la of the job folder').toEqual(published);
+  // the job folder listed whole by OpenSSH's sftp (`ls -la` of every folder, hidden entries included)
+  const tree = sftpTree(sftp, jobDir);
+  expect(tree.filter((p) => /^[^/]+\/$/.test(p) || !p.includes('/')).map((p) => p.replace(/\/$/, '')), 'sftp ls -la of the job folder').toEqual(published);
   const objects: string[] = [];
   for (const date of published) {
     const files = localFiles(date);
-    expect(sftpTree(sftp, `${jobDir}/${date}`).filter((p) => !p.endsWith('/')), `sftp ${date}`).toEqual(files);
+    expect(tree.filter((p) => p.startsWith(`${date}/`) && !p.endsWith('/')).map((p) => p.slice(date.length + 1)), `sftp ${date}`).toEqual(files);
     for (const file of files) expect(sha256(readFileSync(join(jobDir, date, file))), `sftp ${date}/${file}`).toBe(sha256(readFileSync(join(cwd, 'reports', 'nightly', date, file))));
     objects.push(...files.map((f) => `acme/nightly/${date}/${f}`));
   }

@@ -95,6 +95,16 @@ export function stripResults(source: string, target: string, sheets: readonly st
   execFileSync(python(), [join(HERE, 'recalculated.py'), '--strip', source, target, ...sheets], { stdio: 'ignore' });
 }
 
+/**
+ * A copy of a workbook set to another paper (`1`: Letter, `9`: A4), its XML rewritten in place
+ * (paper_copy.py); with `rows`, each sheet cut to its first rows, which print at the size all its
+ * pages would (one page across scales by the columns, not by the rows below).
+ */
+export function paperCopy(source: string, target: string, paperSize: number, rows?: number): string {
+  execFileSync(python(), [join(HERE, 'paper_copy.py'), source, target, String(paperSize), ...(rows === undefined ? [] : [String(rows)])], { stdio: 'ignore' });
+  return target;
+}
+
 /** The sheets of `source` cell by cell beside the same cells of `recalculated`. */
 export function sideBySide(source: string, recalculated: string, sheets: readonly string[]): Record<string, RecalculatedCell[][]> {
   const out = execFileSync(python(), [join(HERE, 'recalculated.py'), source, recalculated, ...sheets], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });

@@ -21,11 +21,17 @@ warnings.filterwarnings("ignore", message="Unknown extension is not supported", 
 
 
 def strip(source, target, names):
-    workbook = openpyxl.load_workbook(source)
-    for sheet in list(workbook.worksheets):
-        if sheet.title not in names:
-            workbook.remove(sheet)
-    workbook.save(target)
+    # read-only: the named sheets are parsed, the others (the month's tables, thousands of rows)
+    # never; the copy keeps each cell at its place, formulas as their text, no styles and no results
+    workbook = openpyxl.load_workbook(source, read_only=True)
+    copy = openpyxl.Workbook(write_only=True)
+    for name in workbook.sheetnames:
+        if name not in names:
+            continue
+        sheet = copy.create_sheet(name)
+        for row in workbook[name].iter_rows():
+            sheet.append([cell.value for cell in row])
+    copy.save(target)
 
 
 def plain(value):
@@ -33,15 +39,16 @@ def plain(value):
 
 
 def side_by_side(source, recalculated, names):
-    cached = openpyxl.load_workbook(source, data_only=True)
-    formulas = openpyxl.load_workbook(source, data_only=False)
-    computed = openpyxl.load_workbook(recalculated, data_only=True)
+    # read-only: only the named sheets are parsed
+    cached = openpyxl.load_workbook(source, data_only=True, read_only=True)
+    formulas = openpyxl.load_workbook(source, data_only=False, read_only=True)
+    computed = openpyxl.load_workbook(recalculated, data_only=True, read_only=True)
     out = {}
     for name in names:
         rows = []
         for cells, texts, results in zip(cached[name].iter_rows(), formulas[name].iter_rows(), computed[name].iter_rows()):
             rows.append([
-                {"v": plain(c.value), "f": t.value if t.data_type == "f" else None, "r": plain(r.value)}
+                {"v": plain(c.value), "f": t.value if getattr(t, "data_type", None) == "f" else None, "r": plain(r.value)}
                 for c, t, r in zip(cells, texts, results)
             ])
         out[name] = rows
