@@ -30,7 +30,7 @@ export interface ExportRunOptions {
   cpuProfDir?: string;
   /** more node flags for the job's process (e.g. `--import` of a preload, a V8 flag to compare) */
   nodeFlags?: readonly string[];
-  /** the checkout whose built CLI runs (dist/cli/main.js; default this one): a baseline build for the `cores` section */
+  /** the checkout whose built CLI runs (default this one): a baseline build for the `cores` section */
   root?: string;
   /** more flags for `payexport export` (e.g. `--page-size 100`, `--no-db`) */
   extraArgs?: readonly string[];
@@ -81,7 +81,7 @@ export async function runExport(options: ExportRunOptions): Promise<ExportRunRes
       process.execPath,
       ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []),
       ...(options.nodeFlags ?? []),
-      path.join(options.root ?? ROOT, 'dist/cli/main.js'),
+      builtCli(options.root ?? ROOT),
       'export',
       '--from',
       WINDOW.from,
@@ -245,4 +245,10 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
 
 function round1(n: number): number {
   return Math.round(n * 10) / 10;
+}
+
+/** What bin/payexport starts: the bundled CLI, or dist/cli/main.js in a checkout built before there was one (a baseline). */
+function builtCli(root: string): string {
+  const bundled = path.join(root, 'dist/bundle/main.js');
+  return existsSync(bundled) ? bundled : path.join(root, 'dist/cli/main.js');
 }

@@ -81,14 +81,14 @@ describe('exit codes of payexport, as a subprocess', () => {
       });
     }
 
-    it('--verbose adds the stack after the one line', async () => {
+    it('--verbose adds the stack after the one line, naming the source files (through the source maps)', async () => {
       const cwd = ws.fresh('verbose');
       const args = ['export', '--from', '2026-10-05', '--to', '2026-10-01', '--no-db', '--verbose'];
       const result = await runCli(args, { cwd, env: sim.env('token') });
       expect(result.code, describeRun(args, result)).toBe(64);
       const [first, ...stack] = splitStderr(result.stderr).plain;
       expect(first).toMatch(/^payexport: --from '2026-10-05' is after --to '2026-10-01'/);
-      expect(stack.some((line) => /^\s+at .*period\.js:\d+/.test(line)), result.stderr).toBe(true);
+      expect(stack.some((line) => /^\s+at .*src\/model\/period\.ts:\d+/.test(line)), result.stderr).toBe(true);
     });
 
     it('a wallet the organization does not have', async () => {

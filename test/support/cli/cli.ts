@@ -1,8 +1,8 @@
 /**
- * The CLI as a subprocess: `node dist/cli/main.js` (what users and cron run; `npm test` builds
- * first). Spawned asynchronously, never spawnSync: the simulator the CLI talks to runs in THIS
- * process's event loop. The child's environment is built from scratch, so nothing of the
- * developer's shell (DATABASE_URL, PAYEXPORT_*) leaks into a test.
+ * The CLI as a subprocess: `node dist/bundle/main.js`, the bundled CLI that bin/payexport starts
+ * (what users and cron run; `npm test` builds first). Spawned asynchronously, never spawnSync: the
+ * simulator the CLI talks to runs in THIS process's event loop. The child's environment is built
+ * from scratch, so nothing of the developer's shell (DATABASE_URL, PAYEXPORT_*) leaks into a test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+export const CLI = join(ROOT, 'dist', 'bundle', 'main.js');
 
 /** Fails with a clear message when dist/ is missing or older than src/ (run `npm run build`). */
 export function assertBuilt(): void {
