@@ -12,15 +12,26 @@ and prints what a test needs to know as JSON:
              "rows": [[{"v": value, "t": "n"|"s"|"b"|"d"|"f"|null, "fmt": number_format}, ...]]}]}
 
 Cells are included only with --cells (a 100k-row sheet would be large), and then at most
---max-rows rows per sheet (default: all). Values: numbers as JSON numbers, text as strings, dates
+--max-rows rows per sheet (default: all).
+
+openpyxl parses every cell of every sheet when it loads a workbook whole, and only a whole load
+holds page setup, freeze panes and filters: seconds for a month's workbook, most of them for cells
+no test asked for. So a sheet whose cells are not asked for (or only its first --max-rows rows) is
+handed to openpyxl with those rows left out of its XML (Python's zipfile and re, in memory); its
+max_row and max_column are then read off the rows and cells its XML holds (the last row with a
+cell, the rightmost cell), as openpyxl counts them on a whole load. Values: numbers as JSON numbers, text as strings, dates
 as ISO strings, formulas as their text with t = "f" — or, with --values, the result cached with
 the formula.
 """
 import argparse
 import datetime
+import io
 import json
+import re
 import sys
 import warnings
+import zipfile
+import xml.etree.ElementTree as ET
 
 import openpyxl
 
@@ -70,15 +81,63 @@ def chart_json(chart):
     }
 
 
-def column_widths(sheet):
+def column_widths(sheet, max_column):
     """Each column's width up to max_column, as the file sets it (a <col> range covers several)."""
-    widths = [None] * sheet.max_column
+    widths = [None] * max_column
     for dim in sheet.column_dimensions.values():
         if dim.width is None or dim.min is None:
             continue
-        for index in range(dim.min, min(dim.max, sheet.max_column) + 1):
+        for index in range(dim.min, min(dim.max, max_column) + 1):
             widths[index - 1] = dim.width
     return widths
+
+
+SHEET_DATA = re.compile(rb"<sheetData\b[^>]*?(?:/>|>(.*?)</sheetData>)", re.S)
+ROW = re.compile(rb'<row\b[^>]*?\br="(\d+)"[^>]*?(?:/>|>.*?</row>)', re.S)
+CELL_REF = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)(\d+)"')
+PACKAGE_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+
+
+def column_index(letters):
+    index = 0
+    for letter in letters:
+        index = index * 26 + letter - 64
+    return index
+
+
+def sheet_parts(archive):
+    """Each sheet's name and the zip member that holds its XML, from the workbook and its relationships."""
+    rels = ET.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+    targets = {rel.get("Id"): rel.get("Target") for rel in rels}
+    book = ET.fromstring(archive.read("xl/workbook.xml"))
+    parts = {}
+    for sheet in book.iter("{http://schemas.openxmlformats.org/spreadsheetml/2006/main}sheet"):
+        target = targets[sheet.get(PACKAGE_REL)]
+        parts[sheet.get("name")] = target.lstrip("/") if target.startswith("/") else "xl/" + target
+    return parts
+
+
+def trimmed(path, keep_rows):
+    """The workbook with each sheet of `keep_rows` (name -> rows to keep, 0 for none) cut to those
+    rows, in memory, and each such sheet's (max_row, max_column) as its whole XML holds them."""
+    extents = {}
+    out = io.BytesIO()
+    with zipfile.ZipFile(path) as archive, zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as copy:
+        parts = {part: name for name, part in sheet_parts(archive).items() if name in keep_rows}
+        for item in archive.infolist():
+            data = archive.read(item.filename)
+            name = parts.get(item.filename)
+            if name is not None:
+                found = SHEET_DATA.search(data)
+                rows = found.group(1) or b"" if found else b""
+                cells = CELL_REF.findall(rows)
+                extents[name] = (max((int(r) for _, r in cells), default=1), max((column_index(c) for c, _ in cells), default=1))
+                keep = keep_rows[name]
+                kept = b"".join(m.group(0) for m in ROW.finditer(rows) if int(m.group(1)) <= keep)
+                data = data[: found.start()] + b"<sheetData>" + kept + b"</sheetData>" + data[found.end():] if found else data
+            copy.writestr(item, data)
+    out.seek(0)
+    return out, extents
 
 
 def main() -> int:
@@ -91,16 +150,28 @@ def main() -> int:
     # 10k-row workbook need not have every payment row turned into JSON and parsed back
     parser.add_argument("--sheets", default="")
     args = parser.parse_args()
+    asked = [n for n in args.sheets.split(",") if n] if args.sheets else None
+    with zipfile.ZipFile(args.path) as archive:
+        names = list(sheet_parts(archive))
+    # rows each sheet's cells are read to: all (None), the first --max-rows, or none
+    keep_rows = {}
+    for name in names:
+        if not args.cells or (asked is not None and name not in asked):
+            keep_rows[name] = 0
+        elif args.max_rows:
+            keep_rows[name] = args.max_rows
+    source, extents = trimmed(args.path, keep_rows) if keep_rows else (args.path, {})
     # not read_only: page setup, freeze panes and the autofilter are only loaded in full mode
-    workbook = openpyxl.load_workbook(args.path, read_only=False, data_only=args.values)
+    workbook = openpyxl.load_workbook(source, read_only=False, data_only=args.values)
     sheets = []
     for sheet in workbook.worksheets:
         props = sheet.sheet_properties
         fit_to_page = bool(props.pageSetUpPr.fitToPage) if props.pageSetUpPr is not None else False
+        max_row, max_column = extents.get(sheet.title, (sheet.max_row, sheet.max_column))
         entry = {
             "name": sheet.title,
-            "max_row": sheet.max_row,
-            "max_column": sheet.max_column,
+            "max_row": max_row,
+            "max_column": max_column,
             "freeze_panes": sheet.freeze_panes,
             "auto_filter": sheet.auto_filter.ref,
             "orientation": sheet.page_setup.orientation,
@@ -112,15 +183,16 @@ def main() -> int:
             "margins": {side: getattr(sheet.page_margins, side) for side in ("left", "right", "top", "bottom")},
             "print_area": sheet.print_area,
             "print_title_rows": sheet.print_title_rows,
-            "column_widths": column_widths(sheet),
+            "column_widths": column_widths(sheet, max_column),
             "row_breaks": [b.id for b in sheet.row_breaks.brk],
             "images": len(getattr(sheet, "_images", [])),
             "charts": len(getattr(sheet, "_charts", [])),
             "chart_details": [chart_json(chart) for chart in getattr(sheet, "_charts", [])],
         }
-        if args.cells and (not args.sheets or sheet.title in args.sheets.split(",")):
+        if args.cells and (asked is None or sheet.title in asked):
             rows = []
-            for index, row in enumerate(sheet.iter_rows()):
+            # the whole extent, rows without cells included, as a whole load iterates it
+            for index, row in enumerate(sheet.iter_rows(max_row=max_row, max_col=max_column)):
                 if args.max_rows and index >= args.max_rows:
                     break
                 rows.append([cell_json(cell) for cell in row])
