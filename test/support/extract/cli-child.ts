@@ -1,15 +1,14 @@
 /**
- * `payexport` as a child process (tsx over src/, so the test runs the code of this checkout),
- * optionally SIGKILLed once the simulator has answered N requests: no cleanup of any kind runs in
- * the child, as after a power cut or an OOM kill.
+ * `payexport` as a child process: the built CLI, as cron runs it, checked newer than src/ so the
+ * test runs the code of this checkout (tsx over src/ cost about a second of transpiling per
+ * start). Optionally SIGKILLed once the simulator has answered N requests: no cleanup of any kind
+ * runs in the child, as after a power cut or an OOM kill.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SimHandle } from '../../../src/sim/index.js';
-
-const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+import { assertBuilt, CLI } from '../cli/cli.js';
 
 export interface ChildOutcome {
   code: number | null;
@@ -33,7 +32,8 @@ export async function runCli(sim: SimHandle, args: readonly string[], options: C
   const startedAt = Date.now();
   // a killed predecessor's requests may still be closing: they arrived before this child started
   const ours = (): number => sim.requestLog.entries().filter((e) => Date.parse(e.at) >= startedAt).length;
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  assertBuilt();
+  const child = spawn(process.execPath, [CLI, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
