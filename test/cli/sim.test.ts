@@ -5,14 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI } from '../support/cli/cli.js';
 
 /** `payexport sim` as a subprocess: prints how to connect, serves, stops cleanly on SIGTERM. */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = (args: string[]) => spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+// the built CLI, as a user starts it (npm test builds first)
+const cli = (args: string[]) => spawn(process.execPath, [CLI, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
 const dir = mkdtempSync(join(tmpdir(), 'payexport-sim-cli-'));
 
+beforeAll(() => assertBuilt());
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('payexport sim', () => {
