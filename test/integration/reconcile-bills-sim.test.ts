@@ -91,7 +91,7 @@ async function expectBillsFilesReadBack(run: PipelineRun, plantedSubjects: strin
   for (const r of keyed.filter((x) => x.status === 'differs')) expect(BigInt(r.billed!) - BigInt(r.computed!)).toBe(BigInt(r.difference!));
   expect(keyed.filter((r) => r.status === 'differs' || r.status === 'no_line_item')).toHaveLength(plantedSubjects.length);
 
-  const sheets = readXlsxWithOpenpyxl(`${run.dir}/report.xlsx`, { cells: true });
+  const sheets = readXlsxWithOpenpyxl(`${run.dir}/report.xlsx`, { cells: true, sheets: ['Bills', 'Fee rates'] });
   const bills = sheets.find((sh) => sh.name === 'Bills');
   const declared = manifest.files.find((f) => f.path === 'report.xlsx')?.sheets?.find((sh) => sh.name === 'Bills');
   expect(bills?.max_row).toBe(declared?.rows);
