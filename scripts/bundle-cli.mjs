@@ -1,9 +1,9 @@
-// Bundles the built CLI (dist/cli/start.js, dist/cli/main.js and what they import) into dist/bundle/: one file to start,
-// plus one chunk per command's lazily imported part, instead of ~600 modules resolved, read and
-// compiled one by one. Node 20 keeps no compile cache, so every start paid that: a nightly run
-// started 0.45 s of CPU sooner bundled (docs/benchmarks.md#the-clis-start-one-bundled-file-issue-53-2026-12-07). bin/payexport runs the
-// bundle; dist/cli/main.js stays the same program unbundled (the embedded engine's worker thread
-// and the benches start from dist/ too).
+// Bundles the built CLI (dist/cli/start.js, dist/cli/main.js and what they import) into
+// dist/bundle/: one file to start, plus one chunk per lazily imported part, instead of hundreds of
+// modules resolved, read and compiled one by one at every start (Node 20 keeps no compile cache).
+// What it saves is measured in docs/benchmarks.md ("The CLI's start: one bundled file").
+// bin/payexport runs the bundle; dist/cli/main.js stays the same program unbundled (the embedded
+// engine's worker thread and a baseline checkout's bench start from dist/).
 //
 // Two rules keep the bundle the same program:
 // - Where a module finds a file beside itself (`new URL('./migrations/', import.meta.url)`, the
