@@ -15,14 +15,15 @@ import re
 import sys
 import zipfile
 
+from sheet_rows import cut_rows
+
 SHEET = re.compile(r"^xl/worksheets/sheet\d+\.xml$")
-ROW = re.compile(rb'<row r="(\d+)"[^>]*?(?:/>|>.*?</row>)', re.S)
 
 
 def rewrite(xml, paper, rows):
     xml = re.sub(rb'(<pageSetup\b[^>]*?\bpaperSize=")\d+(")', rb"\g<1>" + paper.encode() + rb"\g<2>", xml)
     if rows:
-        xml = ROW.sub(lambda m: m.group(0) if int(m.group(1)) <= rows else b"", xml)
+        xml = cut_rows(xml, rows)
     return xml
 
 

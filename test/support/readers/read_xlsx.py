@@ -35,6 +35,8 @@ import xml.etree.ElementTree as ET
 
 import openpyxl
 
+from sheet_rows import cut_rows
+
 # Our workbooks carry an Excel 2010 extension list (exceljs's x14 conditional formats) that openpyxl
 # reads past with a UserWarning per sheet; the warning says nothing about our files, and repeated
 # over every read it would drown a real one. Only that message is silenced.
@@ -93,7 +95,6 @@ def column_widths(sheet, max_column):
 
 
 SHEET_DATA = re.compile(rb"<sheetData\b[^>]*?(?:/>|>(.*?)</sheetData>)", re.S)
-ROW = re.compile(rb'<row\b[^>]*?\br="(\d+)"[^>]*?(?:/>|>.*?</row>)', re.S)
 CELL_REF = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)(\d+)"')
 PACKAGE_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 
@@ -132,8 +133,7 @@ def trimmed(path, keep_rows):
                 rows = found.group(1) or b"" if found else b""
                 cells = CELL_REF.findall(rows)
                 extents[name] = (max((int(r) for _, r in cells), default=1), max((column_index(c) for c, _ in cells), default=1))
-                keep = keep_rows[name]
-                kept = b"".join(m.group(0) for m in ROW.finditer(rows) if int(m.group(1)) <= keep)
+                kept = cut_rows(rows, keep_rows[name])
                 data = data[: found.start()] + b"<sheetData>" + kept + b"</sheetData>" + data[found.end():] if found else data
             copy.writestr(item, data)
     out.seek(0)
