@@ -18,3 +18,15 @@ export const SECRETS_EPILOG = 'Secrets come from the environment (or files it na
 export function examplesEpilog(examples: ReadonlyArray<readonly [string, string]>): string {
   return ['Examples:', ...examples.flatMap(([command, what]) => [`  ${command}`, `      ${what}`])].join('\n');
 }
+
+/**
+ * The width yargs wraps help to: the terminal's (at most 120) when this run prints help, else none.
+ * yargs renders a command's whole help, wrapped, as the command starts, in case a failure shows it;
+ * our `.fail()` throws instead, so that rendering is only ever read with `--help`. Wrapping is most of
+ * its cost (docs/benchmarks.md, "The CLI's start"), paid by every scheduled run for nothing.
+ */
+export function helpWidth(argv: readonly string[], columns: number | undefined): number | null {
+  const end = argv.indexOf('--');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  return options.includes('--help') || options.includes('-h') ? Math.min(120, columns ?? 100) : null;
+}

@@ -10,7 +10,7 @@ import type { CliContext } from './cli-context.js';
 import { withHint } from './error-hints.js';
 import { usageFailure } from './usage-failure.js';
 import { applyStartUpSettings } from '../platform/start-up.js';
-import { ALL_EXIT_CODES_EPILOG, SECRETS_EPILOG } from './help.js';
+import { ALL_EXIT_CODES_EPILOG, helpWidth, SECRETS_EPILOG } from './help.js';
 import { dbCommand } from './commands/db.js';
 import { deliverCommand } from './commands/deliver.js';
 import { demoCommand } from './commands/demo.js';
@@ -40,7 +40,7 @@ async function main(argv: string[], ctx: CliContext): Promise<number> {
     .strict()
     .demandCommand(1, 'Name a command.')
     .recommendCommands()
-    .wrap(Math.min(120, process.stdout.columns ?? 100))
+    .wrap(helpWidth(argv, process.stdout.columns))
     .example('$0 demo', 'the whole product against a local simulator, nothing to set up')
     .example('$0 month-end --month 2026-10 --tz America/New_York', 'close October')
     .example('$0 nightly', 'from cron: yesterday, with the look-back sweep')
