@@ -8,6 +8,7 @@
  *        [--args="--page-size 100" --args=""]   (one run per --args; default: pages of 100, then the default;
  *                                               `node flags|cli args` gives one run its own node flags)
  *        [--samples out.jsonl]                  (every sample: t, rss MB, phase)
+ *        [--latency 50]                         (ms added to every request: the naive pair's setting)
  *
  * Peak RSS is the kernel's VmHWM of the job's process, the same number /usr/bin/time reports.
  */
@@ -27,6 +28,8 @@ const { values } = parseArgs({
     wallets: { type: 'string', default: '200' },
     seed: { type: 'string', default: '11' },
     concurrency: { type: 'string', default: '8' },
+    /** ms the simulator adds to every request (default none: the worst case for memory) */
+    latency: { type: 'string', default: '0' },
     engine: { type: 'string', default: 'spool' },
     args: { type: 'string', multiple: true },
     samples: { type: 'string' },
@@ -67,7 +70,7 @@ for (const run of rest) {
 async function runOnce(variant: string): Promise<Run> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'payexport-rss-'));
   const schema = `bench_rss_${process.pid}_${runs.length}`;
-  const { child: sim, info } = await startSimChild({ payments: Number(values.payments), wallets: Number(values.wallets), seed: Number(values.seed), latencyMs: 0 });
+  const { child: sim, info } = await startSimChild({ payments: Number(values.payments), wallets: Number(values.wallets), seed: Number(values.seed), latencyMs: Number(values.latency) });
   const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   try {
     const engine = values.engine === 'server' ? ['--database-url', values['database-url']!, '--schema', schema] : ['--data-dir', path.join(work, 'data'), ...(values.engine === 'spool' ? ['--no-db'] : [])];
