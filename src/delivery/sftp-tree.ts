@@ -47,7 +47,8 @@ export async function openSftpTree(d: SftpDestination, credentials: SftpCredenti
   // ssh2 is loaded by the runs that deliver over SFTP, not by every run: a job that never delivers
   // should not carry a library it does not use in its memory
   const { default: Client } = await import('ssh2-sftp-client');
-  const client: SftpClient = new Client('payexport');
+  const connection = connectionWatch();
+  const client: SftpClient = new Client('payexport', connection.callbacks);
   const fail = (error: unknown, doing: string): never => {
     throw sftpFailure(error, { label, doing, pinned: d.hostKey, seen: pin.seen(), user: d.user });
   };
@@ -70,16 +71,33 @@ export async function openSftpTree(d: SftpDestination, credentials: SftpCredenti
   under.client.setNoDelay(true);
   const wrap = async <T>(doing: string, op: () => Promise<T>): Promise<T> => {
     try {
-      return await op();
+      return await Promise.race([op(), connection.lost]);
     } catch (error) {
       return fail(error, doing);
     }
   };
-  return connectedTree(label, client, under.sftp, wrap);
+  return connectedTree(label, client, under.sftp, wrap, connection.lost);
+}
+
+/**
+ * The connection's end, as a promise every operation races. When the server ends the connection
+ * cleanly (no socket error), ssh2-sftp-client's own listeners for an operation under way ignore it —
+ * its global listener saw the end first — and ssh2 never answers a request sent after the channel
+ * closed, so an upload waiting between two writes would wait for the attempt's deadline (minutes).
+ * ssh2-sftp-client calls these callbacks for an end, a close or an error it did not expect (never
+ * for our own `end()`); they also keep its default callbacks from printing to the job's stdout.
+ */
+export function connectionWatch(): { lost: Promise<never>; callbacks: { error: (error: unknown) => void; end: () => void; close: () => void } } {
+  let reject: (error: unknown) => void = () => undefined;
+  const lost = new Promise<never>((_, rejectLost) => (reject = rejectLost));
+  // nobody may be waiting when the server goes: the next operation meets the rejection
+  lost.catch(() => undefined);
+  const gone = (why: string) => () => reject(new Error(`the server ${why}`));
+  return { lost, callbacks: { error: (error) => reject(error), end: gone('ended the connection'), close: gone('closed the connection') } };
 }
 
 /** The tree over a connected client: every operation's failure named by what it was doing. */
-function connectedTree(label: string, client: SftpClient, sftp: SFTPWrapper, wrap: <T>(doing: string, op: () => Promise<T>) => Promise<T>): RemoteTree {
+function connectedTree(label: string, client: SftpClient, sftp: SFTPWrapper, wrap: <T>(doing: string, op: () => Promise<T>) => Promise<T>, lost: Promise<never>): RemoteTree {
   return {
     label,
     kind: 'sftp',
@@ -109,7 +127,7 @@ function connectedTree(label: string, client: SftpClient, sftp: SFTPWrapper, wra
     },
     async link(existing, path) {
       try {
-        await call<void>((cb) => sftp.ext_openssh_hardlink(existing, path, cb));
+        await Promise.race([call<void>((cb) => sftp.ext_openssh_hardlink(existing, path, cb)), lost]);
         return true;
       } catch {
         // a server without hardlink@openssh.com (it throws at once), or one that refuses this link: the file is uploaded instead
